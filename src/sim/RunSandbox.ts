@@ -1,0 +1,52 @@
+import { createRng } from './rng.ts';
+import { VirtualClock } from './VirtualClock.ts';
+import { realGlobals } from './realGlobals.ts';
+
+type Listener = (...args: unknown[]) => void;
+
+/**
+ * Everything a run borrows from the process, and gives back: virtual time, a seeded
+ * `Math.random` and `crypto.randomUUID`, and the process's unhandled-rejection and
+ * uncaught-exception hooks (the system under test's escapes are the run's findings, not the
+ * host's crash). `enter` and `exit` are paired; `exit` is safe to call after a failed `enter`.
+ */
+export class RunSandbox {
+  readonly clock = new VirtualClock();
+  private saved: { rejection: Listener[]; exception: Listener[] } | undefined;
+
+  constructor(
+    private readonly seed: number,
+    private readonly onEscape: (kind: 'unhandledRejection' | 'uncaughtException', error: unknown) => void,
+  ) {}
+
+  enter(): void {
+    if (this.saved) throw new Error('RunSandbox.enter: already entered; runs cannot nest.');
+    this.saved = {
+      rejection: process.rawListeners('unhandledRejection') as Listener[],
+      exception: process.rawListeners('uncaughtException') as Listener[],
+    };
+    process.removeAllListeners('unhandledRejection');
+    process.removeAllListeners('uncaughtException');
+    process.on('unhandledRejection', this.onRejection);
+    process.on('uncaughtException', this.onException);
+    const rng = createRng(this.seed);
+    Math.random = rng.float;
+    globalThis.crypto.randomUUID = rng.uuid;
+    this.clock.install();
+  }
+
+  exit(): void {
+    this.clock.uninstall();
+    Math.random = realGlobals.mathRandom;
+    globalThis.crypto.randomUUID = realGlobals.randomUUID;
+    if (!this.saved) return;
+    process.off('unhandledRejection', this.onRejection);
+    process.off('uncaughtException', this.onException);
+    for (const l of this.saved.rejection) process.on('unhandledRejection', l);
+    for (const l of this.saved.exception) process.on('uncaughtException', l);
+    this.saved = undefined;
+  }
+
+  private readonly onRejection = (reason: unknown) => this.onEscape('unhandledRejection', reason);
+  private readonly onException = (error: unknown) => this.onEscape('uncaughtException', error);
+}

@@ -1,0 +1,297 @@
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { SimAction } from './actions.ts';
+import type { JsonValue } from './json.ts';
+import { createScheduledPair, type ScheduledTransport } from './memoryTransport.ts';
+import {
+  methodSender,
+  otherSide,
+  type CallerAction,
+  type HandlerProgram,
+  type HandlerStep,
+  type RequestMethod,
+  type Scenario,
+  type Side,
+} from './scenario.ts';
+import { createClient, createServer, methodSpecs, requestParams, type Endpoint } from './sdkAdapter.ts';
+import { nextRequestId } from './sdkProbe.ts';
+import { runScriptedHandler, type Gate, type HandlerHost } from './scriptedHandler.ts';
+import type { TraceRecorder, WireId } from './trace.ts';
+import type { VirtualClock } from './VirtualClock.ts';
+
+/** The program a receiver runs when no scenario handler was registered for a request. */
+const answerAtOnce: HandlerProgram = { steps: [], end: { kind: 'result' }, onAbort: 'honour' };
+
+type SdkHandlerExtra = {
+  signal: AbortSignal;
+  requestId: WireId;
+  _meta?: { progressToken?: string | number };
+  sendNotification(n: unknown): Promise<void>;
+  sendRequest(r: unknown, schema: unknown, options?: RequestOptions): Promise<unknown>;
+};
+
+/**
+ * The simulated system: a real SDK `Client` and `Server` over scheduled transports, scripted
+ * handlers, and the workload's callers. It only acts when told (`perform`); what may be done
+ * next is `enabledActions()`, in a stable natural order.
+ */
+export class World {
+  readonly client = createClient();
+  readonly server = createServer();
+  /** Every transport ever connected, oldest first: old links may still hold frames. */
+  readonly transports: ScheduledTransport[] = [];
+  private conn = 0;
+  private seq = 0;
+  private nextAction = 0;
+  private connecting = false;
+  private readonly gates = new Map<number, Gate>();
+  private readonly signals = new Map<string, AbortController>();
+  /** Which scenario handler answers a request, by `receiver:conn:id`. */
+  private readonly routes = new Map<string, string>();
+  /** Calls started and not yet settled, by label. */
+  readonly openCalls = new Set<string>();
+
+  constructor(
+    readonly scenario: Scenario,
+    private readonly trace: TraceRecorder,
+    readonly clock: VirtualClock,
+  ) {
+    for (const side of ['client', 'server'] as const) {
+      const endpoint = this.endpoint(side);
+      endpoint.onerror = (error: Error) => this.trace.record({ kind: 'onerror', side, message: error.message });
+      endpoint.onclose = () => this.trace.record({ kind: 'close', side, conn: this.conn });
+    }
+    for (const method of Object.keys(methodSpecs) as RequestMethod[]) {
+      const receiver = this.endpoint(otherSide(methodSender[method]));
+      const spec = methodSpecs[method];
+      // The SDK's handler typing is per-schema; one generic handler serves all four methods.
+      (receiver.setRequestHandler as (schema: unknown, h: (r: unknown, x: SdkHandlerExtra) => unknown) => void)(
+        spec.requestSchema,
+        (_request, extra) => this.handle(otherSide(methodSender[method]), method, extra),
+      );
+    }
+  }
+
+  /** Connects the pair for the first time; the handshake itself runs under the scheduler. */
+  start(): void {
+    this.connect();
+  }
+
+  get currentConn(): number {
+    return this.conn;
+  }
+
+  endpoint(side: Side): Endpoint {
+    return side === 'client' ? this.client : this.server;
+  }
+
+  /** True once every caller action of the workload was performed. */
+  get workloadDone(): boolean {
+    return this.nextAction >= this.scenario.actions.length;
+  }
+
+  enabledActions(): SimAction[] {
+    const actions: SimAction[] = [];
+    const withQueue = this.transports
+      .filter((t) => t.incoming.size > 0)
+      .sort((a, b) => a.incoming.peek()!.seq - b.incoming.peek()!.seq);
+    for (const to of withQueue) actions.push({ kind: 'deliver', to });
+    for (const to of withQueue) {
+      const size = to.incoming.burstSize();
+      if (size >= 2) actions.push({ kind: 'burst', to, size });
+    }
+    for (const gate of this.gates.values()) actions.push({ kind: 'step', gate });
+    const caller = this.scenario.actions[this.nextAction];
+    if (caller && this.callerEnabled(caller)) actions.push({ kind: 'caller', index: this.nextAction, action: caller });
+    const timer = this.clock.nextTimer();
+    if (timer) actions.push({ kind: 'timer', timer });
+    return actions;
+  }
+
+  perform(action: SimAction): void {
+    switch (action.kind) {
+      case 'deliver':
+        return action.to.deliverHead();
+      case 'burst':
+        return action.to.deliverBurst();
+      case 'step':
+        this.gates.delete(action.gate.seq);
+        return action.gate.open();
+      case 'caller':
+        this.nextAction++;
+        return this.performCaller(action.action);
+      case 'timer':
+        this.trace.record({ kind: 'timer', id: action.timer.id, label: action.timer.label });
+        return this.clock.fireNext();
+    }
+  }
+
+  /**
+   * Lets go of the run. Nothing needs closing: every timer belongs to the virtual clock, which is
+   * discarded, and handlers still waiting on a gate are plain garbage once the world is dropped.
+   * Opening their gates or closing the SDK here would only run code outside the trace.
+   */
+  teardown(): void {
+    this.gates.clear();
+  }
+
+  private callerEnabled(action: CallerAction): boolean {
+    if (this.connecting) return false;
+    if (action.kind === 'reconnect') return this.transports.every((t) => t.isClosed);
+    return true;
+  }
+
+  private performCaller(action: CallerAction): void {
+    switch (action.kind) {
+      case 'call':
+        // The settlement is in the trace; the rejection itself is the caller's, not an escape.
+        void this.startCall(action.call, action.method, action.handler, action.options).catch(() => {});
+        return;
+      case 'abort': {
+        const controller = this.signal(action.signal);
+        this.trace.record({ kind: 'abort-signal', signal: action.signal });
+        return controller.abort(`signal ${action.signal} aborted by its caller`);
+      }
+      case 'close':
+        void this.endpoint(action.side).close().catch(() => {});
+        return;
+      case 'reconnect':
+        return this.connect();
+    }
+  }
+
+  private connect(): void {
+    const conn = ++this.conn;
+    const [clientEnd, serverEnd] = createScheduledPair(conn, {
+      nextSeq: () => ++this.seq,
+      record: (e) => this.trace.record(e),
+    });
+    this.transports.push(clientEnd, serverEnd);
+    this.trace.record({ kind: 'connect', conn });
+    this.connecting = true;
+    void this.server
+      .connect(serverEnd)
+      .then(() => this.client.connect(clientEnd))
+      .then(
+        () => this.trace.record({ kind: 'ready', conn }),
+        (error: unknown) => this.trace.record({ kind: 'ready', conn, error: messageOf(error) }),
+      )
+      .finally(() => {
+        this.connecting = false;
+      });
+  }
+
+  private signal(name: string): AbortController {
+    let controller = this.signals.get(name);
+    if (!controller) this.signals.set(name, (controller = new AbortController()));
+    return controller;
+  }
+
+  /** Sends a request through the real SDK and records how the call settles. */
+  private startCall(
+    call: string,
+    method: RequestMethod,
+    handler: string | undefined,
+    options: {
+      timeoutMs?: number;
+      resetTimeoutOnProgress?: boolean;
+      maxTotalTimeoutMs?: number;
+      onprogress?: boolean;
+      meta?: Record<string, JsonValue>;
+      signal?: string;
+    },
+    from: Side = methodSender[method],
+    via?: SdkHandlerExtra,
+  ): Promise<unknown> {
+    const endpoint = this.endpoint(from);
+    const id = nextRequestId(endpoint).value;
+    if (id !== undefined && handler !== undefined) this.routes.set(`${otherSide(from)}:${this.conn}:${id}`, handler);
+    const sdkOptions: RequestOptions = {};
+    if (options.timeoutMs !== undefined) sdkOptions.timeout = options.timeoutMs;
+    if (options.resetTimeoutOnProgress !== undefined) sdkOptions.resetTimeoutOnProgress = options.resetTimeoutOnProgress;
+    if (options.maxTotalTimeoutMs !== undefined) sdkOptions.maxTotalTimeout = options.maxTotalTimeoutMs;
+    if (options.signal !== undefined) sdkOptions.signal = this.signal(options.signal).signal;
+    if (options.onprogress) {
+      sdkOptions.onprogress = (p) =>
+        this.trace.record({
+          kind: 'onprogress',
+          call,
+          progress: p.progress,
+          ...(p.total !== undefined && { total: p.total }),
+        });
+    }
+    this.trace.record({ kind: 'call-start', call, from, conn: this.conn, method, id, options: options as JsonValue });
+    this.openCalls.add(call);
+    const request = { method, params: requestParams(method, handler ?? 'default', options.meta) };
+    const schema = methodSpecs[method].resultSchema;
+    const sent = via
+      ? via.sendRequest(request, schema, sdkOptions)
+      : (endpoint.request as (r: unknown, s: unknown, o: RequestOptions) => Promise<unknown>)(request, schema, sdkOptions);
+    return sent.then(
+      (value) => {
+        this.openCalls.delete(call);
+        this.trace.record({ kind: 'call-settle', call, outcome: 'resolved' });
+        return value;
+      },
+      (error: unknown) => {
+        this.openCalls.delete(call);
+        this.trace.record({
+          kind: 'call-settle',
+          call,
+          outcome: 'rejected',
+          ...(error instanceof McpError && { code: error.code }),
+          message: messageOf(error),
+        });
+        throw error;
+      },
+    );
+  }
+
+  /** The SDK's request handler on `side`: looks up the scripted program and runs it. */
+  private handle(side: Side, method: RequestMethod, extra: SdkHandlerExtra): Promise<Record<string, unknown>> {
+    const conn = this.conn;
+    const id = extra.requestId;
+    const name = this.routes.get(`${side}:${conn}:${id}`);
+    const program = (name !== undefined && this.scenario.handlers[name]) || answerAtOnce;
+    this.trace.record({ kind: 'handler-start', side, conn, id, method, ...(name !== undefined && { call: name }) });
+    return runScriptedHandler(
+      this.host,
+      { side, conn, id, method },
+      program,
+      {
+        signal: extra.signal,
+        progressToken: extra._meta?.progressToken,
+        sendProgress: (progressToken, progress, total, message) =>
+          extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken, progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) },
+          }),
+        callPeer: (peerMethod, peerHandler, timeoutMs) =>
+          this.startCall(
+            `${side}:${id}→${peerMethod}`,
+            peerMethod,
+            peerHandler,
+            timeoutMs !== undefined ? { timeoutMs } : {},
+            side,
+            extra,
+          ),
+      },
+      () => ({ ...methodSpecs[method].result() }),
+    );
+  }
+
+  private readonly host: HandlerHost = {
+    record: (e) => this.trace.record(e),
+    gate: (side: Side, id: WireId, index: number, step: HandlerStep) => {
+      const seq = ++this.seq;
+      let open!: () => void;
+      const opened = new Promise<void>((resolve) => (open = resolve));
+      this.gates.set(seq, { seq, side, id, index, step, open });
+      return { opened, withdraw: () => this.gates.delete(seq) };
+    },
+  };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,109 @@
+import { describeAction } from './actions.ts';
+import { DEFAULT_MAX_STEPS, DEFAULT_MAX_VIRTUAL_MS, DEFAULT_SEED } from './defaults.ts';
+import { quiesce } from './realGlobals.ts';
+import { RunSandbox } from './RunSandbox.ts';
+import type { Scenario } from './scenario.ts';
+import { Tape } from './tape.ts';
+import { TraceRecorder, traceHash, type RunOutcome, type TraceEvent } from './trace.ts';
+import { validateScenario, validateTape, ScenarioError } from './validate.ts';
+import { World } from './World.ts';
+
+export interface RunOptions {
+  /** Scheduler choices; past its end the natural choice is taken. @default [] */
+  readonly tape?: readonly number[];
+  /** Seed of `Math.random` and `crypto.randomUUID` during the run. @default 0 */
+  readonly seed?: number;
+  /** @default DEFAULT_MAX_STEPS */
+  readonly maxSteps?: number;
+  /** @default DEFAULT_MAX_VIRTUAL_MS */
+  readonly maxVirtualMs?: number;
+  /**
+   * Called at the end of the run, inside the sandbox and before teardown, with the world still
+   * in its final state: where the oracle probes correlation maps and timers.
+   */
+  readonly atEnd?: (world: World) => void;
+}
+
+export interface RunResult {
+  readonly trace: readonly TraceEvent[];
+  /** SHA-256 of the canonical trace, first 16 hex digits. */
+  readonly hash: string;
+  readonly outcome: RunOutcome;
+  readonly steps: number;
+  readonly virtualMs: number;
+  /** Index chosen at each step: replaying this tape gives the same run. */
+  readonly taken: readonly number[];
+  /** Every caller action of the workload ran. */
+  readonly workloadDone: boolean;
+}
+
+/**
+ * Runs one scenario under one schedule tape against the real SDK, in virtual time, and returns
+ * its trace. A pure function of (scenario, tape, seed, SDK build): same inputs, same hash.
+ */
+export async function runScenario(scenario: Scenario, options: RunOptions = {}): Promise<RunResult> {
+  validateScenario(scenario);
+  const tapeChoices = options.tape ?? [];
+  validateTape(tapeChoices);
+  const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
+  const maxVirtualMs = options.maxVirtualMs ?? DEFAULT_MAX_VIRTUAL_MS;
+  if (!Number.isSafeInteger(maxSteps) || maxSteps < 1) throw new ScenarioError('options.maxSteps', `must be an integer ≥ 1, got ${maxSteps}`);
+  if (!(maxVirtualMs >= 0)) throw new ScenarioError('options.maxVirtualMs', `must be ≥ 0, got ${maxVirtualMs}`);
+
+  const tape = new Tape(tapeChoices);
+  let recording = true;
+  let trace!: TraceRecorder;
+  const sandbox = new RunSandbox(options.seed ?? DEFAULT_SEED, (source, error) => {
+    if (recording) trace.record({ kind: 'escape', source, error: describeError(error) });
+  });
+  trace = new TraceRecorder(() => sandbox.clock.nowMs);
+  let world: World | undefined;
+  let outcome: RunOutcome = { kind: 'quiescent' };
+  sandbox.enter();
+  try {
+    world = new World(scenario, trace, sandbox.clock);
+    world.start();
+    await quiesce();
+    for (;;) {
+      const enabled = world.enabledActions().filter((a) => a.kind !== 'timer' || a.timer.atMs <= maxVirtualMs);
+      if (enabled.length === 0) {
+        if (sandbox.clock.nextTimer()) outcome = { kind: 'time-budget', virtualMs: maxVirtualMs };
+        break;
+      }
+      if (trace.step >= maxSteps) {
+        outcome = { kind: 'step-budget', steps: maxSteps };
+        break;
+      }
+      const choice = tape.next(enabled.length);
+      const action = enabled[choice]!;
+      trace.step++;
+      trace.record({ kind: 'action', action: describeAction(action), choice, enabled: enabled.length });
+      try {
+        world.perform(action);
+      } catch (error) {
+        trace.record({ kind: 'escape', source: 'action', error: describeError(error) });
+      }
+      await quiesce();
+    }
+    trace.record({ kind: 'end', outcome: outcome.kind });
+    options.atEnd?.(world);
+  } finally {
+    recording = false;
+    trace.stop();
+    world?.teardown();
+    sandbox.exit();
+  }
+  return {
+    trace: trace.events,
+    hash: traceHash(trace.events),
+    outcome,
+    steps: trace.step,
+    virtualMs: trace.events.at(-1)?.t ?? 0,
+    taken: tape.taken,
+    workloadDone: world.workloadDone,
+  };
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

@@ -1,0 +1,101 @@
+import type { JsonValue } from './json.ts';
+
+/** The two ends of a connection. Every lifecycle rule applies in both directions. */
+export type Side = 'client' | 'server';
+
+export const otherSide = (side: Side): Side => (side === 'client' ? 'server' : 'client');
+
+/** Requests the workload can issue: tool calls from the client, the three server-initiated ones. */
+export type RequestMethod = 'tools/call' | 'sampling/createMessage' | 'elicitation/create' | 'roots/list';
+
+/** Which side sends each method. */
+export const methodSender: Record<RequestMethod, Side> = {
+  'tools/call': 'client',
+  'sampling/createMessage': 'server',
+  'elicitation/create': 'server',
+  'roots/list': 'server',
+};
+
+/** One scripted step of a request handler; each runs when the scheduler picks it. */
+export type HandlerStep =
+  /** Sends `notifications/progress` if the request carried a token (or a made-up one, see faults). */
+  | { readonly kind: 'progress'; readonly progress: number; readonly total?: number; readonly message?: string }
+  /** Waits on a virtual timer. */
+  | { readonly kind: 'sleep'; readonly ms: number }
+  /** A downstream request to the peer (from a tool: sampling, elicitation, roots), awaited. */
+  | {
+      readonly kind: 'call';
+      readonly method: RequestMethod;
+      /** The peer's handler, by name in `Scenario.handlers`. @default answers at once */
+      readonly handler?: string;
+      readonly timeoutMs?: number;
+    };
+
+/** How a handler ends when nothing aborts it. */
+export type HandlerEnd =
+  | { readonly kind: 'result' }
+  | { readonly kind: 'error'; readonly code: number; readonly message?: string }
+  /** Never returns: only an abort (honoured) or the connection's end stops it. */
+  | { readonly kind: 'hang' };
+
+/**
+ * What a handler does once its `AbortSignal` fires. `honour` stops at once by throwing the
+ * abort; `ignore` keeps running its steps; `swallow` catches the abort and returns a normal
+ * result (the seed article's third pitfall).
+ */
+export type AbortPolicy = 'honour' | 'ignore' | 'swallow';
+
+/** Deliberate misbehaviour, for fixtures that prove an invariant fires. */
+export interface HandlerFaults {
+  /** `invent`: progress names a token the request never carried. */
+  readonly progressToken?: 'echo' | 'invent';
+}
+
+/** A scripted handler: what the receiving side does with one request. */
+export interface HandlerProgram {
+  readonly steps: readonly HandlerStep[];
+  readonly end: HandlerEnd;
+  readonly onAbort: AbortPolicy;
+  readonly faults?: HandlerFaults;
+}
+
+/** The SDK's per-request options, as the workload sets them. */
+export interface CallOptions {
+  /** @default the SDK's own (60 000 ms in 1.x) */
+  readonly timeoutMs?: number;
+  readonly resetTimeoutOnProgress?: boolean;
+  readonly maxTotalTimeoutMs?: number;
+  /** Pass an `onprogress` callback (which makes the SDK send a progress token). */
+  readonly onprogress?: boolean;
+  /** Caller `_meta` merged into the request params. */
+  readonly meta?: { readonly [key: string]: JsonValue };
+  /** Name of an `AbortSignal` the caller owns; several calls may share one name. */
+  readonly signal?: string;
+}
+
+/** A step of the workload: what the callers do, in this order, at times the scheduler picks. */
+export type CallerAction =
+  | {
+      readonly kind: 'call';
+      /** A label unique in the scenario (`c1`, `s1`), used in the trace and reports. */
+      readonly call: string;
+      readonly method: RequestMethod;
+      readonly options: CallOptions;
+      /** What the receiver does with it: a name in `Scenario.handlers`. */
+      readonly handler: string;
+    }
+  | { readonly kind: 'abort'; readonly signal: string }
+  | { readonly kind: 'close'; readonly side: Side }
+  /** Connects the same `Client` and `Server` objects again over a new transport pair. */
+  | { readonly kind: 'reconnect' };
+
+/** Transport profiles; `memory` is the stdio-like one (one FIFO link per direction). */
+export type Profile = 'memory';
+
+/** Everything a run does, apart from the schedule: plain JSON, so it prints and replays. */
+export interface Scenario {
+  readonly profile: Profile;
+  /** Scripted handlers by name; a tool call's tool name is its handler's name. */
+  readonly handlers: { readonly [name: string]: HandlerProgram };
+  readonly actions: readonly CallerAction[];
+}

@@ -1,0 +1,181 @@
+import { createHash } from 'node:crypto';
+import type { JsonValue } from './json.ts';
+import type { HandlerStep, RequestMethod, Side } from './scenario.ts';
+
+/** A JSON-RPC id as it appears on the wire (the SDK uses integers; rogue peers may not). */
+export type WireId = string | number;
+
+/**
+ * What happened during a run, in order. Parts record, checkers read: the oracle judges a run
+ * from these events alone (plus the quiescence probe).
+ */
+export type TraceEventBody =
+  /** The scheduler's choice at a step, by meaning (`deliver client→server #3`). */
+  | { kind: 'action'; action: string; choice: number; enabled: number }
+  | { kind: 'send'; from: Side; conn: number; seq: number; frame: JsonValue }
+  | { kind: 'send-failed'; from: Side; conn: number; frame: JsonValue; error: string }
+  | { kind: 'deliver'; to: Side; conn: number; seq: number; frame: JsonValue; burst: number }
+  /** A frame that was in flight when its receiver closed. */
+  | { kind: 'drop'; to: Side; conn: number; seq: number; frame: JsonValue }
+  /** The peer's close reaching this side (end of stream). */
+  | { kind: 'eof'; to: Side; conn: number }
+  | { kind: 'timer'; id: number; label: string }
+  | { kind: 'connect'; conn: number }
+  /** The client's `connect()` settled: handshake done (or failed, with `error`). */
+  | { kind: 'ready'; conn: number; error?: string }
+  | {
+      kind: 'call-start';
+      call: string;
+      from: Side;
+      conn: number;
+      method: RequestMethod;
+      /** The id the SDK gave the request (read before sending), when the probe can tell. */
+      id: WireId | undefined;
+      options: JsonValue;
+    }
+  | { kind: 'call-settle'; call: string; outcome: 'resolved' | 'rejected'; code?: number; message?: string }
+  | { kind: 'onprogress'; call: string; progress: number; total?: number }
+  | { kind: 'abort-signal'; signal: string }
+  | { kind: 'handler-start'; side: Side; conn: number; id: WireId; method: string; call?: string }
+  | { kind: 'handler-step'; side: Side; conn: number; id: WireId; index: number; op: HandlerStep }
+  | { kind: 'handler-abort'; side: Side; conn: number; id: WireId; reason: string }
+  | {
+      kind: 'handler-end';
+      side: Side;
+      conn: number;
+      id: WireId;
+      outcome: 'result' | 'error' | 'aborted' | 'swallowed';
+    }
+  /** The SDK's `onerror` callback on one side. */
+  | { kind: 'onerror'; side: Side; message: string }
+  /** One side observed its connection closing (the SDK's `onclose`). */
+  | { kind: 'close'; side: Side; conn: number }
+  /** Something escaped the system under test: `harness.unhandled`. */
+  | { kind: 'escape'; source: 'unhandledRejection' | 'uncaughtException' | 'action'; error: string }
+  /** The run ended: quiescent, or a budget ran out (a liveness failure). */
+  | { kind: 'end'; outcome: RunOutcome['kind'] };
+
+/** Every event carries where and when it happened. */
+export type TraceEvent = TraceEventBody & {
+  /** Position in the trace. */
+  readonly i: number;
+  /** Scheduler step that caused it (0 = setup, before the first choice). */
+  readonly step: number;
+  /** Virtual time in ms. */
+  readonly t: number;
+};
+
+export type RunOutcome =
+  | { kind: 'quiescent' }
+  | { kind: 'step-budget'; steps: number }
+  | { kind: 'time-budget'; virtualMs: number };
+
+/** Appends events, stamping each with its index, the current step and virtual time. */
+export class TraceRecorder {
+  readonly events: TraceEvent[] = [];
+  step = 0;
+  private stopped = false;
+
+  constructor(private readonly now: () => number) {}
+
+  /** Ends the trace: what teardown does afterwards is not part of the run. */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  record(body: TraceEventBody): void {
+    if (this.stopped) return;
+    // Bodies are fresh literals built by the recording part; stamping in place saves a copy per event.
+    this.events.push(Object.assign(body, { i: this.events.length, step: this.step, t: this.now() }) as TraceEvent);
+  }
+}
+
+/**
+ * The trace's identity: SHA-256 of its JSON. Every event and frame is built in a fixed key order
+ * by deterministic code, so plain JSON is already canonical for one build; `canonicalJson` (sorted
+ * keys, several times slower) is for traces that were stored and read back.
+ */
+export function traceHash(events: readonly TraceEvent[]): string {
+  return createHash('sha256').update(JSON.stringify(events)).digest('hex').slice(0, 16);
+}
+
+/** One line per event, for people: `#12 s3 t=1000 deliver client→server tools/call id=1`. */
+export function formatTrace(events: readonly TraceEvent[]): string {
+  return events.map(formatEvent).join('\n');
+}
+
+const arrow = (from: Side) => (from === 'client' ? 'client→server' : 'server→client');
+
+export function formatEvent(e: TraceEvent): string {
+  const head = `#${e.i} s${e.step} t=${e.t}`;
+  switch (e.kind) {
+    case 'action':
+      return `${head} ▶ ${e.action}`;
+    case 'send':
+      return `${head}   send ${arrow(e.from)} [${e.seq}] ${summarizeFrame(e.frame)}`;
+    case 'send-failed':
+      return `${head}   send failed ${arrow(e.from)} ${summarizeFrame(e.frame)}: ${e.error}`;
+    case 'deliver':
+      return `${head}   deliver ${arrow(e.to === 'server' ? 'client' : 'server')} [${e.seq}]${e.burst > 1 ? ` (burst of ${e.burst})` : ''} ${summarizeFrame(e.frame)}`;
+    case 'drop':
+      return `${head}   drop →${e.to} [${e.seq}] ${summarizeFrame(e.frame)}`;
+    case 'eof':
+      return `${head}   eof →${e.to} conn ${e.conn}`;
+    case 'timer':
+      return `${head}   timer ${e.label} (#${e.id})`;
+    case 'connect':
+      return `${head}   connect conn ${e.conn}`;
+    case 'ready':
+      return `${head}   ready conn ${e.conn}${e.error ? ` failed: ${e.error}` : ''}`;
+    case 'call-start':
+      return `${head}   call ${e.call} ${e.from} ${e.method} id=${e.id ?? '?'} ${JSON.stringify(e.options)}`;
+    case 'call-settle':
+      return `${head}   call ${e.call} ${e.outcome}${e.code !== undefined ? ` code=${e.code}` : ''}${e.message ? ` "${e.message}"` : ''}`;
+    case 'onprogress':
+      return `${head}   onprogress ${e.call} progress=${e.progress}${e.total !== undefined ? `/${e.total}` : ''}`;
+    case 'abort-signal':
+      return `${head}   abort signal ${e.signal}`;
+    case 'handler-start':
+      return `${head}   handler start ${e.side} ${e.method} id=${e.id}${e.call ? ` (${e.call})` : ''}`;
+    case 'handler-step':
+      return `${head}   handler step ${e.side} id=${e.id} #${e.index} ${JSON.stringify(e.op)}`;
+    case 'handler-abort':
+      return `${head}   handler aborted ${e.side} id=${e.id} reason=${e.reason}`;
+    case 'handler-end':
+      return `${head}   handler end ${e.side} id=${e.id} ${e.outcome}`;
+    case 'onerror':
+      return `${head}   onerror ${e.side}: ${e.message}`;
+    case 'close':
+      return `${head}   close ${e.side} conn ${e.conn}`;
+    case 'escape':
+      return `${head}   ESCAPE ${e.source}: ${e.error}`;
+    case 'end':
+      return `${head} ■ end ${e.outcome}`;
+  }
+}
+
+/** `tools/call id=1 token=1`, `result id=1`, `notifications/progress token=1 2/5`. */
+export function summarizeFrame(frame: JsonValue): string {
+  if (!frame || typeof frame !== 'object' || Array.isArray(frame)) return JSON.stringify(frame);
+  const f = frame as Record<string, JsonValue>;
+  const params = (f.params && typeof f.params === 'object' ? f.params : {}) as Record<string, JsonValue>;
+  const meta = (params._meta && typeof params._meta === 'object' ? params._meta : {}) as Record<string, JsonValue>;
+  if (typeof f.method === 'string') {
+    const parts = [f.method];
+    if ('id' in f) parts.push(`id=${JSON.stringify(f.id)}`);
+    if (f.method === 'notifications/progress') {
+      parts.push(`token=${JSON.stringify(params.progressToken)}`, `${params.progress}${params.total !== undefined ? `/${params.total}` : ''}`);
+    } else if (f.method === 'notifications/cancelled') {
+      parts.push(`requestId=${JSON.stringify(params.requestId)}`);
+    } else if (meta.progressToken !== undefined) {
+      parts.push(`token=${JSON.stringify(meta.progressToken)}`);
+    }
+    return parts.join(' ');
+  }
+  if ('result' in f) return `result id=${JSON.stringify(f.id)}`;
+  if ('error' in f) {
+    const err = f.error as Record<string, JsonValue> | null;
+    return `error id=${JSON.stringify(f.id)} code=${err?.code}`;
+  }
+  return JSON.stringify(frame);
+}

@@ -1,0 +1,102 @@
+import { methodSender, type CallerAction, type HandlerProgram, type Scenario } from './scenario.ts';
+
+/** Bad input to the runner, with the path of the offending field and the rule it breaks. */
+export class ScenarioError extends Error {
+  constructor(path: string, rule: string) {
+    super(`runScenario: ${path} ${rule}`);
+    this.name = 'ScenarioError';
+  }
+}
+
+const isNonNegativeFinite = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+
+function checkDuration(path: string, v: unknown, optional = true): void {
+  if (v === undefined && optional) return;
+  if (!isNonNegativeFinite(v)) throw new ScenarioError(path, `must be a finite number of ms ≥ 0, got ${JSON.stringify(v)}`);
+}
+
+/** Rejects a scenario the world could not run faithfully, before anything runs. */
+export function validateScenario(scenario: Scenario): void {
+  if (!scenario || typeof scenario !== 'object') throw new ScenarioError('scenario', 'must be an object');
+  if (scenario.profile !== 'memory') {
+    throw new ScenarioError('scenario.profile', `must be 'memory', got ${JSON.stringify(scenario.profile)}`);
+  }
+  if (!scenario.handlers || typeof scenario.handlers !== 'object') {
+    throw new ScenarioError('scenario.handlers', 'must be an object of handler programs by name');
+  }
+  for (const [name, program] of Object.entries(scenario.handlers)) validateHandler(`scenario.handlers.${name}`, program, scenario);
+  if (!Array.isArray(scenario.actions)) throw new ScenarioError('scenario.actions', 'must be an array');
+  const calls = new Set<string>();
+  const signals = new Set<string>();
+  scenario.actions.forEach((action, i) => validateAction(`scenario.actions[${i}]`, action, scenario, calls, signals));
+}
+
+function validateHandler(path: string, p: HandlerProgram, scenario: Scenario): void {
+  if (!['honour', 'ignore', 'swallow'].includes(p.onAbort)) {
+    throw new ScenarioError(`${path}.onAbort`, `must be 'honour', 'ignore' or 'swallow', got ${JSON.stringify(p.onAbort)}`);
+  }
+  if (!Array.isArray(p.steps)) throw new ScenarioError(`${path}.steps`, 'must be an array');
+  p.steps.forEach((step, i) => {
+    const at = `${path}.steps[${i}]`;
+    switch (step.kind) {
+      case 'progress':
+        if (typeof step.progress !== 'number') throw new ScenarioError(`${at}.progress`, 'must be a number');
+        return;
+      case 'sleep':
+        return checkDuration(`${at}.ms`, step.ms, false);
+      case 'call':
+        if (!(step.method in methodSender)) throw new ScenarioError(`${at}.method`, `is not a known method: ${JSON.stringify(step.method)}`);
+        if (step.handler !== undefined && !(step.handler in scenario.handlers)) {
+          throw new ScenarioError(`${at}.handler`, `names an unknown handler ${JSON.stringify(step.handler)}; known: ${Object.keys(scenario.handlers).join(', ') || 'none'}`);
+        }
+        return checkDuration(`${at}.timeoutMs`, step.timeoutMs);
+      default:
+        throw new ScenarioError(`${at}.kind`, `must be 'progress', 'sleep' or 'call', got ${JSON.stringify((step as { kind: unknown }).kind)}`);
+    }
+  });
+  if (!p.end || !['result', 'error', 'hang'].includes(p.end.kind)) {
+    throw new ScenarioError(`${path}.end`, `must be {kind: 'result' | 'error' | 'hang'}, got ${JSON.stringify(p.end)}`);
+  }
+}
+
+function validateAction(path: string, a: CallerAction, scenario: Scenario, calls: Set<string>, signals: Set<string>): void {
+  switch (a.kind) {
+    case 'call': {
+      if (typeof a.call !== 'string' || calls.has(a.call)) {
+        throw new ScenarioError(`${path}.call`, `must be a label unique in the scenario, got ${JSON.stringify(a.call)}`);
+      }
+      calls.add(a.call);
+      if (!(a.method in methodSender)) throw new ScenarioError(`${path}.method`, `is not a known method: ${JSON.stringify(a.method)}`);
+      if (!(a.handler in scenario.handlers)) {
+        throw new ScenarioError(`${path}.handler`, `names an unknown handler (tool) ${JSON.stringify(a.handler)}; known: ${Object.keys(scenario.handlers).join(', ') || 'none'}`);
+      }
+      const o = a.options ?? {};
+      checkDuration(`${path}.options.timeoutMs`, o.timeoutMs);
+      checkDuration(`${path}.options.maxTotalTimeoutMs`, o.maxTotalTimeoutMs);
+      if (o.signal !== undefined) signals.add(o.signal);
+      return;
+    }
+    case 'abort':
+      if (!signals.has(a.signal)) {
+        throw new ScenarioError(`${path}.signal`, `names signal ${JSON.stringify(a.signal)} that no earlier call uses`);
+      }
+      return;
+    case 'close':
+      if (a.side !== 'client' && a.side !== 'server') throw new ScenarioError(`${path}.side`, "must be 'client' or 'server'");
+      return;
+    case 'reconnect':
+      return;
+    default:
+      throw new ScenarioError(`${path}.kind`, `must be 'call', 'abort', 'close' or 'reconnect', got ${JSON.stringify((a as { kind: unknown }).kind)}`);
+  }
+}
+
+/** A tape is a list of naturals; anything else is a mistake worth naming. */
+export function validateTape(tape: readonly number[]): void {
+  if (!Array.isArray(tape)) throw new ScenarioError('tape', 'must be an array of naturals');
+  tape.forEach((c, i) => {
+    if (!Number.isSafeInteger(c) || c < 0) {
+      throw new ScenarioError(`tape[${i}]`, `must be a natural (integer ≥ 0), got ${JSON.stringify(c)}`);
+    }
+  });
+}
