@@ -47,10 +47,11 @@ export function mapSize(target: unknown, field: string): number | undefined {
   return value instanceof Map || value instanceof Set ? value.size : undefined;
 }
 
-/** Collects probes into leaks (non-empty maps) and notes (absent fields), deduplicated. */
+/** Collects probes into leaks (non-empty maps) and notes (absent fields, errors), deduplicated. */
 export class LeakLedger {
   readonly leaks: Leak[] = [];
   private readonly absentNotes = new Set<string>();
+  private readonly errorCounts = new Map<string, number>();
 
   check(probe: MapProbe, context: string): void {
     for (const [field, size] of Object.entries(probe.sizes)) {
@@ -59,7 +60,16 @@ export class LeakLedger {
     for (const field of probe.absent) this.absentNotes.add(`${probe.where}: field ${field} absent in this SDK version (not checked)`);
   }
 
+  /** Records errors an endpoint reported (grouped by message with ids stripped). */
+  errors(messages: readonly string[], context: string): void {
+    for (const message of messages) {
+      const key = `${context.replace(/ N=\d+$/, '')}: ${message.replace(/\d+/g, '#').slice(0, 160)}`;
+      this.errorCounts.set(key, (this.errorCounts.get(key) ?? 0) + 1);
+    }
+  }
+
   notes(): string[] {
-    return [...this.absentNotes];
+    const errors = [...this.errorCounts].map(([key, count]) => `error reported ${count}x: ${key}`);
+    return [...this.absentNotes, ...errors];
   }
 }

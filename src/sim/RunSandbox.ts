@@ -4,6 +4,9 @@ import { realGlobals } from './realGlobals.ts';
 
 type Listener = (...args: unknown[]) => void;
 
+/** Runs replace process-wide globals, so at most one may be inside its sandbox at a time. */
+let active = false;
+
 /**
  * Everything a run borrows from the process, and gives back: virtual time, a seeded
  * `Math.random` and `crypto.randomUUID`, and the process's unhandled-rejection and
@@ -20,7 +23,12 @@ export class RunSandbox {
   ) {}
 
   enter(): void {
-    if (this.saved) throw new Error('RunSandbox.enter: already entered; runs cannot nest.');
+    if (this.saved || active) {
+      throw new Error(
+        'runScenario: another run is in progress in this process; runs replace the global timers and random sources, so await each run before starting the next.',
+      );
+    }
+    active = true;
     this.saved = {
       rejection: process.rawListeners('unhandledRejection') as Listener[],
       exception: process.rawListeners('uncaughtException') as Listener[],
@@ -36,6 +44,7 @@ export class RunSandbox {
   }
 
   exit(): void {
+    if (this.saved) active = false;
     this.clock.uninstall();
     Math.random = realGlobals.mathRandom;
     globalThis.crypto.randomUUID = realGlobals.randomUUID;

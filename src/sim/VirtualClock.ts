@@ -24,6 +24,8 @@ interface RawTimer {
  */
 export class VirtualClock {
   private clock: InstalledClock | undefined;
+  /** fake-timers numbers timers across all clocks of the process; ids are shown relative to this run. */
+  private firstTimerId = 0;
 
   install(): void {
     if (this.clock) throw new Error('VirtualClock.install: already installed; uninstall first.');
@@ -33,6 +35,9 @@ export class VirtualClock {
       shouldClearNativeTimers: false,
       loopLimit: 100_000,
     });
+    const probe = this.clock.setTimeout(() => {}, 0);
+    this.clock.clearTimeout(probe);
+    this.firstTimerId = rawId(probe) + 1;
   }
 
   uninstall(): void {
@@ -54,14 +59,14 @@ export class VirtualClock {
     for (const t of this.rawTimers()) {
       if (!first || t.callAt < first.callAt || (t.callAt === first.callAt && t.id < first.id)) first = t;
     }
-    return first && describe(first);
+    return first && this.describe(first);
   }
 
   /** Every pending timer, in firing order. */
   pendingTimers(): PendingTimer[] {
     return [...this.rawTimers()]
       .sort((a, b) => a.callAt - b.callAt || a.id - b.id)
-      .map(describe);
+      .map((t) => this.describe(t));
   }
 
   /** Advances virtual time to the next timer and fires it (and only it). */
@@ -74,6 +79,11 @@ export class VirtualClock {
     return this.clock;
   }
 
+  private describe(t: RawTimer): PendingTimer {
+    const name = typeof t.func === 'function' ? t.func.name : '';
+    return { id: t.id - this.firstTimerId, atMs: t.callAt, label: name || 'anonymous' };
+  }
+
   private rawTimers(): Iterable<RawTimer> {
     // fake-timers keeps its timers in `clock.timers` (a Map since v14, an object before).
     const timers = (this.active as unknown as { timers?: Map<number, RawTimer> | Record<string, RawTimer> })
@@ -83,8 +93,7 @@ export class VirtualClock {
   }
 }
 
-function describe(t: RawTimer): PendingTimer {
-  const name = typeof t.func === 'function' ? t.func.name : '';
-  // fake-timers numbers a clock's timers from 1e12; the offset is noise in a trace.
-  return { id: t.id % 1e12, atMs: t.callAt, label: name || 'anonymous' };
+/** A fake timer handle is a number, or (Node flavour) an object whose primitive value is the id. */
+function rawId(handle: unknown): number {
+  return Number(handle);
 }

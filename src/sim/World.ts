@@ -1,7 +1,10 @@
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { SimAction } from './actions.ts';
+import { applyAdapterFaults, hasAdapterFault } from './adapterFaults.ts';
 import type { JsonValue } from './json.ts';
+import { HttpNetwork, type OpenExchange } from './http/HttpNetwork.ts';
+import { resolveHttpMode } from './http/resolveHttpMode.ts';
 import { createScheduledPair, type ScheduledTransport } from './memoryTransport.ts';
 import {
   methodSender,
@@ -46,10 +49,16 @@ export class World {
   private connecting = false;
   private readonly gates = new Map<number, Gate>();
   private readonly signals = new Map<string, AbortController>();
+  /** The callers' named `AbortSignal`s, read-only (the oracle counts listeners left on them). */
+  get callerSignals(): ReadonlyMap<string, AbortSignal> {
+    return new Map([...this.signals].map(([name, c]) => [name, c.signal]));
+  }
   /** Which scenario handler answers a request, by `receiver:conn:id`. */
   private readonly routes = new Map<string, string>();
   /** Calls started and not yet settled, by label. */
   readonly openCalls = new Set<string>();
+  /** The http profile's network: exchanges, SSE streams, sessions (`undefined` on memory). */
+  readonly http: HttpNetwork | undefined;
 
   constructor(
     readonly scenario: Scenario,
@@ -70,6 +79,18 @@ export class World {
         (_request, extra) => this.handle(otherSide(methodSender[method]), method, extra),
       );
     }
+    this.http =
+      scenario.profile === 'http'
+        ? new HttpNetwork(
+            { nextSeq: () => ++this.seq, record: (e) => this.trace.record(e), createServer: () => this.createRequestServer() },
+            resolveHttpMode(scenario.http),
+          )
+        : undefined;
+  }
+
+  /** http profile: HTTP exchanges not in a final state at this point (the liveness check's input). */
+  openExchanges(): OpenExchange[] {
+    return this.http?.openExchanges() ?? [];
   }
 
   /** Connects the pair for the first time; the handshake itself runs under the scheduler. */
@@ -100,6 +121,7 @@ export class World {
       const size = to.incoming.burstSize();
       if (size >= 2) actions.push({ kind: 'burst', to, size });
     }
+    if (this.http) for (const delivery of this.http.deliveries()) actions.push({ kind: 'http', delivery });
     for (const gate of this.gates.values()) actions.push({ kind: 'step', gate });
     const caller = this.scenario.actions[this.nextAction];
     if (caller && this.callerEnabled(caller)) actions.push({ kind: 'caller', index: this.nextAction, action: caller });
@@ -114,6 +136,8 @@ export class World {
         return action.to.deliverHead();
       case 'burst':
         return action.to.deliverBurst();
+      case 'http':
+        return this.http!.perform(action.delivery);
       case 'step':
         this.gates.delete(action.gate.seq);
         return action.gate.open();
@@ -121,7 +145,7 @@ export class World {
         this.nextAction++;
         return this.performCaller(action.action);
       case 'timer':
-        this.trace.record({ kind: 'timer', id: action.timer.id, label: action.timer.label });
+        this.trace.record({ kind: 'timer', id: action.timer.id, label: action.timer.label }, action.timer.atMs);
         return this.clock.fireNext();
     }
   }
@@ -137,7 +161,7 @@ export class World {
 
   private callerEnabled(action: CallerAction): boolean {
     if (this.connecting) return false;
-    if (action.kind === 'reconnect') return this.transports.every((t) => t.isClosed);
+    if (action.kind === 'reconnect') return this.http ? (this.http.current?.halfClosed ?? true) : this.transports.every((t) => t.isClosed);
     return true;
   }
 
@@ -157,16 +181,24 @@ export class World {
         return;
       case 'reconnect':
         return this.connect();
+      case 'http-post':
+        void this.http?.post(action.body).catch(() => {});
+        return;
+      case 'http-drop':
+        return this.http?.dropStreams();
     }
   }
 
   private connect(): void {
+    if (this.http) return this.connectHttp(this.http);
     const conn = ++this.conn;
     const [clientEnd, serverEnd] = createScheduledPair(conn, {
       nextSeq: () => ++this.seq,
       record: (e) => this.trace.record(e),
     });
     this.transports.push(clientEnd, serverEnd);
+    applyAdapterFaults(this.scenario.adapterFaults, clientEnd);
+    applyAdapterFaults(this.scenario.adapterFaults, serverEnd);
     this.trace.record({ kind: 'connect', conn });
     this.connecting = true;
     void this.server
@@ -179,6 +211,46 @@ export class World {
       .finally(() => {
         this.connecting = false;
       });
+  }
+
+  /**
+   * http profile: a new session over new transports. The HTTP client tells the server nothing
+   * when it closes, so whichever end of the previous session is still open is closed first, as
+   * an application starting over does (one `Server` object serves one session at a time).
+   */
+  private connectHttp(http: HttpNetwork): void {
+    const previous = http.current;
+    const stale: Promise<unknown>[] = [];
+    if (previous && !previous.client.closed) stale.push(this.client.close());
+    if (previous?.server && !previous.server.closed) stale.push(this.server.close());
+    const conn = ++this.conn;
+    const ends = http.connect(conn);
+    this.trace.record({ kind: 'connect', conn });
+    this.connecting = true;
+    void Promise.all(stale)
+      .then(() => ends.server && this.server.connect(ends.server))
+      .then(() => this.client.connect(ends.client))
+      .then(
+        () => this.trace.record({ kind: 'ready', conn }),
+        (error: unknown) => this.trace.record({ kind: 'ready', conn, error: messageOf(error) }),
+      )
+      .finally(() => {
+        this.connecting = false;
+      });
+  }
+
+  /** A fresh `Server` with the scenario's handlers: stateless HTTP builds one per POST. */
+  private createRequestServer(): ReturnType<typeof createServer> {
+    const server = createServer();
+    server.onerror = (error: Error) => this.trace.record({ kind: 'onerror', side: 'server', message: error.message });
+    for (const method of Object.keys(methodSpecs) as RequestMethod[]) {
+      if (methodSender[method] !== 'client') continue;
+      (server.setRequestHandler as (schema: unknown, h: (r: unknown, x: SdkHandlerExtra) => unknown) => void)(
+        methodSpecs[method].requestSchema,
+        (_request, extra) => this.handle('server', method, extra),
+      );
+    }
+    return server;
   }
 
   private signal(name: string): AbortController {
@@ -207,8 +279,11 @@ export class World {
     const id = nextRequestId(endpoint).value;
     if (id !== undefined && handler !== undefined) this.routes.set(`${otherSide(from)}:${this.conn}:${id}`, handler);
     const sdkOptions: RequestOptions = {};
-    if (options.timeoutMs !== undefined) sdkOptions.timeout = options.timeoutMs;
-    if (options.resetTimeoutOnProgress !== undefined) sdkOptions.resetTimeoutOnProgress = options.resetTimeoutOnProgress;
+    const faults = this.scenario.adapterFaults;
+    if (options.timeoutMs !== undefined && !hasAdapterFault(faults, from, 'drop-timeout-option')) sdkOptions.timeout = options.timeoutMs;
+    if (options.resetTimeoutOnProgress !== undefined && !hasAdapterFault(faults, from, 'drop-reset-option')) {
+      sdkOptions.resetTimeoutOnProgress = options.resetTimeoutOnProgress;
+    }
     if (options.maxTotalTimeoutMs !== undefined) sdkOptions.maxTotalTimeout = options.maxTotalTimeoutMs;
     if (options.signal !== undefined) sdkOptions.signal = this.signal(options.signal).signal;
     if (options.onprogress) {
@@ -230,7 +305,7 @@ export class World {
     return sent.then(
       (value) => {
         this.openCalls.delete(call);
-        this.trace.record({ kind: 'call-settle', call, outcome: 'resolved' });
+        this.trace.record({ kind: 'call-settle', call, from, outcome: 'resolved' });
         return value;
       },
       (error: unknown) => {
@@ -238,6 +313,7 @@ export class World {
         this.trace.record({
           kind: 'call-settle',
           call,
+          from,
           outcome: 'rejected',
           ...(error instanceof McpError && { code: error.code }),
           message: messageOf(error),

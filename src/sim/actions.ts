@@ -1,3 +1,4 @@
+import { describeHttpDelivery, type HttpDelivery } from './http/HttpNetwork.ts';
 import type { ScheduledTransport } from './memoryTransport.ts';
 import type { CallerAction } from './scenario.ts';
 import type { Gate } from './scriptedHandler.ts';
@@ -13,6 +14,11 @@ export type SimAction =
   | { readonly kind: 'deliver'; readonly to: ScheduledTransport }
   /** Hand every frame queued for `to` over in one synchronous turn (a pipe read of many lines). */
   | { readonly kind: 'burst'; readonly to: ScheduledTransport; readonly size: number }
+  /**
+   * http profile: the head of one direction of one HTTP exchange: a request reaching the server,
+   * a response head, one SSE event, a stream's end, or a client's disconnect reaching the server.
+   */
+  | { readonly kind: 'http'; readonly delivery: HttpDelivery }
   | { readonly kind: 'step'; readonly gate: Gate }
   | { readonly kind: 'caller'; readonly index: number; readonly action: CallerAction }
   | { readonly kind: 'timer'; readonly timer: PendingTimer };
@@ -29,6 +35,8 @@ export function describeAction(a: SimAction): string {
     }
     case 'burst':
       return `burst ${direction(a.to)} conn ${a.to.conn} ×${a.size}`;
+    case 'http':
+      return describeHttpDelivery(a.delivery);
     case 'step':
       return `step ${a.gate.side} handler id=${a.gate.id} #${a.gate.index} ${a.gate.step.kind}`;
     case 'caller':
@@ -48,5 +56,9 @@ export function describeCallerAction(a: CallerAction): string {
       return `close ${a.side}`;
     case 'reconnect':
       return 'reconnect';
+    case 'http-post':
+      return `http-post ${summarizeFrame(a.body)}`;
+    case 'http-drop':
+      return 'http-drop open SSE streams';
   }
 }

@@ -1,3 +1,4 @@
+import type { AdapterFault } from './adapterFaults.ts';
 import type { JsonValue } from './json.ts';
 
 /** The two ends of a connection. Every lifecycle rule applies in both directions. */
@@ -49,6 +50,12 @@ export type AbortPolicy = 'honour' | 'ignore' | 'swallow';
 export interface HandlerFaults {
   /** `invent`: progress names a token the request never carried. */
   readonly progressToken?: 'echo' | 'invent';
+  /** Leaves a rejected promise unhandled when the handler starts (`harness.unhandled`). */
+  readonly unhandledRejection?: boolean;
+  /** Throws from a timer callback when the handler starts (`harness.unhandled`). */
+  readonly throwInTimer?: boolean;
+  /** Starts a virtual interval when the handler starts and never clears it (`leak.timers`). */
+  readonly leakInterval?: boolean;
 }
 
 /** A scripted handler: what the receiving side does with one request. */
@@ -87,10 +94,40 @@ export type CallerAction =
   | { readonly kind: 'abort'; readonly signal: string }
   | { readonly kind: 'close'; readonly side: Side }
   /** Connects the same `Client` and `Server` objects again over a new transport pair. */
-  | { readonly kind: 'reconnect' };
+  | { readonly kind: 'reconnect' }
+  /**
+   * http profile only: POSTs `body` through the client's own in-memory fetch with its session
+   * headers, bypassing the SDK client (a second request reusing an in-flight id, say). The
+   * response is read and discarded; its exchange is in the trace like any other.
+   */
+  | { readonly kind: 'http-post'; readonly body: JsonValue }
+  /**
+   * http profile only, a network fault: every SSE stream the client has open breaks (the client
+   * reads an error, the server learns of the disconnect later). Reconnecting is the SDK's own
+   * business: with an event store it resumes with `Last-Event-ID`.
+   */
+  | { readonly kind: 'http-drop' };
 
-/** Transport profiles; `memory` is the stdio-like one (one FIFO link per direction). */
-export type Profile = 'memory';
+/**
+ * Transport profiles; `memory` is the stdio-like one (one FIFO link per direction), `http` the
+ * SDK's Streamable HTTP transports over an in-memory fetch (every POST its own exchange).
+ */
+export type Profile = 'memory' | 'http';
+
+/** Streamable HTTP server modes (http profile only). */
+export interface HttpMode {
+  /**
+   * `true`: sessions (`Mcp-Session-Id`), one server transport for the connection. `false`: no
+   * sessions, a fresh server transport and `Server` per POST, as the SDK's stateless example.
+   */
+  readonly stateful: boolean;
+  /** `json`: `enableJsonResponse` (one JSON body per POST); `sse`: an SSE stream per POST. */
+  readonly response: 'json' | 'sse';
+  /** Resumability: an in-memory event store with deterministic event ids (priming events, Last-Event-ID). */
+  readonly eventStore: boolean;
+  /** SSE keep-alive comment interval in virtual ms; 0 turns it off. @default 0 */
+  readonly keepAliveMs?: number;
+}
 
 /** Everything a run does, apart from the schedule: plain JSON, so it prints and replays. */
 export interface Scenario {
@@ -98,4 +135,8 @@ export interface Scenario {
   /** Scripted handlers by name; a tool call's tool name is its handler's name. */
   readonly handlers: { readonly [name: string]: HandlerProgram };
   readonly actions: readonly CallerAction[];
+  /** http profile: server modes. @default { stateful: true, response: 'sse', eventStore: false } */
+  readonly http?: HttpMode;
+  /** A deliberately broken adapter around the SDK, for fixtures (see `adapterFaults.ts`). @default none */
+  readonly adapterFaults?: readonly AdapterFault[];
 }

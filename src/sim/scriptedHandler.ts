@@ -47,11 +47,15 @@ export async function runScriptedHandler(
 ): Promise<Record<string, unknown>> {
   const { side, conn, id } = where;
   const listens = program.onAbort !== 'ignore';
-  extra.signal.addEventListener(
-    'abort',
-    () => host.record({ kind: 'handler-abort', side, conn, id, reason: String(extra.signal.reason) }),
-    { once: true },
-  );
+  // A cancel delivered in the same burst as its request aborts the signal before the handler runs.
+  if (extra.signal.aborted) host.record({ kind: 'handler-abort', side, conn, id, reason: String(extra.signal.reason) });
+  else {
+    extra.signal.addEventListener(
+      'abort',
+      () => host.record({ kind: 'handler-abort', side, conn, id, reason: String(extra.signal.reason) }),
+      { once: true },
+    );
+  }
 
   /** Races `work` with the abort, unless the handler ignores aborts. */
   const abortable = <T>(work: Promise<T>, onAbort?: () => void): Promise<T> => {
@@ -78,6 +82,14 @@ export async function runScriptedHandler(
       );
     });
   };
+
+  if (program.faults?.unhandledRejection) void Promise.reject(new Error(`scripted unhandled rejection in handler ${id}`));
+  if (program.faults?.throwInTimer) {
+    setTimeout(function throwingTimer() {
+      throw new Error(`scripted exception in a timer of handler ${id}`);
+    }, 0);
+  }
+  if (program.faults?.leakInterval) setInterval(function leakedInterval() {}, 1000);
 
   const end = (outcome: 'result' | 'error' | 'aborted' | 'swallowed') =>
     host.record({ kind: 'handler-end', side, conn, id, outcome });

@@ -33,7 +33,7 @@ export type TraceEventBody =
       id: WireId | undefined;
       options: JsonValue;
     }
-  | { kind: 'call-settle'; call: string; outcome: 'resolved' | 'rejected'; code?: number; message?: string }
+  | { kind: 'call-settle'; call: string; from: Side; outcome: 'resolved' | 'rejected'; code?: number; message?: string }
   | { kind: 'onprogress'; call: string; progress: number; total?: number }
   | { kind: 'abort-signal'; signal: string }
   | { kind: 'handler-start'; side: Side; conn: number; id: WireId; method: string; call?: string }
@@ -50,6 +50,51 @@ export type TraceEventBody =
   | { kind: 'onerror'; side: Side; message: string }
   /** One side observed its connection closing (the SDK's `onclose`). */
   | { kind: 'close'; side: Side; conn: number }
+  /**
+   * Streamable HTTP (http profile). `exchange` numbers one HTTP request/response pair; `at` is
+   * the side that observed the event: a request is sent at the client and received at the
+   * server, a response head, SSE event or stream end the other way round. The JSON-RPC frames
+   * they carry are also recorded as `send` / `deliver` events, with the seqs listed here.
+   */
+  | {
+      kind: 'http-request';
+      at: Side;
+      conn: number;
+      exchange: number;
+      method: string;
+      session?: string;
+      lastEventId?: string;
+      seqs: number[];
+      /** A caller's raw POST (`http-post`), not the SDK client's: its response never reaches the SDK. */
+      raw?: boolean;
+    }
+  | {
+      kind: 'http-response';
+      at: Side;
+      conn: number;
+      exchange: number;
+      status: number;
+      contentType?: string;
+      session?: string;
+      /** Frames of a JSON body; an HTTP error body is summarized in `error` instead. */
+      seqs: number[];
+      error?: string;
+    }
+  /** One SSE event; `seq` is its frame's (none for a priming event or keep-alive comment). */
+  | {
+      kind: 'sse-event';
+      at: Side;
+      conn: number;
+      exchange: number;
+      seq?: number;
+      eventId?: string;
+      /** Written by an event-store replay, not by a send of the SDK. */
+      replay?: boolean;
+      comment?: boolean;
+    }
+  | { kind: 'sse-end'; at: Side; conn: number; exchange: number }
+  /** The client dropped the exchange (`at: 'client'`), or the server learnt that it did. */
+  | { kind: 'http-disconnect'; at: Side; conn: number; exchange: number }
   /** Something escaped the system under test: `harness.unhandled`. */
   | { kind: 'escape'; source: 'unhandledRejection' | 'uncaughtException' | 'action'; error: string }
   /** The run ended: quiescent, or a budget ran out (a liveness failure). */
@@ -83,10 +128,11 @@ export class TraceRecorder {
     this.stopped = true;
   }
 
-  record(body: TraceEventBody): void {
+  /** @param t virtual time to stamp, when the event happens at another time than now (a timer firing). */
+  record(body: TraceEventBody, t = this.now()): void {
     if (this.stopped) return;
     // Bodies are fresh literals built by the recording part; stamping in place saves a copy per event.
-    this.events.push(Object.assign(body, { i: this.events.length, step: this.step, t: this.now() }) as TraceEvent);
+    this.events.push(Object.assign(body, { i: this.events.length, step: this.step, t }) as TraceEvent);
   }
 }
 
@@ -147,6 +193,16 @@ export function formatEvent(e: TraceEvent): string {
       return `${head}   onerror ${e.side}: ${e.message}`;
     case 'close':
       return `${head}   close ${e.side} conn ${e.conn}`;
+    case 'http-request':
+      return `${head}   http ${e.at === 'client' ? 'request sent' : 'request received'} #${e.exchange} ${e.method}${e.session ? ` session=${e.session}` : ''}${e.lastEventId ? ` last-event-id=${e.lastEventId}` : ''}${e.seqs.length ? ` [${e.seqs.join(',')}]` : ''}${e.raw ? ' (raw)' : ''}`;
+    case 'http-response':
+      return `${head}   http ${e.at === 'server' ? 'response sent' : 'response received'} #${e.exchange} ${e.status}${e.contentType ? ` ${e.contentType}` : ''}${e.seqs.length ? ` [${e.seqs.join(',')}]` : ''}${e.error ? ` "${e.error}"` : ''}`;
+    case 'sse-event':
+      return `${head}   sse ${e.at === 'server' ? 'written' : 'read'} #${e.exchange}${e.seq !== undefined ? ` [${e.seq}]` : ''}${e.eventId ? ` id=${e.eventId}` : ''}${e.comment ? ' comment' : e.seq === undefined ? ' priming' : ''}${e.replay ? ' (replay)' : ''}`;
+    case 'sse-end':
+      return `${head}   sse end ${e.at === 'server' ? 'written' : 'read'} #${e.exchange}`;
+    case 'http-disconnect':
+      return `${head}   http disconnect ${e.at === 'client' ? 'by client' : 'seen by server'} #${e.exchange}`;
     case 'escape':
       return `${head}   ESCAPE ${e.source}: ${e.error}`;
     case 'end':

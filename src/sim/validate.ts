@@ -18,9 +18,10 @@ function checkDuration(path: string, v: unknown, optional = true): void {
 /** Rejects a scenario the world could not run faithfully, before anything runs. */
 export function validateScenario(scenario: Scenario): void {
   if (!scenario || typeof scenario !== 'object') throw new ScenarioError('scenario', 'must be an object');
-  if (scenario.profile !== 'memory') {
-    throw new ScenarioError('scenario.profile', `must be 'memory', got ${JSON.stringify(scenario.profile)}`);
+  if (scenario.profile !== 'memory' && scenario.profile !== 'http') {
+    throw new ScenarioError('scenario.profile', `must be 'memory' or 'http', got ${JSON.stringify(scenario.profile)}`);
   }
+  if (scenario.http !== undefined) validateHttpMode(scenario);
   if (!scenario.handlers || typeof scenario.handlers !== 'object') {
     throw new ScenarioError('scenario.handlers', 'must be an object of handler programs by name');
   }
@@ -86,9 +87,26 @@ function validateAction(path: string, a: CallerAction, scenario: Scenario, calls
       return;
     case 'reconnect':
       return;
+    case 'http-drop':
+      if (scenario.profile !== 'http') throw new ScenarioError(`${path}.kind`, "'http-drop' needs profile 'http'");
+      return;
+    case 'http-post':
+      if (scenario.profile !== 'http') throw new ScenarioError(`${path}.kind`, "'http-post' needs profile 'http'");
+      if (a.body === undefined) throw new ScenarioError(`${path}.body`, 'must be the JSON body to POST');
+      return;
     default:
-      throw new ScenarioError(`${path}.kind`, `must be 'call', 'abort', 'close' or 'reconnect', got ${JSON.stringify((a as { kind: unknown }).kind)}`);
+      throw new ScenarioError(`${path}.kind`, `must be 'call', 'abort', 'close', 'reconnect', 'http-post' or 'http-drop', got ${JSON.stringify((a as { kind: unknown }).kind)}`);
   }
+}
+
+function validateHttpMode(scenario: Scenario): void {
+  const m = scenario.http!;
+  if (scenario.profile !== 'http') throw new ScenarioError('scenario.http', "applies to profile 'http' only; remove it or set profile: 'http'");
+  if (typeof m !== 'object' || m === null) throw new ScenarioError('scenario.http', 'must be {stateful, response, eventStore}');
+  if (typeof m.stateful !== 'boolean') throw new ScenarioError('scenario.http.stateful', `must be a boolean, got ${JSON.stringify(m.stateful)}`);
+  if (m.response !== 'json' && m.response !== 'sse') throw new ScenarioError('scenario.http.response', `must be 'json' or 'sse', got ${JSON.stringify(m.response)}`);
+  if (typeof m.eventStore !== 'boolean') throw new ScenarioError('scenario.http.eventStore', `must be a boolean, got ${JSON.stringify(m.eventStore)}`);
+  checkDuration('scenario.http.keepAliveMs', m.keepAliveMs);
 }
 
 /** A tape is a list of naturals; anything else is a mistake worth naming. */

@@ -1,0 +1,140 @@
+/**
+ * The harness benchmark: what one simulated run costs, against the bare SDK doing the same
+ * exchange over its own `InMemoryTransport`. Real timers, outside any run's fake clock.
+ *
+ * Run alone with `node --import tsx bench/harness.bench.ts`, or as part of `npm run bench`.
+ * Every claim is a ratio measured in this one process: the machines are noisy.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Bench } from 'tinybench';
+import { fileURLToPath } from 'node:url';
+import { runScenario, type Scenario } from '../src/sim/index.ts';
+import type { BenchSuite, SuiteResult } from './lib/suite.ts';
+
+/** A scenario of `n` tool calls, each answering after one progress notification. */
+export function requestsScenario(n: number): Scenario {
+  return {
+    profile: 'memory',
+    handlers: { tool: { steps: [{ kind: 'progress', progress: 1 }], end: { kind: 'result' }, onAbort: 'honour' } },
+    actions: Array.from({ length: n }, (_, i) => ({
+      kind: 'call' as const,
+      call: `c${i + 1}`,
+      method: 'tools/call' as const,
+      handler: 'tool',
+      options: { onprogress: true },
+    })),
+  };
+}
+
+/** A tool that sleeps ten virtual minutes between two progress steps, called with a long timeout. */
+const tenMinutes: Scenario = {
+  profile: 'memory',
+  handlers: {
+    slow: {
+      steps: [{ kind: 'progress', progress: 1 }, { kind: 'sleep', ms: 600_000 }, { kind: 'progress', progress: 2 }],
+      end: { kind: 'result' },
+      onAbort: 'honour',
+    },
+  },
+  actions: [{ kind: 'call', call: 'c1', method: 'tools/call', handler: 'slow', options: { onprogress: true, timeoutMs: 3_600_000 } }],
+};
+
+const validator = { getValidator: () => (input: unknown) => ({ valid: true, data: input, errorMessage: undefined }) };
+
+/** The same exchange as `requestsScenario(n)` on the bare SDK: fresh pair, handshake, n calls. */
+async function bareSdk(n: number): Promise<void> {
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  const server = new Server({ name: 's', version: '0' }, { capabilities: { tools: {} }, jsonSchemaValidator: validator as never });
+  server.setRequestHandler(CallToolRequestSchema, async (_req, extra) => {
+    const token = extra._meta?.progressToken;
+    if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: 1 } });
+    return { content: [{ type: 'text', text: 'ok' }] };
+  });
+  const client = new Client({ name: 'c', version: '0' }, { capabilities: {}, jsonSchemaValidator: validator as never });
+  await server.connect(b);
+  await client.connect(a);
+  await Promise.all(
+    Array.from({ length: n }, () =>
+      client.request({ method: 'tools/call', params: { name: 'tool', arguments: {} } }, CallToolResultSchema, { onprogress: () => {} }),
+    ),
+  );
+  await client.close();
+}
+
+/** Messages a scenario delivers: handshake (3) plus request, progress, response per call. */
+const messagesOf = (n: number) => 3 + 3 * n;
+
+export interface HarnessNumbers {
+  scenariosPerSec: Record<string, number>;
+  nsPerMessage: { harness: number; bare: number; ratio: number };
+  tenMinuteScenarioMs: number;
+  extra: Record<string, number>;
+}
+
+/** Extra measurements other parts register (oracle on/off, http profile), by label. */
+export const extraTasks = new Map<string, () => Promise<unknown>>();
+
+export async function measureHarness(quick = false): Promise<{ numbers: HarnessNumbers; table: unknown[] }> {
+  const bench = new Bench({ name: 'harness', time: quick ? 300 : 1_500, warmup: true, warmupTime: quick ? 100 : 300 });
+  const one = requestsScenario(1);
+  const five = requestsScenario(5);
+  bench
+    .add('harness: 1-request scenario', async () => { await runScenario(one); })
+    .add('harness: 5-request scenario', async () => { await runScenario(five); })
+    .add('bare SDK: 1-request exchange', () => bareSdk(1))
+    .add('bare SDK: 5-request exchange', () => bareSdk(5))
+    .add('harness: 10 virtual minutes', async () => { await runScenario(tenMinutes); });
+  for (const [label, task] of extraTasks) bench.add(label, async () => { await task(); });
+  // Task functions are declared `async`: tinybench would otherwise call one to detect whether it
+  // returns a promise, and two runs would overlap (runs share the process's globals).
+  await bench.run();
+  const mean = (name: string) => {
+    const r = bench.tasks.find((t) => t.name === name)?.result;
+    if (!r || !('latency' in r)) throw new Error(`harness bench: task "${name}" did not complete`);
+    return r.latency.mean; // ms
+  };
+  const perSec = (name: string) => 1000 / mean(name);
+  const harnessNs = (mean('harness: 5-request scenario') * 1e6) / messagesOf(5);
+  const bareNs = (mean('bare SDK: 5-request exchange') * 1e6) / messagesOf(5);
+  const numbers: HarnessNumbers = {
+    scenariosPerSec: {
+      '1-request': perSec('harness: 1-request scenario'),
+      '5-request': perSec('harness: 5-request scenario'),
+    },
+    nsPerMessage: { harness: harnessNs, bare: bareNs, ratio: harnessNs / bareNs },
+    tenMinuteScenarioMs: mean('harness: 10 virtual minutes'),
+    extra: Object.fromEntries([...extraTasks.keys()].map((k) => [k, perSec(k)])),
+  };
+  return { numbers, table: bench.table() };
+}
+
+export function formatHarnessNumbers(n: HarnessNumbers): string[] {
+  return [
+    `1-request scenarios/s: ${n.scenariosPerSec['1-request']!.toFixed(0)} (target ≥ 1000 on one core)`,
+    `5-request scenarios/s: ${n.scenariosPerSec['5-request']!.toFixed(0)}`,
+    `cost per delivered message: harness ${(n.nsPerMessage.harness / 1000).toFixed(1)} µs, bare SDK ${(n.nsPerMessage.bare / 1000).toFixed(1)} µs, ratio ${n.nsPerMessage.ratio.toFixed(2)}× (target ≤ 3×)`,
+    `a scenario spanning 10 virtual minutes: ${n.tenMinuteScenarioMs.toFixed(2)} ms of wall time`,
+    ...Object.entries(n.extra).map(([k, v]) => `${k}: ${v.toFixed(0)}/s`),
+  ];
+}
+
+/** Plugs into `bench/run.ts`. */
+export const harnessSuite: BenchSuite = {
+  name: 'harness',
+  description: 'simulated runs per second and cost per delivered message against the bare SDK',
+  async run(ctx): Promise<SuiteResult> {
+    const { numbers } = await measureHarness(ctx.quick);
+    const lines = formatHarnessNumbers(numbers);
+    for (const l of lines) ctx.log(`harness: ${l}`);
+    return { name: 'harness', description: this.description, curves: [], leaks: [], notes: lines };
+  },
+};
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { numbers, table } = await measureHarness(process.argv.includes('--quick'));
+  console.table(table);
+  for (const line of formatHarnessNumbers(numbers)) console.log(line);
+}

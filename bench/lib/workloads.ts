@@ -1,0 +1,343 @@
+/**
+ * The measured workloads, written once and run against any `Endpoint` (SDK or floor).
+ *
+ * Why: each suite is a list of (workload, endpoint, N) points; keeping the loops here means
+ * the SDK and the floor do byte-for-byte the same bench-side work, and every workload ends
+ * with the same leak check (after a settle, before close: `close()` clears the maps).
+ */
+import FakeTimers from '@sinonjs/fake-timers';
+import type { Endpoint, HttpEndpoint } from './endpoint.ts';
+import { heapUsed } from './heap.ts';
+import { Gate, Latch } from './latch.ts';
+import type { LeakLedger } from './leaks.ts';
+import { measure, pointFromSamples } from './measure.ts';
+import { planFor } from './plan.ts';
+import { realNow, settle } from './realClock.ts';
+import type { Point } from './suite.ts';
+
+export type EndpointFactory = () => Promise<Endpoint>;
+
+export interface WorkloadContext {
+  make: EndpointFactory;
+  quick: boolean;
+  ledger: LeakLedger;
+  /** Label for leaks and errors, e.g. `sdk/request-response`. */
+  curveId: string;
+}
+
+const noop = (): void => {};
+
+/** Settles, records leaks and errors, closes. Runs after every phase of every point. */
+async function finish(endpoint: Endpoint | HttpEndpoint, ctx: { ledger: LeakLedger; curveId: string }, n: number): Promise<void> {
+  await settle(3);
+  const context = `${ctx.curveId} N=${n}`;
+  for (const probe of endpoint.probe()) ctx.ledger.check(probe, context);
+  ctx.ledger.errors(endpoint.errors, context);
+  endpoint.errors.length = 0;
+  await endpoint.close();
+}
+
+/** Launches `n` calls, opens the gate once all `n` handlers wait, awaits every response. */
+async function roundTripBatch(endpoint: Endpoint, n: number, atPeak?: () => void): Promise<void> {
+  const gate = new Gate(n);
+  endpoint.gate = gate;
+  void gate.arrived.done.then(() => {
+    atPeak?.();
+    gate.open();
+  });
+  const calls: Promise<unknown>[] = new Array(n);
+  for (let i = 0; i < n; i++) calls[i] = endpoint.call();
+  await Promise.all(calls);
+}
+
+/**
+ * Request -> response with `n` in flight: cost per request, peak in-flight count and, in a
+ * separate untimed batch, heap retained per in-flight request.
+ */
+export async function roundTrip(ctx: WorkloadContext, n: number): Promise<Point> {
+  let endpoint: Endpoint | undefined;
+  let peak = 0;
+  const point = await measure({
+    name: `${ctx.curveId} N=${n}`,
+    n,
+    opsPerSample: n,
+    plan: planFor(n, ctx.quick),
+    beforeAll: async () => {
+      endpoint = await ctx.make();
+    },
+    sample: async () => {
+      const ep = endpoint!;
+      const start = realNow();
+      await roundTripBatch(ep, n, () => {
+        peak = Math.max(peak, ep.inFlight() ?? 0);
+      });
+      return realNow() - start;
+    },
+    afterAll: () => finish(endpoint!, ctx, n),
+  });
+  point.peakInFlight = peak;
+  if (n >= HEAP_MIN_N) point.heapBytesPerInFlight = await heapPerInFlight(ctx, n);
+  return point;
+}
+
+/** Below this N the retained heap is within GC noise (tens of kB), so it is not reported. */
+export const HEAP_MIN_N = 100;
+
+/** Heap retained per in-flight request: heap with all `n` waiting at the gate minus baseline. */
+async function heapPerInFlight(ctx: WorkloadContext, n: number): Promise<number> {
+  const endpoint = await ctx.make();
+  await roundTripBatch(endpoint, Math.min(n, 100)); // warm the paths once
+  await settle(3);
+  const base = heapUsed();
+  let atPeak = base;
+  await roundTripBatch(endpoint, n, () => {
+    atPeak = heapUsed();
+  });
+  await finish(endpoint, ctx, n);
+  return (atPeak - base) / n;
+}
+
+/** Spreads progress notifications over all tokens (7919 is prime, so coprime with every N used). */
+const STRIDE = 7919;
+
+/**
+ * Progress routing with `tokens` requests in flight, each with its own progress token:
+ * cost per notification (server send -> client routes it by token -> callback), sending
+ * `perSample` notifications spread over all tokens per sample.
+ */
+export async function progressRouting(ctx: WorkloadContext, tokens: number, perSample: number): Promise<Point> {
+  let endpoint: Endpoint | undefined;
+  let calls: Promise<unknown>[] = [];
+  let received = new Latch(0);
+  let value = 0;
+  const point = await measure({
+    name: `${ctx.curveId} N=${tokens}`,
+    n: tokens,
+    opsPerSample: perSample,
+    plan: planFor(perSample, ctx.quick),
+    beforeAll: async () => {
+      const ep = await ctx.make();
+      endpoint = ep;
+      ep.progressSenders = [];
+      ep.gate = new Gate(tokens);
+      const onprogress = (): void => received.hit();
+      calls = Array.from({ length: tokens }, () => ep.call({ onprogress }));
+      await ep.gate.arrived.done;
+      if (ep.progressSenders.length !== tokens) throw new Error(`expected ${tokens} progress tokens, got ${ep.progressSenders.length}`);
+    },
+    sample: async () => {
+      const senders = endpoint!.progressSenders!;
+      received = new Latch(perSample);
+      const start = realNow();
+      for (let k = 0; k < perSample; k++) senders[(k * STRIDE) % tokens]!(++value);
+      await received.done;
+      return realNow() - start;
+    },
+    afterAll: async () => {
+      endpoint!.gate.open();
+      await Promise.all(calls);
+      endpoint!.progressSenders = null;
+      await finish(endpoint!, ctx, tokens);
+    },
+  });
+  point.peakInFlight = tokens;
+  return point;
+}
+
+/**
+ * A progress storm: `storm` notifications on one token of one in-flight request, optionally
+ * with `resetTimeoutOnProgress` (each notification re-arms the request timer).
+ */
+export async function progressStorm(ctx: WorkloadContext, storm: number, resetTimeoutOnProgress: boolean): Promise<Point> {
+  let endpoint: Endpoint | undefined;
+  let call: Promise<unknown> = Promise.resolve();
+  let received = new Latch(0);
+  let value = 0;
+  return measure({
+    name: `${ctx.curveId} N=${storm}`,
+    n: storm,
+    opsPerSample: storm,
+    plan: planFor(storm, ctx.quick),
+    beforeAll: async () => {
+      const ep = await ctx.make();
+      endpoint = ep;
+      ep.progressSenders = [];
+      ep.gate = new Gate(1);
+      call = ep.call({ onprogress: () => received.hit(), resetTimeoutOnProgress });
+      await ep.gate.arrived.done;
+    },
+    sample: async () => {
+      const send = endpoint!.progressSenders![0]!;
+      received = new Latch(storm);
+      const start = realNow();
+      for (let k = 0; k < storm; k++) send(++value);
+      await received.done;
+      return realNow() - start;
+    },
+    afterAll: async () => {
+      endpoint!.gate.open();
+      await call;
+      endpoint!.progressSenders = null;
+      await finish(endpoint!, ctx, storm);
+    },
+  });
+}
+
+/**
+ * Cancellation storm: `n` in flight, every other one (K = ceil(n/2)) cancelled through its
+ * AbortSignal. Timed from the first abort until the requester rejected all K and the
+ * receiver aborted all K handlers; cost per cancellation.
+ */
+export async function cancelStorm(ctx: WorkloadContext, n: number): Promise<Point> {
+  const k = Math.ceil(n / 2);
+  let endpoint: Endpoint | undefined;
+  let peak = 0;
+  const point = await measure({
+    name: `${ctx.curveId} N=${n}`,
+    n,
+    opsPerSample: k,
+    plan: planFor(n, ctx.quick),
+    beforeAll: async () => {
+      endpoint = await ctx.make();
+    },
+    sample: async () => {
+      const ep = endpoint!;
+      const gate = new Gate(n, k);
+      ep.gate = gate;
+      const rejected = new Latch(k);
+      const controllers = Array.from({ length: n }, () => new AbortController());
+      const calls = controllers.map((c) => ep.call({ signal: c.signal }).then(noop, () => rejected.hit()));
+      await gate.arrived.done;
+      peak = Math.max(peak, ep.inFlight() ?? 0);
+      const start = realNow();
+      for (let i = 0; i < n; i += 2) controllers[i]!.abort('bench cancel');
+      await Promise.all([rejected.done, gate.aborted.done]);
+      const elapsed = realNow() - start;
+      gate.open();
+      await Promise.all(calls);
+      return elapsed;
+    },
+    afterAll: () => finish(endpoint!, ctx, n),
+  });
+  point.peakInFlight = peak;
+  return point;
+}
+
+/** The virtual timeout every request gets in the timeout storm. */
+const STORM_TIMEOUT_MS = 1_000;
+
+/**
+ * Timeout storm: `n` in flight, all timing out at the same virtual instant. Timers are
+ * @sinonjs/fake-timers (installed only for this sample, faking setTimeout/clearTimeout/Date,
+ * which is all the SDK's timeout code uses); one `clock.tick` fires all `n`. Timed with the
+ * real clock from the tick until the requester rejected all `n` and the receiver aborted all
+ * `n` handlers; cost per timeout. The fake clock's own timer heap is part of both the SDK's
+ * and the floor's cost.
+ */
+export async function timeoutStorm(ctx: WorkloadContext, n: number): Promise<Point> {
+  let endpoint: Endpoint | undefined;
+  let peak = 0;
+  const point = await measure({
+    name: `${ctx.curveId} N=${n}`,
+    n,
+    opsPerSample: n,
+    plan: planFor(n, ctx.quick),
+    beforeAll: async () => {
+      endpoint = await ctx.make();
+    },
+    sample: async () => {
+      const ep = endpoint!;
+      const clock = FakeTimers.install({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+      try {
+        const gate = new Gate(n, n);
+        ep.gate = gate;
+        const timedOut = new Latch(n);
+        const calls = Array.from({ length: n }, () => ep.call({ timeout: STORM_TIMEOUT_MS }).then(noop, () => timedOut.hit()));
+        await gate.arrived.done;
+        peak = Math.max(peak, ep.inFlight() ?? 0);
+        const start = realNow();
+        clock.tick(STORM_TIMEOUT_MS);
+        await Promise.all([timedOut.done, gate.aborted.done]);
+        const elapsed = realNow() - start;
+        await Promise.all(calls);
+        return elapsed;
+      } finally {
+        clock.uninstall();
+      }
+    },
+    afterAll: () => finish(endpoint!, ctx, n),
+  });
+  point.peakInFlight = peak;
+  return point;
+}
+
+export interface HttpWorkloadContext {
+  make: () => Promise<HttpEndpoint>;
+  quick: boolean;
+  ledger: LeakLedger;
+  curveId: string;
+}
+
+let nextHttpId = 1;
+
+/** Prepares (untimed) and sends `n` POSTs, opens the gate when all `n` handlers wait, reads every body. */
+async function httpBatch(endpoint: HttpEndpoint, n: number, atPeak?: () => void): Promise<{ totalMs: number; respondMs: number }> {
+  const ids = Array.from({ length: n }, () => nextHttpId++);
+  const prepared = ids.map((id) => endpoint.prepare(id));
+  const gate = new Gate(n);
+  endpoint.gate = gate;
+  let opened = 0;
+  void gate.arrived.done.then(() => {
+    atPeak?.();
+    opened = realNow();
+    gate.open();
+  });
+  const start = realNow();
+  const bodies = await Promise.all(prepared.map((p) => endpoint.exchange(p)));
+  const end = realNow();
+  for (let i = 0; i < n; i++) {
+    if (!bodies[i]!.includes(`"id":${ids[i]}`)) endpoint.errors.push(`response ${i} does not carry id ${ids[i]}: ${bodies[i]!.slice(0, 120)}`);
+  }
+  return { totalMs: end - start, respondMs: end - opened };
+}
+
+/**
+ * Streamable HTTP: `n` POSTs in flight in one session, each answered once all `n` handlers
+ * wait. Returns two points from the same samples: the whole exchange (POST -> body read) per
+ * request, and the response phase alone (gate opened -> last body read) per response, where
+ * the transport's per-response work is.
+ */
+export async function httpInFlight(ctx: HttpWorkloadContext, n: number): Promise<{ exchange: Point; respond: Point }> {
+  let endpoint: HttpEndpoint | undefined;
+  let respondSamples: number[] = [];
+  const exchange = await measure({
+    name: `${ctx.curveId} N=${n}`,
+    n,
+    opsPerSample: n,
+    plan: planFor(n, ctx.quick),
+    beforeAll: async () => {
+      endpoint = await ctx.make();
+      respondSamples = []; // keep the run phase's samples only
+    },
+    sample: async () => {
+      const { totalMs, respondMs } = await httpBatch(endpoint!, n);
+      respondSamples.push(respondMs);
+      return totalMs;
+    },
+    afterAll: () => finish(endpoint!, ctx, n),
+  });
+  exchange.peakInFlight = n;
+  if (n >= HEAP_MIN_N) {
+    const ep = await ctx.make();
+    await httpBatch(ep, Math.min(n, 100));
+    await settle(3);
+    const base = heapUsed();
+    let atPeak = base;
+    await httpBatch(ep, n, () => {
+      atPeak = heapUsed();
+    });
+    await finish(ep, ctx, n);
+    exchange.heapBytesPerInFlight = (atPeak - base) / n;
+  }
+  return { exchange, respond: pointFromSamples(n, n, respondSamples) };
+}

@@ -1,0 +1,202 @@
+/**
+ * Entry point of the correlation benchmarks (issue 6): `npm run bench [-- flags]`, which runs
+ * `node --expose-gc --import tsx bench/run.ts`.
+ *
+ * Runs every suite (the floor once, the SDK suites once per SDK version), prints a table per
+ * suite, and writes latest.json, summary.md and one SVG chart per suite. Full runs of the
+ * installed SDK write to bench/results/; other runs (--quick, --sdk, --compare) write to a
+ * subfolder of it that git ignores, so they never overwrite the committed results.
+ */
+import { existsSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs';
+import { cpus, platform, release } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Command, InvalidArgumentError } from 'commander';
+import { heapMethodDescription } from './lib/heap.ts';
+import { SdkNotInstalledError, installedVersion, loadSdk, type Sdk } from './lib/loadSdk.ts';
+import { analyze, suiteCharts, summaryMarkdown, terminalReport, type RunRecord } from './lib/report.ts';
+import { realNow } from './lib/realClock.ts';
+import type { BenchSuite, SuiteResult } from './lib/suite.ts';
+import { cancellationSuite } from './suites/cancellation.ts';
+import { floorSuite } from './suites/floor.ts';
+import { progressSuite } from './suites/progress.ts';
+import { requestResponseSuite } from './suites/requestResponse.ts';
+import { streamableHttpSuite } from './suites/streamableHttp.ts';
+
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+const ROOT = resolve(HERE, '..');
+
+const BUILTIN_SUITES: BenchSuite[] = [floorSuite, requestResponseSuite, progressSuite, cancellationSuite, streamableHttpSuite];
+
+interface Options {
+  quick: boolean;
+  sdk?: string;
+  compare?: string[];
+  suite?: string[];
+  maxN: number;
+  out?: string;
+  write: boolean;
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value.replace(/_/g, ''));
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
+  return n;
+}
+
+function list(value: string): string[] {
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+function parseArgs(argv: string[]): Options {
+  const program = new Command()
+    .name('npm run bench --')
+    .description('Correlation benchmarks of the MCP SDK request lifecycle, against a minimal floor')
+    .option('--quick', 'rough picture in under a minute: fewer N values and iterations', false)
+    .option('--sdk <version>', 'benchmark this SDK release, installed as the alias package sdk-VERSION ("installed" = the project\'s own)')
+    .option('--compare <a,b>', 'benchmark two SDK releases in one process and print their ratios side by side', list)
+    .option('--suite <names>', `run only these suites (${BUILTIN_SUITES.map((s) => s.name).join(', ')}, harness)`, list)
+    .option('--max-n <n>', 'cap the largest N of every suite', positiveInt, Number.MAX_SAFE_INTEGER)
+    .option('--out <dir>', 'output folder (default: bench/results for a full run of the installed SDK, else a git-ignored subfolder)')
+    .option('--no-write', 'print the tables only, write no files')
+    .showHelpAfterError();
+  program.parse(argv);
+  const o = program.opts<Options>();
+  if (o.sdk !== undefined && o.compare !== undefined) program.error('--sdk and --compare are exclusive');
+  if (o.compare !== undefined && o.compare.length !== 2) program.error('--compare takes exactly two versions: --compare A,B');
+  return o;
+}
+
+/** The harness suite from bench/harness.bench.ts, if that file exists and exports one. */
+async function harnessSuite(): Promise<BenchSuite | undefined> {
+  const file = join(HERE, 'harness.bench.ts');
+  if (!existsSync(file)) return undefined;
+  try {
+    const mod = (await import(pathToFileURL(file).href)) as { harnessSuite?: unknown };
+    const s = mod.harnessSuite as Partial<BenchSuite> | undefined;
+    if (s && typeof s.name === 'string' && typeof s.run === 'function') return s as BenchSuite;
+  } catch (error) {
+    process.stderr.write(`bench/harness.bench.ts failed to load, skipped: ${(error as Error).message}\n`);
+  }
+  return undefined;
+}
+
+function commandLine(argv: string[]): string {
+  const args = argv.slice(2).join(' ');
+  if (process.env['npm_lifecycle_event'] === 'bench') return `npm run bench${args ? ` -- ${args}` : ''}`;
+  return ['node', ...process.execArgv, relative(process.cwd(), fileURLToPath(import.meta.url)), args].filter(Boolean).join(' ');
+}
+
+function outputDir(o: Options, versions: string[]): string {
+  if (o.out !== undefined) return resolve(o.out);
+  const base = join(HERE, 'results');
+  const tags: string[] = [];
+  if (o.quick) tags.push('quick');
+  if (o.compare) tags.push(`compare-${o.compare.join('-vs-')}`);
+  else if (o.sdk !== undefined && versions[0] !== installedVersion()) tags.push(`sdk-${versions[0]}`);
+  if (o.suite) tags.push(o.suite.join('+'));
+  if (o.maxN !== Number.MAX_SAFE_INTEGER) tags.push(`maxn-${o.maxN}`);
+  return tags.length === 0 ? base : join(base, tags.join('-'));
+}
+
+async function main(argv: string[]): Promise<number> {
+  const o = parseArgs(argv);
+  const started = realNow();
+  const startedAt = new Date().toISOString();
+  const requested = o.compare ?? [o.sdk ?? 'installed'];
+  const sdks: Sdk[] = [];
+  try {
+    for (const v of requested) sdks.push(await loadSdk(v));
+  } catch (error) {
+    if (error instanceof SdkNotInstalledError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  const versions = sdks.map((s) => s.version);
+  const log = (message: string): void => {
+    process.stderr.write(`[${((realNow() - started) / 1000).toFixed(0).padStart(4)} s] ${message}\n`);
+  };
+
+  const suites = [...BUILTIN_SUITES];
+  const harness = await harnessSuite();
+  if (harness !== undefined) suites.push(harness);
+  const selected = o.suite === undefined ? suites : suites.filter((s) => o.suite!.includes(s.name) || (s === harness && o.suite!.includes('harness')));
+  if (selected.length === 0) {
+    process.stderr.write(`no suite matches ${o.suite?.join(',')}; known: ${suites.map((s) => s.name).join(', ')}\n`);
+    return 2;
+  }
+
+  const results: SuiteResult[] = [];
+  const suiteSeconds: Record<string, number> = {};
+  for (const suite of selected) {
+    // The harness suite measures the harness against the SDK it imports itself: run it once.
+    const once = suite.sdkIndependent === true || suite === harness;
+    for (const sdk of once ? sdks.slice(0, 1) : sdks) {
+      const key = once ? suite.name : `${suite.name}@${sdk.version}`;
+      log(`suite ${key}`);
+      const t0 = realNow();
+      try {
+        results.push(await suite.run({ sdk, quick: o.quick, maxN: o.maxN, log: (m) => log(`  ${m}`) }));
+      } catch (error) {
+        const e = error as Error;
+        log(`  suite ${key} failed: ${e.stack ?? e.message}`);
+        results.push({
+          name: suite.name,
+          description: suite.description,
+          ...(once ? {} : { sdkVersion: sdk.version }),
+          curves: [],
+          leaks: [],
+          notes: [],
+          skipped: `failed: ${e.message}`,
+        });
+      }
+      suiteSeconds[key] = (realNow() - t0) / 1000;
+    }
+  }
+
+  const tinybenchVersion = (JSON.parse(readFileSync(join(ROOT, 'node_modules/tinybench/package.json'), 'utf8')) as { version: string }).version;
+  const run: RunRecord = {
+    meta: {
+      command: commandLine(argv),
+      startedAt,
+      durationSeconds: (realNow() - started) / 1000,
+      node: process.version,
+      platform: `${platform()} ${release()}`,
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
+      quick: o.quick,
+      sdkVersions: versions,
+      heapMethod: heapMethodDescription(),
+      tinybench: tinybenchVersion,
+      costStatistic: 'median tinybench sample (real clock, performance.now) divided by the operations timed per sample; the mean is reported beside it',
+      suiteSeconds,
+    },
+    analysis: [],
+    suites: results,
+  };
+  run.analysis = analyze(results);
+
+  process.stdout.write(`${terminalReport(run)}\n`);
+  if (o.write) {
+    const dir = outputDir(o, versions);
+    mkdirSync(dir, { recursive: true });
+    const chartFiles = new Map<string, string>();
+    for (const [name, svg] of suiteCharts(run)) {
+      const file = `${name}.svg`;
+      writeFileSync(join(dir, file), `${svg}\n`);
+      chartFiles.set(name, file);
+    }
+    writeFileSync(join(dir, 'latest.json'), `${JSON.stringify(run, null, 2)}\n`);
+    writeFileSync(join(dir, 'summary.md'), `${summaryMarkdown(run, chartFiles)}\n`);
+    log(`wrote ${relative(process.cwd(), dir) || '.'}/{latest.json,summary.md,${[...chartFiles.values()].join(',')}}`);
+  }
+  log(`done in ${((realNow() - started) / 1000).toFixed(0)} s`);
+  return 0;
+}
+
+process.exitCode = await main(process.argv);

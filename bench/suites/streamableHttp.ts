@@ -1,0 +1,65 @@
+/**
+ * Suite 4: the Streamable HTTP server transport answering N in-flight requests in one
+ * stateful session, JSON mode (`enableJsonResponse: true`) and SSE mode (false).
+ *
+ * Each request is its own POST through `transport.handleRequest(new Request(...))`; all N
+ * handlers wait at a gate, then all answer. sdk-facts: each response's `send()` scans every
+ * entry of the request->stream map, so the cost per response should grow with N; the
+ * "response phase" curve isolates that part (gate opened -> last body read).
+ */
+import { LeakLedger } from '../lib/leaks.ts';
+import { heapMethodDescription } from '../lib/heap.ts';
+import { openHttpSession, type HttpMode } from '../lib/httpSession.ts';
+import { sizesFor } from '../lib/plan.ts';
+import type { BenchSuite, Curve, SuiteResult } from '../lib/suite.ts';
+import { httpInFlight } from '../lib/workloads.ts';
+
+export const streamableHttpSuite: BenchSuite = {
+  name: 'streamable-http',
+  description: 'WebStandardStreamableHTTPServerTransport (stateful) answering N in-flight POSTs in one session, JSON and SSE modes',
+  async run(ctx) {
+    const v = ctx.sdk.version;
+    const base: SuiteResult = { name: this.name, description: this.description, sdkVersion: v, curves: [], leaks: [], notes: [] };
+    if (ctx.sdk.WebStandardStreamableHTTPServerTransport === undefined) {
+      return { ...base, skipped: `SDK ${v} has no server/webStandardStreamableHttp.js (WebStandardStreamableHTTPServerTransport)` };
+    }
+    const ledger = new LeakLedger();
+    for (const mode of ['json', 'sse'] as HttpMode[]) {
+      const exchange: Curve = {
+        id: `sdk/http-${mode}`,
+        label: `SDK ${v} HTTP ${mode.toUpperCase()} exchange`,
+        op: 'request (POST -> body read)',
+        nMeaning: 'POSTs in flight in one session',
+        floorId: 'floor/http',
+        sdkVersion: v,
+        points: [],
+      };
+      const respond: Curve = {
+        id: `sdk/http-${mode}-respond`,
+        label: `SDK ${v} HTTP ${mode.toUpperCase()} response phase`,
+        op: 'response (gate open -> body read)',
+        nMeaning: 'POSTs in flight in one session',
+        floorId: 'floor/http-respond',
+        sdkVersion: v,
+        points: [],
+      };
+      const wctx = { make: () => openHttpSession(ctx.sdk, mode), quick: ctx.quick, ledger, curveId: `${exchange.id}@${v}` };
+      for (const n of sizesFor('http', ctx.quick, ctx.maxN)) {
+        ctx.log(`${exchange.label}: N=${n}`);
+        const points = await httpInFlight(wctx, n);
+        exchange.points.push(points.exchange);
+        respond.points.push(points.respond);
+      }
+      base.curves.push(exchange, respond);
+    }
+    return {
+      ...base,
+      leaks: ledger.leaks,
+      notes: [
+        'sessions are stateful with a deterministic sessionIdGenerator and keepAliveMs: 0; the POSTs are built before timing',
+        `heap per in-flight request: ${heapMethodDescription()}`,
+        ...ledger.notes(),
+      ],
+    };
+  },
+};

@@ -1,0 +1,159 @@
+import fc from 'fast-check';
+import type { Finding } from '../model/finding.ts';
+import type { InvariantId } from '../model/invariants.ts';
+import type { ScenarioConstraints } from '../sim/arbitraries/index.ts';
+import type { RunOptions, RunResult, Scenario } from '../sim/index.ts';
+import { realGlobals } from '../sim/realGlobals.ts';
+import { caseAt, caseSeed, simCaseArbitrary, type SimCase } from './simCase.ts';
+
+/** Runs one scenario and judges it: the oracle's `runChecked`, or any stand-in for tests. */
+export type CheckedRunner = (
+  scenario: Scenario,
+  options: RunOptions,
+) => Promise<{ readonly result: RunResult; readonly findings: readonly Finding[] }>;
+
+export interface CampaignOptions {
+  /** @default DEFAULT_CAMPAIGN_SEED */
+  readonly seed?: number;
+  /** @default DEFAULT_CAMPAIGN_RUNS */
+  readonly runs?: number;
+  readonly constraints?: ScenarioConstraints;
+  /** Run every case twice and compare trace hashes (`harness.deterministic`). @default false */
+  readonly selfCheck?: boolean;
+  /** Shrink the first counterexample of each invariant found. @default true */
+  readonly shrink?: boolean;
+  /** Wall-clock budget for shrinking one counterexample, in ms. @default 20_000 */
+  readonly shrinkTimeMsMax?: number;
+  readonly runner: CheckedRunner;
+  readonly onProgress?: (done: number, total: number, phase: 'run' | 'shrink') => void;
+}
+
+/** A fixed default, so `mcp-sim check` on two machines runs the same campaign. */
+export const DEFAULT_CAMPAIGN_SEED = 20_261_130;
+/** A few hundred runs: about ten seconds on one core, enough to meet every common race. */
+export const DEFAULT_CAMPAIGN_RUNS = 300;
+
+/** A minimal reproduction of one invariant's failure. */
+export interface Counterexample {
+  readonly case: SimCase;
+  readonly findings: readonly Finding[];
+  readonly result: RunResult;
+  /** fast-check's replay coordinates of the shrunk case (`{ seed, path }` of `fc.assert`). */
+  readonly fcSeed: number;
+  readonly fcPath: string;
+  readonly shrinks: number;
+}
+
+export interface FindingSummary {
+  readonly invariant: InvariantId;
+  readonly example: Finding;
+  /** Runs in which it was found. */
+  readonly runs: number;
+  /** Index of the first case that found it (replay: `--seed <campaign seed> --case <index>`). */
+  readonly firstCase: number;
+  readonly counterexample?: Counterexample;
+}
+
+export interface CampaignReport {
+  readonly seed: number;
+  readonly runs: number;
+  readonly wallMs: number;
+  readonly steps: number;
+  readonly virtualMs: number;
+  readonly outcomes: Readonly<Record<string, number>>;
+  /** Distinct invariants broken, violations first. */
+  readonly findings: readonly FindingSummary[];
+  /** Cases whose second run gave another trace hash (only with `selfCheck`). */
+  readonly nondeterministic: readonly number[];
+  readonly runsPerSecond: number;
+}
+
+const severityRank = { violation: 0, warning: 1, note: 2 } as const;
+
+/**
+ * A fuzz campaign: generated scenarios and schedules, each run judged by the oracle; every
+ * distinct invariant broken is reported once, with its first case and a shrunk counterexample.
+ */
+export async function runCampaign(options: CampaignOptions): Promise<CampaignReport> {
+  const seed = options.seed ?? DEFAULT_CAMPAIGN_SEED;
+  const runs = options.runs ?? DEFAULT_CAMPAIGN_RUNS;
+  if (!Number.isSafeInteger(runs) || runs < 1) throw new Error(`runCampaign: runs must be an integer ≥ 1, got ${runs}`);
+  const started = realGlobals.Date.now();
+  const byInvariant = new Map<InvariantId, { example: Finding; runs: number; firstCase: number }>();
+  const outcomes: Record<string, number> = {};
+  const nondeterministic: number[] = [];
+  let steps = 0;
+  let virtualMs = 0;
+
+  for (let index = 0; index < runs; index++) {
+    const simCase = caseAt(seed, index, options.constraints);
+    const { result, findings } = await options.runner(simCase.scenario, { tape: simCase.tape, seed: simCase.seed });
+    steps += result.steps;
+    virtualMs += result.virtualMs;
+    outcomes[result.outcome.kind] = (outcomes[result.outcome.kind] ?? 0) + 1;
+    for (const id of new Set(findings.map((f) => f.invariant))) {
+      const seen = byInvariant.get(id);
+      if (seen) seen.runs++;
+      else byInvariant.set(id, { example: findings.find((f) => f.invariant === id)!, runs: 1, firstCase: index });
+    }
+    if (options.selfCheck) {
+      const again = await options.runner(simCase.scenario, { tape: simCase.tape, seed: simCase.seed });
+      if (again.result.hash !== result.hash) nondeterministic.push(index);
+    }
+    options.onProgress?.(index + 1, runs, 'run');
+  }
+  const runWallMs = realGlobals.Date.now() - started;
+
+  const findings: FindingSummary[] = [];
+  const sorted = [...byInvariant].sort(
+    ([a, x], [b, y]) => severityRank[x.example.severity] - severityRank[y.example.severity] || a.localeCompare(b),
+  );
+  let shrunk = 0;
+  for (const [invariant, seen] of sorted) {
+    const counterexample =
+      options.shrink === false
+        ? undefined
+        : await shrinkCounterexample(invariant, caseSeed(seed, seen.firstCase), options);
+    findings.push({ invariant, ...seen, ...(counterexample && { counterexample }) });
+    if (options.shrink !== false) options.onProgress?.(++shrunk, sorted.length, 'shrink');
+  }
+  return {
+    seed,
+    runs,
+    wallMs: realGlobals.Date.now() - started,
+    steps,
+    virtualMs,
+    outcomes,
+    findings,
+    nondeterministic,
+    runsPerSecond: runs / Math.max(runWallMs / 1000, 1e-9),
+  };
+}
+
+/**
+ * Lets fast-check re-find the case (same seed, first value) and shrink it while the invariant
+ * still fires: fewer actions, fewer steps, a tape closer to the natural order.
+ */
+export async function shrinkCounterexample(
+  invariant: InvariantId,
+  fcSeed: number,
+  options: Pick<CampaignOptions, 'runner' | 'constraints' | 'shrinkTimeMsMax'>,
+): Promise<Counterexample | undefined> {
+  const fires = async (c: SimCase) =>
+    (await options.runner(c.scenario, { tape: c.tape, seed: c.seed })).findings.some((f) => f.invariant === invariant);
+  const details = await fc.check(
+    fc.asyncProperty(simCaseArbitrary(options.constraints), async (c) => !(await fires(c))),
+    { seed: fcSeed, numRuns: 1, interruptAfterTimeLimit: options.shrinkTimeMsMax ?? 20_000, markInterruptAsFailure: false },
+  );
+  if (!details.failed || !details.counterexample) return undefined;
+  const [simCase] = details.counterexample;
+  const { result, findings } = await options.runner(simCase.scenario, { tape: simCase.tape, seed: simCase.seed });
+  return {
+    case: simCase,
+    result,
+    findings,
+    fcSeed,
+    fcPath: details.counterexamplePath ?? '',
+    shrinks: details.numShrinks,
+  };
+}

@@ -1,0 +1,3 @@
+/** Run and judge in one call. */
+export { runChecked, type CheckedRun } from './runChecked.ts';
+export type { EndState, MapReading } from '../sim/endState.ts';

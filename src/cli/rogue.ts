@@ -1,0 +1,28 @@
+import pc from 'picocolors';
+import { formatFinding } from '../report/textReport.ts';
+import { formatRogueTable, rogueCampaign } from '../sim/rogue/index.ts';
+import type { Side } from '../sim/index.ts';
+import { installedSdk } from './sdkInfo.ts';
+
+export interface RogueFlags {
+  target?: Side;
+  filter?: string;
+}
+
+/** `mcp-sim rogue`: forbidden frames against the real SDK endpoints; a behaviour table and findings. */
+export async function rogueCommand(flags: RogueFlags): Promise<number> {
+  if (flags.target !== undefined && flags.target !== 'client' && flags.target !== 'server') {
+    throw new Error(`rogue: --target takes 'client' or 'server', got "${flags.target}"`);
+  }
+  const sdk = installedSdk();
+  console.log(pc.bold(`mcp-sim rogue  sdk=${sdk.name}@${sdk.version}`));
+  const { rows, findings } = await rogueCampaign({
+    ...(flags.target && { target: flags.target }),
+    ...(flags.filter && { filter: flags.filter }),
+  });
+  if (rows.length === 0) throw new Error(`rogue: no rogue kind matches --filter "${flags.filter}"`);
+  console.log(formatRogueTable(rows));
+  console.log('');
+  console.log(findings.length === 0 ? pc.green('no findings') : findings.map((f) => `${formatFinding(f)} (${f.kind}, ${f.framing})`).join('\n'));
+  return findings.some((f) => f.severity === 'violation') ? 1 : 0;
+}

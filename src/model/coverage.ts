@@ -1,0 +1,28 @@
+import type { TraceEvent } from '../sim/trace.ts';
+import { racePairs, TraceWalker, type Coverage, type RacePair } from './oracle.ts';
+
+/**
+ * Which model transitions and which named race pairs a set of runs hit. Pure: a function of the
+ * traces alone; counts add up across runs. A race pair never hit is listed with count 0.
+ */
+export function coverage(traces: Iterable<readonly TraceEvent[]>): Coverage {
+  const transitions: Record<string, number> = {};
+  const races = Object.fromEntries(racePairs.map((r) => [r, 0])) as Record<RacePair, number>;
+  for (const trace of traces) {
+    const w = new TraceWalker({ coverage: true });
+    for (const e of trace) w.feed(e);
+    w.finish(trace.at(-1), undefined);
+    for (const [k, n] of Object.entries(w.transitions)) transitions[k] = (transitions[k] ?? 0) + n;
+    for (const r of racePairs) races[r] += w.races[r];
+  }
+  return { transitions, races };
+}
+
+/** Adds `b`'s counts into a copy of `a` (for campaigns that collect coverage per run). */
+export function mergeCoverage(a: Coverage, b: Coverage): Coverage {
+  const transitions = { ...a.transitions };
+  for (const [k, n] of Object.entries(b.transitions)) transitions[k] = (transitions[k] ?? 0) + n;
+  const races = { ...a.races };
+  for (const r of racePairs) races[r] += b.races[r];
+  return { transitions, races };
+}

@@ -1,0 +1,72 @@
+/**
+ * The invariant catalogue (`shared/invariants.md`) as data: ids are stable names used by findings,
+ * baselines and reports. Spec sections are pages of revision 2025-11-25.
+ */
+
+export type Level = 'MUST' | 'SHOULD' | 'ADVICE' | 'DERIVED';
+
+export interface Invariant {
+  readonly id: string;
+  readonly level: Level;
+  /** Spec page under https://modelcontextprotocol.io/specification/2025-11-25/ */
+  readonly section: string;
+  readonly property: string;
+}
+
+const table = [
+  ['rpc.well-formed', 'MUST', 'basic/index', 'every frame is a valid JSON-RPC 2.0 request, notification, result or error'],
+  ['rpc.request-id-type', 'MUST', 'basic/index', 'request ids are strings or integers, never null'],
+  ['rpc.request-id-unique', 'MUST', 'basic/index', 'a sender never reuses a request id within a session'],
+  ['rpc.response-matches-request', 'MUST', 'basic/index', 'every response answers a request that the responder received from its peer'],
+  ['rpc.single-response', 'DERIVED', 'basic/index', 'at most one response per request'],
+  ['rpc.no-reply-to-notification', 'MUST', 'basic/index', 'no response is ever caused by a notification (cancel/progress included, malformed too)'],
+  ['rpc.routing', 'DERIVED', 'basic/index', 'responses and notifications for a request leave on the connection/session that carried it (one server, several clients)'],
+  ['rpc.params-preserved', 'DERIVED', 'basic/index', 'the request on the wire carries the caller\'s params and _meta unchanged, plus the progress token when one was asked for'],
+  ['progress.token-requested', 'MUST', 'basic/utilities/progress', 'progress only names a token that came in a request the sender received and is still processing; never a self-made token, never a token of another request'],
+  ['progress.after-response', 'MUST', 'basic/utilities/progress', 'no progress for a request after its response was sent'],
+  ['progress.increasing', 'MUST', 'basic/utilities/progress', 'per token, progress strictly increases (equal values are a violation)'],
+  ['progress.token-unique', 'MUST', 'basic/utilities/progress', 'a requester\'s active progress tokens are pairwise distinct'],
+  ['progress.total-stable', 'ADVICE', 'basic/utilities/progress', 'once announced, total does not change (a client\'s bar jumps back otherwise)'],
+  ['progress.delivered', 'DERIVED', 'basic/utilities/progress', 'every progress notification the requester received before the response reaches the caller\'s onprogress; none reaches it after the call settled'],
+  ['progress.race-silent', 'SHOULD', 'basic/utilities/progress', 'a late progress (after response, cancel or timeout) is dropped without an error callback'],
+  ['cancel.in-flight-only', 'MUST', 'basic/utilities/cancellation', 'a cancellation names a request the canceller issued and still believes in progress (never one whose response it has, never twice)'],
+  ['cancel.not-initialize', 'MUST', 'basic/utilities/cancellation', 'the client never cancels initialize (also not on timeout or an aborted connect)'],
+  ['cancel.well-formed', 'MUST', 'basic/utilities/cancellation', 'method is notifications/cancelled, params.requestId present for non-task requests'],
+  ['cancel.no-response-after', 'SHOULD', 'basic/utilities/cancellation', 'a receiver that got the cancel while the request was open sends no response for it'],
+  ['cancel.handler-aborted', 'SHOULD', 'basic/utilities/cancellation', 'delivering the cancel aborts the receiving handler\'s signal, for every id value'],
+  ['cancel.zombie-work', 'SHOULD', 'basic/utilities/cancellation', 'after the abort, the handler stops within bounded virtual time: no more downstream calls, progress attempts or new timers'],
+  ['cancel.abort-swallowed', 'ADVICE', 'basic/utilities/cancellation', 'the handler does not return a normal result after its signal aborted (a swallowed AbortError)'],
+  ['cancel.late-response-silent', 'SHOULD', 'basic/utilities/cancellation', 'a response arriving after the caller cancelled neither resolves the call nor raises an error callback'],
+  ['cancel.race-graceful', 'MUST', 'basic/utilities/cancellation', 'every order of {response, cancel} leaves the session usable: no crash, no duplicate response, the next request succeeds'],
+  ['timeout.settles', 'SHOULD', 'basic/lifecycle#timeouts', 'every call settles at the caller within its timeout bound of virtual time, whatever the peer does'],
+  ['timeout.sends-cancel', 'SHOULD', 'basic/lifecycle#timeouts', 'a timed-out request is followed promptly by its cancellation (except initialize)'],
+  ['timeout.reset-on-progress', 'DERIVED', 'basic/lifecycle#timeouts', 'with reset-on-progress on, each progress moves the deadline to progress time + timeout; with it off, progress changes nothing'],
+  ['timeout.max-total', 'SHOULD', 'basic/lifecycle#timeouts', 'with a maximum total timeout set, the call settles by send time + maximum, progress or not, and the cancel goes out then'],
+  ['timeout.quiet-after-settle', 'DERIVED', 'basic/lifecycle#timeouts', 'after a call settled, none of its callbacks (onprogress, resolve/reject) run again'],
+  ['lifecycle.close-settles', 'DERIVED', 'basic/lifecycle', 'on close every pending call rejects, every in-flight handler is aborted, nothing more is sent on the closed connection'],
+  ['lifecycle.reconnect-isolation', 'DERIVED', 'basic/lifecycle', 'after close and reconnect, nothing of the old connection (timers, cancels, responses, handlers) reaches the new one'],
+  ['lifecycle.close-once', 'DERIVED', 'basic/lifecycle', 'each side observes its close exactly once'],
+  ['http.exchange-completes', 'MUST', 'basic/transports#streamable-http', 'every POST carrying a request ends: a JSON body, or an SSE stream that closes; also when the request was cancelled (the case of the seed issue)'],
+  ['http.accepted-202', 'MUST', 'basic/transports#streamable-http', 'a POST of notifications or responses gets 202 with no body (or an HTTP error)'],
+  ['http.single-stream', 'MUST', 'basic/transports#streamable-http', 'each server message goes out on exactly one stream (no broadcast; replays on resumption excepted)'],
+  ['http.duplicate-inflight-id', 'DERIVED', 'basic/transports#streamable-http', 'two in-flight requests that share an id never leave a POST orphaned: the server rejects the second or answers both'],
+  ['http.disconnect-not-cancel', 'SHOULD', 'basic/transports#streamable-http', 'a client dropping an SSE stream is not by itself a cancellation (revision 2025-11-25; inverted in 2026-07-28)'],
+  ['leak.correlation-maps', 'DERIVED', '(harness: quiescence)', 'with nothing in flight, every correlation map is empty: response handlers, progress handlers, timeout records, handler abort controllers, HTTP request→stream maps'],
+  ['leak.timers', 'DERIVED', '(harness: quiescence)', 'no virtual timers remain except ones the scenario owns by design'],
+  ['leak.abort-listeners', 'DERIVED', '(harness: quiescence)', 'listeners the SDK added to a caller\'s AbortSignal are removed once the call settled'],
+  ['liveness.quiescent', 'DERIVED', '(harness: quiescence)', 'the run reaches quiescence within its step and virtual-time budgets'],
+  ['liveness.handler-ends', 'DERIVED', '(harness: quiescence)', 'at quiescence every request handler has ended or was aborted'],
+  ['harness.deterministic', 'MUST', '(harness)', 'the same seed gives the same trace hash'],
+  ['harness.unhandled', 'MUST', '(harness)', 'no exception or unhandled rejection escapes the system under test unnoticed: each one is reported with the step that caused it'],
+  ['harness.globals-restored', 'MUST', '(harness)', 'after a run, timers, Date, random sources are the real ones again'],
+] as const;
+
+export type InvariantId = (typeof table)[number][0];
+
+export const invariants: ReadonlyMap<InvariantId, Invariant> = new Map(
+  table.map(([id, level, section, property]) => [id, { id, level, section, property }]),
+);
+
+export function invariant(id: InvariantId): Invariant {
+  return invariants.get(id)!;
+}

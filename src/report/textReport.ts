@@ -1,0 +1,69 @@
+import pc from 'picocolors';
+import type { CampaignReport, FindingSummary } from '../campaign/runCampaign.ts';
+import type { Finding } from '../model/finding.ts';
+import type { InvariantId } from '../model/invariants.ts';
+import { formatEvent, type TraceEvent } from '../sim/index.ts';
+
+const badge = {
+  violation: pc.red('✗ VIOLATION'),
+  warning: pc.yellow('! WARNING  '),
+  note: pc.cyan('· NOTE     '),
+} as const;
+
+/** Events worth reading in a counterexample: the scheduler's choices and what they caused. */
+export function traceExcerpt(trace: readonly TraceEvent[], from = 0): string {
+  return trace
+    .filter((e) => e.i >= from && e.kind !== 'send')
+    .map((e) => `      ${formatEvent(e)}`)
+    .join('\n');
+}
+
+export function formatFinding(f: Finding): string {
+  return `${badge[f.severity]} ${pc.bold(f.invariant)} (${f.level}, ${f.section})${f.request ? ` [${f.request}]` : ''}: ${f.message}`;
+}
+
+export interface ReportContext {
+  /** Path of the replay file written for each counterexample, by invariant. */
+  replayFiles: ReadonlyMap<string, string>;
+  /** Whether the invariant is a known one for this SDK version (in the baseline). */
+  known: (invariant: InvariantId) => boolean;
+}
+
+function formatSummary(s: FindingSummary, report: CampaignReport, ctx: ReportContext): string {
+  const lines = [
+    `${formatFinding(s.example)}${ctx.known(s.invariant) ? pc.dim(' (known: in baseline)') : ''}`,
+    pc.dim(`    found in ${s.runs} of ${report.runs} runs; first in case ${s.firstCase}`),
+  ];
+  const cx = s.counterexample;
+  if (cx) {
+    const ready = cx.result.trace.find((e) => e.kind === 'ready')?.i ?? 0;
+    const deviations = cx.result.taken.filter((c) => c !== 0).length;
+    lines.push(
+      `    minimal counterexample (${cx.shrinks} shrinks): ${cx.case.scenario.actions.length} caller action(s), ` +
+        `${deviations} deviation(s) from the natural order, tape [${cx.case.tape.join(',')}]`,
+      traceExcerpt(cx.result.trace, ready + 1),
+    );
+    const file = ctx.replayFiles.get(s.invariant);
+    if (file) lines.push(`    replay: ${pc.bold(`npx mcp-sim replay ${file}`)}`);
+  }
+  lines.push(`    replay the original case: npx mcp-sim replay --seed ${report.seed} --case ${s.firstCase}`);
+  return lines.join('\n');
+}
+
+/** The campaign's readable report: totals, then one block per invariant broken, worst first. */
+export function formatCampaignReport(report: CampaignReport, ctx: ReportContext): string {
+  const count = (sev: Finding['severity']) => report.findings.filter((f) => f.example.severity === sev).length;
+  const outcomes = Object.entries(report.outcomes).map(([k, v]) => `${k} ${v}`).join(', ');
+  const out = [
+    '',
+    `${report.runs} runs in ${(report.wallMs / 1000).toFixed(1)} s (${report.runsPerSecond.toFixed(0)} runs/s), ` +
+      `${report.steps} steps, ${(report.virtualMs / 1000).toFixed(0)} s of virtual time; outcomes: ${outcomes}`,
+    `findings: ${count('violation')} violation(s), ${count('warning')} warning(s), ${count('note')} note(s)`,
+    '',
+    ...report.findings.map((s) => formatSummary(s, report, ctx) + '\n'),
+  ];
+  if (report.nondeterministic.length > 0) {
+    out.push(pc.red(`✗ harness.deterministic: cases ${report.nondeterministic.join(', ')} gave another trace hash on a second run`));
+  }
+  return out.join('\n');
+}

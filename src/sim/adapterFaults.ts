@@ -1,0 +1,157 @@
+import type { JsonValue } from './json.ts';
+import type { ScheduledTransport } from './memoryTransport.ts';
+import type { Side } from './scenario.ts';
+
+/**
+ * A deliberately broken adapter between one side's SDK and its transport, for fixtures that
+ * prove an invariant fires. Each kind breaks one rule; a scenario lists the ones it wants.
+ *
+ * Outgoing (what the side's SDK sends): `duplicate-response`, `shift-response-id`,
+ * `duplicate-request`, `fractional-request-id`, `strip-meta`, `constant-progress-token`,
+ * `progress-after-response`, `task-shaped-result`, `drop-outgoing-cancel`, `cancel-initialize`,
+ * `cancel-without-id`, `malformed-notification`.
+ * Incoming (what reaches the side's SDK): `reply-to-notification`, `drop-incoming-progress`,
+ * `answer-cancelled`, `close-on-late-response`.
+ * Connection: `double-close` (the SDK is told of its close twice), `hide-close` (never told).
+ * Caller options (applied where the world calls `request()`): `drop-timeout-option`,
+ * `drop-reset-option`.
+ */
+export type AdapterFaultKind =
+  | 'duplicate-response'
+  | 'shift-response-id'
+  | 'duplicate-request'
+  | 'fractional-request-id'
+  | 'strip-meta'
+  | 'constant-progress-token'
+  | 'progress-after-response'
+  | 'task-shaped-result'
+  | 'drop-outgoing-cancel'
+  | 'cancel-initialize'
+  | 'cancel-without-id'
+  | 'malformed-notification'
+  | 'reply-to-notification'
+  | 'drop-incoming-progress'
+  | 'answer-cancelled'
+  | 'close-on-late-response'
+  | 'double-close'
+  | 'hide-close'
+  | 'drop-timeout-option'
+  | 'drop-reset-option';
+
+export interface AdapterFault {
+  readonly side: Side;
+  readonly fault: AdapterFaultKind;
+}
+
+type Msg = Record<string, unknown> & { id?: unknown; method?: unknown; params?: Record<string, unknown> };
+
+/** True when `faults` breaks `side` with `kind`. */
+export function hasAdapterFault(faults: readonly AdapterFault[] | undefined, side: Side, kind: AdapterFaultKind): boolean {
+  return !!faults?.some((f) => f.side === side && f.fault === kind);
+}
+
+/** Wraps one transport end with the faults that name its side. Without faults, nothing changes. */
+export function applyAdapterFaults(faults: readonly AdapterFault[] | undefined, transport: ScheduledTransport): void {
+  const mine = new Set(faults?.filter((f) => f.side === transport.side).map((f) => f.fault));
+  if (mine.size === 0) return;
+  const has = (k: AdapterFaultKind) => mine.has(k);
+  const realSend = transport.send.bind(transport);
+  /** Requests this side received and has not answered: id → progress token. */
+  const open = new Map<unknown, unknown>();
+  /** Ids of requests this side cancelled. */
+  const cancelled = new Set<unknown>();
+
+  const sendOut = async (m: Msg): Promise<void> => {
+    const isResponse = 'result' in m || 'error' in m;
+    const isRequest = typeof m.method === 'string' && 'id' in m;
+    const isNote = typeof m.method === 'string' && !('id' in m);
+    let out: Msg = m;
+    if (isRequest && m.method !== 'initialize') {
+      if (has('fractional-request-id')) out = { ...out, id: (out.id as number) + 0.5 };
+      if (has('strip-meta') && out.params) {
+        const { _meta: _dropped, ...rest } = out.params;
+        out = { ...out, params: rest };
+      }
+      if (has('constant-progress-token') && (out.params?._meta as Msg | undefined)?.progressToken !== undefined) {
+        out = { ...out, params: { ...out.params, _meta: { ...(out.params!._meta as Msg), progressToken: 'same-token' } } };
+      }
+    }
+    if (isNote && m.method === 'notifications/cancelled') {
+      if (has('drop-outgoing-cancel')) return;
+      cancelled.add(m.params?.requestId);
+      if (has('cancel-without-id')) {
+        const { requestId: _dropped, ...rest } = m.params ?? {};
+        out = { ...out, params: rest };
+      }
+    }
+    if (isNote && has('malformed-notification')) {
+      const { jsonrpc: _dropped, ...rest } = out;
+      out = rest;
+    }
+    if (isResponse) {
+      if (has('shift-response-id') && typeof out.id === 'number') out = { ...out, id: out.id + 1000 };
+      if (has('task-shaped-result') && out.result && typeof out.result === 'object') {
+        out = { ...out, result: { ...(out.result as Msg), task: { taskId: `task-${String(m.id)}`, status: 'working' } } };
+      }
+    }
+    await realSend(out as never);
+    if (isRequest && m.method !== 'initialize' && has('duplicate-request')) await realSend(out as never);
+    if (isRequest && m.method === 'initialize' && has('cancel-initialize')) {
+      await realSend({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: m.id as number, reason: 'adapter fault' } } as never);
+    }
+    if (isResponse) {
+      const token = open.get(m.id);
+      open.delete(m.id);
+      if (has('duplicate-response')) await realSend(out as never);
+      if (has('progress-after-response') && token !== undefined) {
+        await realSend({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 1e6 } } as never);
+      }
+    }
+  };
+  transport.send = (message) => sendOut(message as unknown as Msg);
+
+  let sdkOnMessage: ((m: never) => void) | undefined;
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true,
+    get: () =>
+      sdkOnMessage &&
+      ((message: JsonValue) => {
+        const m = message as Msg;
+        const isRequest = typeof m.method === 'string' && 'id' in m;
+        const isNote = typeof m.method === 'string' && !('id' in m);
+        const isResponse = 'result' in m || 'error' in m;
+        if (isRequest) open.set(m.id, (m.params?._meta as Msg | undefined)?.progressToken);
+        if (isNote && m.method === 'notifications/progress' && has('drop-incoming-progress')) return;
+        if (isNote && m.method === 'notifications/cancelled' && has('answer-cancelled') && open.has(m.params?.requestId)) {
+          void realSend({ jsonrpc: '2.0', id: m.params!.requestId as number, result: { content: [] } } as never);
+        }
+        sdkOnMessage!(message as never);
+        if (isNote && has('reply-to-notification')) {
+          void realSend({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'adapter fault: replied to a notification' } } as never).catch(() => {});
+        }
+        if (isResponse && has('close-on-late-response') && cancelled.has(m.id)) void transport.close();
+      }),
+    set: (h: ((m: never) => void) | undefined) => {
+      sdkOnMessage = h;
+    },
+  });
+
+  if (has('hide-close')) {
+    Object.defineProperty(transport, 'onclose', { configurable: true, get: () => undefined, set: () => {} });
+  }
+  if (has('double-close')) {
+    let sdkOnClose: (() => void) | undefined;
+    Object.defineProperty(transport, 'onclose', {
+      configurable: true,
+      get: () =>
+        sdkOnClose &&
+        (() => {
+          sdkOnClose!();
+          sdkOnClose?.();
+        }),
+      set: (h: (() => void) | undefined) => {
+        sdkOnClose = h;
+      },
+    });
+  }
+}

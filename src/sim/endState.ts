@@ -1,0 +1,60 @@
+import { getEventListeners } from 'node:events';
+import type { JsonValue } from './json.ts';
+import type { Side } from './scenario.ts';
+import { correlationMapFields, correlationMapKeys, correlationMapSizes, type CorrelationMapField } from './sdkProbe.ts';
+import type { PendingTimer } from './VirtualClock.ts';
+import type { World } from './World.ts';
+
+/** One correlation map of one `Protocol` instance at the end of a run. */
+export interface MapReading {
+  readonly size?: number;
+  /** Its keys (request ids, task ids), as JSON. */
+  readonly keys: readonly JsonValue[];
+  /** Why the size is unknown: this SDK version lacks the field. */
+  readonly missing?: string;
+}
+
+/**
+ * What the world looks like when a run ended, read at the `atEnd` hook before teardown: the
+ * SDK's correlation maps on both sides, pending virtual timers, listeners on the callers'
+ * signals, transports. Plain JSON; the oracle judges it without touching the world.
+ */
+export interface EndState {
+  readonly maps: Readonly<Record<Side, Readonly<Record<CorrelationMapField, MapReading>>>>;
+  readonly timers: readonly PendingTimer[];
+  readonly signals: readonly { readonly name: string; readonly aborted: boolean; readonly abortListeners: number }[];
+  readonly transports: readonly { readonly side: Side; readonly conn: number; readonly closed: boolean }[];
+  readonly openCalls: readonly string[];
+}
+
+const asJson = (k: unknown): JsonValue => (typeof k === 'string' || typeof k === 'number' ? k : String(k));
+
+/** Snapshot of `world` at the end of a run. Only reads. */
+export function endState(world: World): EndState {
+  const maps = {} as Record<Side, Record<CorrelationMapField, MapReading>>;
+  for (const side of ['client', 'server'] as const) {
+    const endpoint = world.endpoint(side);
+    const sizes = correlationMapSizes(endpoint);
+    const perSide = {} as Record<CorrelationMapField, MapReading>;
+    for (const field of correlationMapFields) {
+      const r = sizes[field];
+      perSide[field] = {
+        ...(r.value !== undefined && { size: r.value }),
+        keys: correlationMapKeys(endpoint, field).map(asJson),
+        ...(r.missing !== undefined && { missing: r.missing }),
+      };
+    }
+    maps[side] = perSide;
+  }
+  return {
+    maps,
+    timers: world.clock.pendingTimers(),
+    signals: [...world.callerSignals].map(([name, signal]) => ({
+      name,
+      aborted: signal.aborted,
+      abortListeners: getEventListeners(signal, 'abort').length,
+    })),
+    transports: world.transports.map((t) => ({ side: t.side, conn: t.conn, closed: t.isClosed })),
+    openCalls: [...world.openCalls],
+  };
+}

@@ -1,0 +1,33 @@
+import type { SimClientTransport, SimServerTransport } from './simTransports.ts';
+
+/**
+ * One connection of the http profile: the client transport, whose `fetch` leads into the
+ * network, and the server side: one session transport (stateful) or none (stateless: the
+ * network builds a transport and `Server` per POST).
+ * @internal
+ */
+export class HttpConnection {
+  client!: SimClientTransport;
+  /** Stateful mode only. */
+  server: SimServerTransport | undefined;
+  /** Frames the server's SDK sent and no stream or body has carried yet, by their JSON text. */
+  private readonly unsent: { text: string; seq: number }[] = [];
+
+  constructor(readonly conn: number) {}
+
+  /** The connection cannot carry a new session any more: one of its ends closed. */
+  get halfClosed(): boolean {
+    return this.client.closed || (this.server?.closed ?? false);
+  }
+
+  noteSend(text: string, seq: number): void {
+    this.unsent.push({ text, seq });
+  }
+
+  /** The seq of the oldest matching `send`, or `undefined` (the text was not sent by the SDK: a replay). */
+  takeSend(text: string): number | undefined {
+    const at = this.unsent.findIndex((u) => u.text === text);
+    if (at < 0) return undefined;
+    return this.unsent.splice(at, 1)[0]!.seq;
+  }
+}

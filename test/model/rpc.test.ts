@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { call, check, fault, handler, plain, scenario, sleep } from './fixtures.ts';
+
+describe('rpc invariants', () => {
+  it('rpc.well-formed: fires on a notification without jsonrpc / silent on the SDK\'s own frames', async () => {
+    const bad = await check(scenario({ h: handler() }, [call('c1', 'h')], [fault('client', 'malformed-notification')]));
+    expect(bad.ids).toContain('rpc.well-formed');
+    expect((await check(plain())).ids).not.toContain('rpc.well-formed');
+  });
+
+  it('rpc.request-id-type: fires on a fractional request id / silent on integer ids', async () => {
+    const bad = await check(scenario({ h: handler() }, [call('c1', 'h')], [fault('client', 'fractional-request-id')]));
+    expect(bad.ids).toContain('rpc.request-id-type');
+    expect((await check(plain())).ids).not.toContain('rpc.request-id-type');
+  });
+
+  it('rpc.request-id-unique: fires on a request sent twice with one id / silent on two calls', async () => {
+    const bad = await check(scenario({ h: handler() }, [call('c1', 'h')], [fault('client', 'duplicate-request')]));
+    expect(bad.ids).toContain('rpc.request-id-unique');
+    expect(bad.ids).not.toContain('rpc.single-response');
+    const good = await check(scenario({ h: handler() }, [call('c1', 'h'), call('c2', 'h')]));
+    expect(good.ids).not.toContain('rpc.request-id-unique');
+  });
+
+  it('rpc.response-matches-request: fires on a response with a shifted id / silent on plain answers', async () => {
+    const bad = await check(scenario({ h: handler() }, [call('c1', 'h', { timeoutMs: 100 })], [fault('server', 'shift-response-id')]));
+    expect(bad.ids).toContain('rpc.response-matches-request');
+    expect((await check(plain())).ids).not.toContain('rpc.response-matches-request');
+  });
+
+  it('rpc.single-response: fires on a response sent twice / silent on one answer each', async () => {
+    const bad = await check(scenario({ h: handler() }, [call('c1', 'h')], [fault('server', 'duplicate-response')]));
+    expect(bad.ids).toContain('rpc.single-response');
+    const good = await check(scenario({ h: handler() }, [call('c1', 'h'), call('c2', 'h')]));
+    expect(good.ids).not.toContain('rpc.single-response');
+  });
+
+  it('rpc.no-reply-to-notification: fires on an error reply to notifications/initialized / silent on the SDK', async () => {
+    const bad = await check(scenario({ h: handler() }, [call('c1', 'h')], [fault('server', 'reply-to-notification')]));
+    expect(bad.ids).toContain('rpc.no-reply-to-notification');
+    expect(bad.ids).not.toContain('rpc.response-matches-request');
+    // Cancels and progress are notifications too: the SDK answers none of them.
+    const good = await check(
+      scenario({ h: handler([sleep(10)], 'hang') }, [call('c1', 'h', { signal: 'a', onprogress: true }), { kind: 'abort', signal: 'a' }]),
+    );
+    expect(good.ids).not.toContain('rpc.no-reply-to-notification');
+  });
+
+  it('rpc.params-preserved: fires on _meta stripped on the wire / silent on _meta arriving intact', async () => {
+    const opts = { meta: { trace: 'x-1' }, onprogress: true };
+    const bad = await check(scenario({ h: handler() }, [call('c1', 'h', opts)], [fault('client', 'strip-meta')]));
+    expect(bad.ids).toContain('rpc.params-preserved');
+    const good = await check(scenario({ h: handler() }, [call('c1', 'h', opts)]));
+    expect(good.ids).not.toContain('rpc.params-preserved');
+  });
+});

@@ -1,0 +1,68 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { formatRogueTable, rogueCampaign, rogueKinds, type RogueCampaignResult, type RogueRow } from '../../src/sim/rogue/index.ts';
+
+/** The behaviour table of the pinned SDK (1.32.2), one line per kind, target and framing. */
+const line = (r: RogueRow) =>
+  `${r.target} ${r.kind} [${r.framing}] → ${r.reaction}${r.errorCodes.length ? ` ${r.errorCodes.join(',')}` : ''}` +
+  `${r.followUpOk ? '' : ' FOLLOW-UP FAILED'}${r.findings.length ? ` findings=${r.findings.map((f) => f.invariant).join(',')}` : ''}`;
+
+describe('rogueCampaign: SDK 1.32.2 behaviour table (seed 0)', () => {
+  let campaign: RogueCampaignResult;
+  beforeAll(async () => {
+    campaign = await rogueCampaign();
+  }, 60_000);
+
+  it('should catalogue at least 30 kinds with unique names per target', () => {
+    expect(rogueKinds.length).toBeGreaterThanOrEqual(30);
+    const names = rogueKinds.map((k) => `${k.target}/${k.name}`);
+    expect(new Set(names).size).toBe(names.length);
+    for (const k of rogueKinds) expect(k.invariants.length, k.name).toBeGreaterThan(0);
+  });
+
+  it('should run every kind under both framings', () => {
+    expect(campaign.rows).toHaveLength(rogueKinds.length * 2);
+  });
+
+  it('should match the recorded behaviour table', () => {
+    expect(campaign.rows.map(line)).toMatchSnapshot();
+  });
+
+  it('should keep the SDK usable after every kind: follow-up answered, nothing escaped, no dead session', () => {
+    for (const r of campaign.rows) {
+      expect(r.followUpOk, `${r.target}/${r.kind}/${r.framing}`).toBe(true);
+      expect(r.reaction, `${r.target}/${r.kind}/${r.framing}`).not.toMatch(/crash|closed/);
+    }
+    const fatal = campaign.findings.filter((f) => ['harness.unhandled', 'cancel.race-graceful', 'rpc.no-reply-to-notification', 'rpc.single-response'].includes(f.invariant));
+    expect(fatal).toEqual([]);
+  });
+
+  it('should answer an unknown method with -32601 on both sides', () => {
+    for (const r of campaign.rows.filter((x) => x.kind === 'unknown-method-request')) expect(r.errorCodes).toEqual([-32601]);
+  });
+
+  it('should abort the handler for a well-formed cancel (control case)', () => {
+    for (const r of campaign.rows.filter((x) => x.kind === 'cancel-in-flight')) {
+      expect(r.unmet).toEqual([]);
+      expect(r.findings).toEqual([]);
+    }
+  });
+
+  it('should report the known SDK 1.32.2 findings', () => {
+    const found = [...new Set(campaign.findings.map((f) => `${f.target}/${f.kind}: ${f.invariant}`))].sort();
+    expect(found).toEqual([
+      'client/cancel-id-0: cancel.handler-aborted',
+      'client/late-response-after-cancel: cancel.late-response-silent',
+      'client/progress-after-response: progress.race-silent',
+      'client/progress-token-type-mismatch: progress.token-requested',
+      'client/response-id-type-mismatch: rpc.response-matches-request',
+      'server/cancel-empty-string-id: cancel.handler-aborted',
+      'server/cancel-id-0: cancel.handler-aborted',
+      'server/id-reused-in-flight: cancel.handler-aborted',
+    ]);
+  });
+
+  it('should print a Markdown table with one line per kind', () => {
+    const table = formatRogueTable(campaign.rows);
+    expect(table.split('\n')).toHaveLength(rogueKinds.length + 2);
+  });
+});
