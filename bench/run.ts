@@ -8,11 +8,11 @@
  * subfolder of it that git ignores, so they never overwrite the committed results.
  */
 import { existsSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs';
-import { cpus, platform, release } from 'node:os';
+import { cpus, loadavg, platform, release } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
-import { heapMethodDescription } from './lib/heap.ts';
+import { QUIET_MIN_OPS, heapMethod, heapMethodDescription } from './lib/heap.ts';
 import { SdkNotInstalledError, installedVersion, loadSdk, type Sdk } from './lib/loadSdk.ts';
 import { analyze, suiteCharts, summaryMarkdown, terminalReport, type RunRecord } from './lib/report.ts';
 import { realNow } from './lib/realClock.ts';
@@ -33,7 +33,7 @@ interface Options {
   sdk?: string;
   compare?: string[];
   suite?: string[];
-  maxN: number;
+  maxN?: number;
   out?: string;
   write: boolean;
 }
@@ -59,7 +59,7 @@ function parseArgs(argv: string[]): Options {
     .option('--sdk <version>', 'benchmark this SDK release, installed as the alias package sdk-VERSION ("installed" = the project\'s own)')
     .option('--compare <a,b>', 'benchmark two SDK releases in one process and print their ratios side by side', list)
     .option('--suite <names>', `run only these suites (${BUILTIN_SUITES.map((s) => s.name).join(', ')}, harness)`, list)
-    .option('--max-n <n>', 'cap the largest N of every suite', positiveInt, Number.MAX_SAFE_INTEGER)
+    .option('--max-n <n>', 'cap the largest N of every suite (default: no cap)', positiveInt)
     .option('--out <dir>', 'output folder (default: bench/results for a full run of the installed SDK, else a git-ignored subfolder)')
     .option('--no-write', 'print the tables only, write no files')
     .showHelpAfterError();
@@ -98,7 +98,7 @@ function outputDir(o: Options, versions: string[]): string {
   if (o.compare) tags.push(`compare-${o.compare.join('-vs-')}`);
   else if (o.sdk !== undefined && versions[0] !== installedVersion()) tags.push(`sdk-${versions[0]}`);
   if (o.suite) tags.push(o.suite.join('+'));
-  if (o.maxN !== Number.MAX_SAFE_INTEGER) tags.push(`maxn-${o.maxN}`);
+  if (o.maxN !== undefined) tags.push(`maxn-${o.maxN}`);
   return tags.length === 0 ? base : join(base, tags.join('-'));
 }
 
@@ -106,6 +106,7 @@ async function main(argv: string[]): Promise<number> {
   const o = parseArgs(argv);
   const started = realNow();
   const startedAt = new Date().toISOString();
+  const loadAtStart = loadavg()[0]!;
   const requested = o.compare ?? [o.sdk ?? 'installed'];
   const sdks: Sdk[] = [];
   try {
@@ -141,7 +142,7 @@ async function main(argv: string[]): Promise<number> {
       log(`suite ${key}`);
       const t0 = realNow();
       try {
-        results.push(await suite.run({ sdk, quick: o.quick, maxN: o.maxN, log: (m) => log(`  ${m}`) }));
+        results.push(await suite.run({ sdk, quick: o.quick, maxN: o.maxN ?? Number.POSITIVE_INFINITY, log: (m) => log(`  ${m}`) }));
       } catch (error) {
         const e = error as Error;
         log(`  suite ${key} failed: ${e.stack ?? e.message}`);
@@ -169,11 +170,16 @@ async function main(argv: string[]): Promise<number> {
       platform: `${platform()} ${release()}`,
       cpus: cpus().length,
       cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
+      loadAverage1m: { start: loadAtStart, end: loadavg()[0]! },
       quick: o.quick,
       sdkVersions: versions,
       heapMethod: heapMethodDescription(),
       tinybench: tinybenchVersion,
       costStatistic: 'median tinybench sample (real clock, performance.now) divided by the operations timed per sample; the mean is reported beside it',
+      gcPolicy:
+        heapMethod === 'global.gc'
+          ? `a full GC (global.gc) runs before the timed phase of every sample of ${QUIET_MIN_OPS.toLocaleString('en-US')}+ operations; collections caused by the timed work itself are measured`
+          : 'none forced (no --expose-gc): samples may pay for garbage left by their setup',
       suiteSeconds,
     },
     analysis: [],

@@ -19,11 +19,15 @@ export interface RunMeta {
   platform: string;
   cpus: number;
   cpuModel: string;
+  /** 1-minute load average when the run started and ended: other work on the host. */
+  loadAverage1m: { start: number; end: number };
   quick: boolean;
   sdkVersions: string[];
   heapMethod: string;
   tinybench: string;
   costStatistic: string;
+  /** What happens to garbage between samples. */
+  gcPolicy: string;
   suiteSeconds: Record<string, number>;
 }
 
@@ -218,10 +222,11 @@ export function summaryMarkdown(run: RunRecord, chartFiles: Map<string, string>)
     `- SDK: ${m.sdkVersions.map((v) => `@modelcontextprotocol/sdk ${v}`).join(', ')}; Node ${m.node} on ${m.platform}, ${m.cpus} × ${m.cpuModel}; tinybench ${m.tinybench}`,
     `- cost per operation: ${m.costStatistic}`,
     `- heap per in-flight request: ${m.heapMethod}`,
+    `- garbage between samples: ${m.gcPolicy}`,
     '- growth exponent: least-squares slope of log(cost per op) against log N over all points ("tail": the three largest N). ' +
       '≈ 0 means O(1) per op (total O(N)); ≈ 1 means O(N) per op (total O(N²)). Verdict: < 0.2 O(1), < 0.5 mild growth, else grows with N.',
     '- × floor: SDK median cost per op divided by the floor\'s (bench/lib/floor.ts: a Map keyed by id with timeout and progress records, real setTimeout/clearTimeout) at the same N, measured in the same process.',
-    '- the host is a shared 2-core VM: absolute numbers drift by tens of percent between runs; compare ratios and exponents.',
+    `- the host is a shared ${m.cpus}-core VM (1-minute load average ${m.loadAverage1m.start.toFixed(1)} at the start, ${m.loadAverage1m.end.toFixed(1)} at the end): absolute numbers drift by tens of percent between runs; compare ratios and exponents.`,
     '',
   );
 

@@ -13,7 +13,7 @@ export interface SuiteContext {
   sdk: Sdk;
   /** `--quick`: fewer N values and fewer iterations, for a rough picture in under a minute. */
   quick: boolean;
-  /** Largest N a suite may use (`--max-n`); suites cap their own N lists with it. */
+  /** Largest N a suite may use (`--max-n`, else +Infinity); suites cap their own N lists with it. */
   maxN: number;
   /** Progress line to the terminal (stderr), so stdout keeps only the tables. */
   log: (message: string) => void;

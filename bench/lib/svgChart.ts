@@ -41,6 +41,20 @@ export function formatNs(ns: number): string {
   return `${ns} ns`;
 }
 
+/** Greedy word wrap to lines of at most `width` characters. */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line.length > 0 && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line.length > 0 ? `${line} ${word}` : word;
+  }
+  if (line.length > 0) lines.push(line);
+  return lines;
+}
+
 function formatCount(n: number): string {
   return n >= 1000 ? n.toLocaleString('en-US') : String(n);
 }
@@ -65,13 +79,14 @@ export function logLogChart(spec: ChartSpec): string {
   const all = spec.series.flatMap((s) => s.points).filter((p) => p.x > 0 && p.y > 0);
   const width = 900;
   const legendRows = spec.series.length;
-  const plot = { left: 90, top: 70, width: 770, height: 380 };
+  const subtitleLines = wrap(spec.subtitle ?? '', 125);
+  const plot = { left: 90, top: 50 + subtitleLines.length * 16 + 12, width: 770, height: 380 };
   const height = plot.top + plot.height + 60 + legendRows * 20 + 10;
   const out: string[] = [];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif" font-size="12">`);
   out.push(`<rect width="${width}" height="${height}" fill="#ffffff"/>`);
   out.push(`<text x="${plot.left}" y="28" font-size="16" font-weight="bold">${escape(spec.title)}</text>`);
-  if (spec.subtitle) out.push(`<text x="${plot.left}" y="48" fill="#555555">${escape(spec.subtitle)}</text>`);
+  subtitleLines.forEach((line, i) => out.push(`<text x="${plot.left}" y="${48 + i * 16}" fill="#555555">${escape(line)}</text>`));
   if (all.length === 0) {
     out.push(`<text x="${plot.left}" y="${plot.top + 20}">no data</text></svg>`);
     return out.join('\n');

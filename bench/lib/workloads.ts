@@ -7,7 +7,7 @@
  */
 import FakeTimers from '@sinonjs/fake-timers';
 import type { Endpoint, HttpEndpoint } from './endpoint.ts';
-import { heapUsed } from './heap.ts';
+import { heapUsed, quietHeap } from './heap.ts';
 import { Gate, Latch } from './latch.ts';
 import type { LeakLedger } from './leaks.ts';
 import { measure, pointFromSamples } from './measure.ts';
@@ -67,6 +67,7 @@ export async function roundTrip(ctx: WorkloadContext, n: number): Promise<Point>
     },
     sample: async () => {
       const ep = endpoint!;
+      quietHeap(n);
       const start = realNow();
       await roundTripBatch(ep, n, () => {
         peak = Math.max(peak, ep.inFlight() ?? 0);
@@ -128,6 +129,7 @@ export async function progressRouting(ctx: WorkloadContext, tokens: number, perS
     sample: async () => {
       const senders = endpoint!.progressSenders!;
       received = new Latch(perSample);
+      quietHeap(perSample);
       const start = realNow();
       for (let k = 0; k < perSample; k++) senders[(k * STRIDE) % tokens]!(++value);
       await received.done;
@@ -169,6 +171,7 @@ export async function progressStorm(ctx: WorkloadContext, storm: number, resetTi
     sample: async () => {
       const send = endpoint!.progressSenders![0]!;
       received = new Latch(storm);
+      quietHeap(storm);
       const start = realNow();
       for (let k = 0; k < storm; k++) send(++value);
       await received.done;
@@ -209,6 +212,7 @@ export async function cancelStorm(ctx: WorkloadContext, n: number): Promise<Poin
       const calls = controllers.map((c) => ep.call({ signal: c.signal }).then(noop, () => rejected.hit()));
       await gate.arrived.done;
       peak = Math.max(peak, ep.inFlight() ?? 0);
+      quietHeap(k);
       const start = realNow();
       for (let i = 0; i < n; i += 2) controllers[i]!.abort('bench cancel');
       await Promise.all([rejected.done, gate.aborted.done]);
@@ -255,6 +259,7 @@ export async function timeoutStorm(ctx: WorkloadContext, n: number): Promise<Poi
         const calls = Array.from({ length: n }, () => ep.call({ timeout: STORM_TIMEOUT_MS }).then(noop, () => timedOut.hit()));
         await gate.arrived.done;
         peak = Math.max(peak, ep.inFlight() ?? 0);
+        quietHeap(n);
         const start = realNow();
         clock.tick(STORM_TIMEOUT_MS);
         await Promise.all([timedOut.done, gate.aborted.done]);
@@ -292,6 +297,7 @@ async function httpBatch(endpoint: HttpEndpoint, n: number, atPeak?: () => void)
     opened = realNow();
     gate.open();
   });
+  if (atPeak === undefined) quietHeap(n);
   const start = realNow();
   const bodies = await Promise.all(prepared.map((p) => endpoint.exchange(p)));
   const end = realNow();

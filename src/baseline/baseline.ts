@@ -7,14 +7,28 @@ import type { InvariantId } from '../model/invariants.ts';
 /** One violation known for an SDK version, with the minimal case that shows it. */
 export interface BaselineEntry {
   readonly invariant: InvariantId;
+  /** Transport variant it was found on (`variantOf`). */
+  readonly variant: string;
+  /** Features of the minimal case (`shapeOf`): one entry per distinct cause. */
+  readonly shape: string;
   /** What goes wrong, in a sentence or two. */
   readonly explanation: string;
   readonly counterexample: SimCase;
+  /** How the fixed-seed campaign found and shrank it, for the findings table. */
+  readonly measured?: {
+    readonly runsToDetect: number;
+    readonly msToDetect: number;
+    readonly msToShrink: number;
+    readonly shrinks: number;
+    readonly removals: number;
+  };
 }
 
 export interface Baseline {
   readonly package: string;
   readonly version: string;
+  /** The command that wrote it. */
+  readonly command?: string;
   readonly entries: readonly BaselineEntry[];
 }
 

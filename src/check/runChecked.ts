@@ -1,4 +1,5 @@
 import { judge } from '../model/oracle.ts';
+import { httpFindings } from '../sim/http/httpFindings.ts';
 import type { Finding } from '../model/finding.ts';
 import { endState as snapshotEnd, type EndState } from '../sim/endState.ts';
 import { runScenario, type RunOptions, type RunResult } from '../sim/runScenario.ts';
@@ -26,5 +27,7 @@ export async function runChecked(scenario: Scenario, options: RunOptions = {}): 
     },
   });
   if (!end) throw new Error('runChecked: runScenario returned without calling atEnd; the end state is unknown.');
-  return { result, findings: judge(result.trace, end), endState: end };
+  const findings = judge(result.trace, end);
+  if (scenario.profile === 'http') findings.push(...httpFindings(result.trace, end.openExchanges));
+  return { result, findings, endState: end };
 }

@@ -7,11 +7,13 @@ import { runChecked } from '../check/index.ts';
 import { formatCampaignReport } from '../report/textReport.ts';
 import { createProgress } from './progress.ts';
 import { installedSdk } from './sdkInfo.ts';
+import type { Profile } from '../sim/index.ts';
 
 export interface CheckFlags {
   runs?: number;
   seed?: number;
   actionsMax: number;
+  profiles: Profile[];
   serverRequests: boolean;
   faults: boolean;
   shrink: boolean;
@@ -33,14 +35,19 @@ export async function checkCommand(flags: CheckFlags): Promise<number> {
   const sdk = installedSdk();
   const seed = flags.seed ?? fromEnv('MCP_SIM_SEED') ?? DEFAULT_CAMPAIGN_SEED;
   const runs = flags.runs ?? fromEnv('MCP_SIM_RUNS') ?? DEFAULT_CAMPAIGN_RUNS;
-  const constraints = { actionsMax: flags.actionsMax, serverRequests: flags.serverRequests, faults: flags.faults };
+  const constraints = {
+    actionsMax: flags.actionsMax,
+    serverRequests: flags.serverRequests,
+    faults: flags.faults,
+    profiles: flags.profiles,
+  };
   const baseline = loadBaseline(sdk.name, sdk.version);
   const known = new Set(baseline?.entries.map((e) => e.invariant) ?? []);
 
   console.log(pc.bold(`mcp-sim check  seed=${seed}`));
   console.log(`  sdk           ${sdk.name}@${sdk.version}`);
   console.log(`  runs          ${runs}`);
-  console.log(`  profile       memory`);
+  console.log(`  profiles      ${flags.profiles.join(', ')}`);
   console.log(`  actions max   ${constraints.actionsMax}`);
   console.log(`  server reqs   ${constraints.serverRequests}`);
   console.log(`  faults        ${constraints.faults} (close, reconnect)`);

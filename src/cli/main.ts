@@ -1,5 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
+import { baselineCommand, DEFAULT_BASELINE_RUNS } from './baseline.ts';
 import { checkCommand } from './check.ts';
+import type { Profile } from '../sim/index.ts';
 import { replayCommand } from './replay.ts';
 import { rogueCommand } from './rogue.ts';
 
@@ -10,6 +12,18 @@ export function wholeNumber(flag: string, min = 0) {
     if (!Number.isSafeInteger(n) || n < min) throw new InvalidArgumentError(`${flag} takes a whole number ≥ ${min}, got "${value}".`);
     return n;
   };
+}
+
+const knownProfiles: readonly Profile[] = ['memory', 'http'];
+
+/** Parses `--profiles memory,http`. */
+export function profileList(value: string): Profile[] {
+  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = names.filter((n) => !knownProfiles.includes(n as Profile));
+  if (names.length === 0 || unknown.length > 0) {
+    throw new InvalidArgumentError(`--profiles takes a comma-separated list of ${knownProfiles.join(', ')}; got "${value}".`);
+  }
+  return names as Profile[];
 }
 
 /** The `mcp-sim` command line; returns the process exit code. */
@@ -26,6 +40,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--runs <n>', 'number of generated runs (env MCP_SIM_RUNS)', wholeNumber('--runs', 1))
     .option('--seed <n>', 'campaign seed (printed first; the same seed runs the same campaign)', wholeNumber('--seed'))
     .option('--actions-max <n>', 'most caller actions per scenario', wholeNumber('--actions-max', 1), 6)
+    .option('--profiles <list>', 'transport profiles to draw scenarios from', profileList, [...knownProfiles])
     .option('--no-server-requests', 'only client→server tool calls')
     .option('--no-faults', 'no connection closes or reconnects')
     .option('--no-shrink', 'report first cases as found, without shrinking')
@@ -46,6 +61,17 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--self-check', 'replay twice and compare trace hashes')
     .action(async (file: string | undefined, opts) => {
       code = await replayCommand(file, opts);
+    });
+
+  program
+    .command('baseline')
+    .description("find the installed SDK's violations with 1-minimal counterexamples; --update writes its baseline file")
+    .option('--runs <n>', 'runs of the baseline campaign', wholeNumber('--runs', 1), DEFAULT_BASELINE_RUNS)
+    .option('--seed <n>', 'campaign seed', wholeNumber('--seed'))
+    .option('--profiles <list>', 'transport profiles', profileList, [...knownProfiles])
+    .option('--update', 'write properties/baselines/<package>@<version>.json')
+    .action(async (opts) => {
+      code = await baselineCommand(opts);
     });
 
   program

@@ -11,7 +11,8 @@ import type { Side } from './scenario.ts';
  * `progress-after-response`, `task-shaped-result`, `drop-outgoing-cancel`, `cancel-initialize`,
  * `cancel-without-id`, `malformed-notification`.
  * Incoming (what reaches the side's SDK): `reply-to-notification`, `drop-incoming-progress`,
- * `answer-cancelled`, `close-on-late-response`.
+ * `answer-cancelled`, `close-on-late-response`, `drop-incoming-cancel` (the SDK never learns of
+ * cancellations, so it never aborts a handler: the regression the property suite must catch).
  * Connection: `double-close` (the SDK is told of its close twice), `hide-close` (never told).
  * Caller options (applied where the world calls `request()`): `drop-timeout-option`,
  * `drop-reset-option`.
@@ -31,6 +32,7 @@ export type AdapterFaultKind =
   | 'malformed-notification'
   | 'reply-to-notification'
   | 'drop-incoming-progress'
+  | 'drop-incoming-cancel'
   | 'answer-cancelled'
   | 'close-on-late-response'
   | 'double-close'
@@ -122,6 +124,7 @@ export function applyAdapterFaults(faults: readonly AdapterFault[] | undefined, 
         const isResponse = 'result' in m || 'error' in m;
         if (isRequest) open.set(m.id, (m.params?._meta as Msg | undefined)?.progressToken);
         if (isNote && m.method === 'notifications/progress' && has('drop-incoming-progress')) return;
+        if (isNote && m.method === 'notifications/cancelled' && has('drop-incoming-cancel')) return;
         if (isNote && m.method === 'notifications/cancelled' && has('answer-cancelled') && open.has(m.params?.requestId)) {
           void realSend({ jsonrpc: '2.0', id: m.params!.requestId as number, result: { content: [] } } as never);
         }

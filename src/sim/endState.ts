@@ -2,6 +2,7 @@ import { getEventListeners } from 'node:events';
 import type { JsonValue } from './json.ts';
 import type { Side } from './scenario.ts';
 import { correlationMapFields, correlationMapKeys, correlationMapSizes, type CorrelationMapField } from './sdkProbe.ts';
+import type { OpenExchange } from './http/HttpNetwork.ts';
 import type { PendingTimer } from './VirtualClock.ts';
 import type { World } from './World.ts';
 
@@ -25,6 +26,8 @@ export interface EndState {
   readonly signals: readonly { readonly name: string; readonly aborted: boolean; readonly abortListeners: number }[];
   readonly transports: readonly { readonly side: Side; readonly conn: number; readonly closed: boolean }[];
   readonly openCalls: readonly string[];
+  /** HTTP exchanges not yet in a final state (http profile only; empty otherwise). */
+  readonly openExchanges: readonly OpenExchange[];
 }
 
 const asJson = (k: unknown): JsonValue => (typeof k === 'string' || typeof k === 'number' ? k : String(k));
@@ -56,5 +59,6 @@ export function endState(world: World): EndState {
     })),
     transports: world.transports.map((t) => ({ side: t.side, conn: t.conn, closed: t.isClosed })),
     openCalls: [...world.openCalls],
+    openExchanges: world.openExchanges(),
   };
 }

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { CallOptions, CallerAction, HandlerProgram, HandlerStep, RequestMethod, Scenario } from '../scenario.ts';
+import type { CallOptions, CallerAction, HandlerProgram, HandlerStep, HttpMode, Profile, RequestMethod, Scenario } from '../scenario.ts';
 
 /** Bounds of generated scenarios; every field optional. */
 export interface ScenarioConstraints {
@@ -11,6 +11,8 @@ export interface ScenarioConstraints {
   readonly serverRequests?: boolean;
   /** Generate connection closes and reconnects. @default true */
   readonly faults?: boolean;
+  /** Transport profiles to draw from; `http` draws its mode (stateful, JSON/SSE, event store) too. @default ['memory'] */
+  readonly profiles?: readonly Profile[];
 }
 
 /** Durations that straddle each other (sleep vs timeout) so races between them are common. */
@@ -18,7 +20,8 @@ const durationMs = fc.constantFrom(10, 100, 1_000, 5_000, 30_000);
 
 const stepArb = (method: RequestMethod): fc.Arbitrary<HandlerStep> =>
   fc.oneof(
-    { weight: 3, arbitrary: fc.record({ kind: fc.constant('progress' as const), progress: fc.integer({ min: 1, max: 3 }), total: fc.option(fc.constant(10), { nil: undefined }) }) },
+    // Totals are fixed above any reachable sum, so a generated script never breaks progress.total-stable.
+    { weight: 3, arbitrary: fc.record({ kind: fc.constant('progress' as const), progress: fc.integer({ min: 1, max: 3 }), total: fc.option(fc.constant(100), { nil: undefined }) }) },
     { weight: 2, arbitrary: fc.record({ kind: fc.constant('sleep' as const), ms: durationMs }) },
     // Only tools call back into the client; a client handler calling the server is not generated.
     ...(method === 'tools/call'
@@ -32,8 +35,7 @@ function accumulateProgress(steps: HandlerStep[]): HandlerStep[] {
   return steps.map((s) => {
     if (s.kind !== 'progress') return s;
     sum += s.progress;
-    const { total, ...rest } = s;
-    return total === undefined ? { ...rest, progress: sum } : { ...rest, progress: sum, total: Math.max(total, sum) };
+    return { ...s, progress: sum };
   });
 }
 
@@ -73,7 +75,7 @@ type Op =
  * actions, fewer steps and plainer options.
  */
 export function scenarioArbitrary(constraints: ScenarioConstraints = {}): fc.Arbitrary<Scenario> {
-  const { actionsMax = 6, stepsMax = 4, serverRequests = true, faults = true } = constraints;
+  const { actionsMax = 6, stepsMax = 4, serverRequests = true, faults = true, profiles = ['memory'] } = constraints;
   const methods: RequestMethod[] = serverRequests
     ? ['tools/call', 'tools/call', 'sampling/createMessage', 'elicitation/create', 'roots/list']
     : ['tools/call'];
@@ -94,14 +96,28 @@ export function scenarioArbitrary(constraints: ScenarioConstraints = {}): fc.Arb
   );
   // Any op may be removed while shrinking (a minimal race has no removable request), as long as
   // one call remains.
+  const ops = fc.array(opArb, { minLength: 1, maxLength: actionsMax }).filter((o) => o.some((x) => x.op === 'call'));
+  return fc.tuple(ops, transportArb(profiles)).map(([o, transport]) => ({ ...toScenario(o), ...transport }));
+}
+
+const httpModeArb: fc.Arbitrary<HttpMode> = fc.record({
+  stateful: fc.boolean().map((stateless) => !stateless),
+  response: fc.constantFrom('sse' as const, 'json' as const),
+  eventStore: fc.constant(false),
+});
+
+/** The profile, first in the list when shrinking, and the http mode when it is `http`. */
+function transportArb(profiles: readonly Profile[]): fc.Arbitrary<Pick<Scenario, 'profile' | 'http'>> {
+  if (profiles.length === 0) throw new Error('scenarioArbitrary: constraints.profiles must name at least one profile');
   return fc
-    .array(opArb, { minLength: 1, maxLength: actionsMax })
-    .filter((ops) => ops.some((o) => o.op === 'call'))
-    .map(toScenario);
+    .constantFrom(...profiles)
+    .chain((profile): fc.Arbitrary<Pick<Scenario, 'profile' | 'http'>> =>
+      profile === 'http' ? httpModeArb.map((http) => ({ profile, http })) : fc.constant({ profile }),
+    );
 }
 
 /** Turns generated ops into a valid scenario: drops aborts of unused signals and reconnects without a close. */
-function toScenario(ops: Op[]): Scenario {
+function toScenario(ops: Op[]): Omit<Scenario, 'profile'> {
   const handlers: Record<string, HandlerProgram> = {};
   const actions: CallerAction[] = [];
   const signals = new Set<string>();
@@ -129,5 +145,5 @@ function toScenario(ops: Op[]): Scenario {
         break;
     }
   }
-  return { profile: 'memory', handlers, actions };
+  return { handlers, actions };
 }

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { showsFinding } from '../src/baseline/buildBaseline.ts';
+import { singleRemovals } from '../src/campaign/minimize.ts';
+import { runChecked } from '../src/check/index.ts';
+import { installedSdk } from '../src/cli/sdkInfo.ts';
+import { baseline } from './support.ts';
+
+const sdk = installedSdk();
+
+describe(`baseline of ${sdk.name}@${sdk.version}: every entry replays, minimally`, () => {
+  it('exists for the installed SDK (npx mcp-sim baseline --update writes it)', () => {
+    expect(baseline, `no baseline for ${sdk.name}@${sdk.version}`).toBeDefined();
+  });
+
+  for (const entry of baseline?.entries ?? []) {
+    const name = `${entry.invariant} on ${entry.variant} [${entry.shape}]`;
+    const fires = showsFinding(runChecked, entry.invariant, entry.variant);
+
+    it(`${name}: still reproduces`, async () => {
+      expect(
+        await fires(entry.counterexample),
+        `stale: ${name} no longer reproduces; the SDK fixed it, update the baseline (npx mcp-sim baseline --update)`,
+      ).toBe(true);
+    });
+
+    it(`${name}: is minimal (removing any action, step, tape entry or deviation loses it)`, async () => {
+      const survivors: string[] = [];
+      for (const removal of singleRemovals(entry.counterexample)) {
+        if (await fires(removal.case)) survivors.push(removal.what);
+      }
+      expect(survivors, `still fails without: ${survivors.join('; ')}`).toEqual([]);
+    });
+  }
+});

@@ -1,0 +1,75 @@
+import fc from 'fast-check';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadBaseline, type Baseline } from '../src/baseline/baseline.ts';
+import { knownFinding } from '../src/baseline/known.ts';
+import type { AdapterFaultKind } from '../src/sim/adapterFaults.ts';
+import type { SimCase } from '../src/campaign/simCase.ts';
+import { runChecked } from '../src/check/index.ts';
+import { installedSdk } from '../src/cli/sdkInfo.ts';
+import type { Finding } from '../src/model/finding.ts';
+import { toMermaid } from '../src/report/mermaid.ts';
+import { formatFinding, traceExcerpt } from '../src/report/textReport.ts';
+import { PROPERTY_RUNS, PROPERTY_SEED, propertyArbitrary } from '../src/baseline/propertyCases.ts';
+
+export { PROPERTY_RUNS, PROPERTY_SEED } from '../src/baseline/propertyCases.ts';
+
+const sdk = installedSdk();
+export const baseline: Baseline | undefined = loadBaseline(sdk.name, sdk.version);
+
+/**
+ * A regression to inject into every generated scenario (`MCP_SIM_INJECT_FAULT=drop-incoming-cancel
+ * npm test`): proves the suite fails, readably, when the SDK side breaks.
+ */
+const injected = process.env.MCP_SIM_INJECT_FAULT as AdapterFaultKind | undefined;
+const inject = (c: SimCase): SimCase =>
+  injected
+    ? { ...c, scenario: { ...c.scenario, adapterFaults: [{ side: 'client', fault: injected }, { side: 'server', fault: injected }] } }
+    : c;
+
+/** Findings of `family` that neither the baseline nor the scripted handlers' own conduct explain. */
+export function newFindings(c: SimCase, findings: readonly Finding[], family: string): Finding[] {
+  return findings.filter((f) => f.invariant.startsWith(`${family}.`) && !knownFinding(baseline, c, f));
+}
+
+/**
+ * A report a person can act on: the invariant, level and section, the trace, a sequence diagram
+ * and one replay command. Written to `.mcp-sim/repro/` so the command works as printed.
+ */
+async function explain(c: SimCase, family: string, found: readonly Finding[]): Promise<string> {
+  const { result } = await runChecked(c.scenario, { tape: c.tape, seed: c.seed });
+  const dir = join('.mcp-sim', 'repro');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `property-${family}-${found[0]!.invariant}.json`);
+  writeFileSync(file, JSON.stringify({ invariant: found[0]!.invariant, ...c }, null, 2) + '\n');
+  const ready = result.trace.find((e) => e.kind === 'ready')?.i ?? 0;
+  return [
+    `new ${family} finding(s) on ${sdk.name}@${sdk.version}: no baseline entry covers this case`,
+    ...found.map((f) => `  ${formatFinding(f)}`),
+    '',
+    'trace after the handshake:',
+    traceExcerpt(result.trace, ready + 1),
+    '',
+    '```mermaid',
+    toMermaid(result.trace, { skipHandshake: true }),
+    '```',
+    '',
+    `replay: npx mcp-sim replay ${file} --mermaid`,
+  ].join('\n');
+}
+
+/**
+ * The property for one invariant family: over generated scenarios and schedule tapes, no finding
+ * of that family beyond the baseline. fast-check shrinks a failure to a minimal race and prints
+ * its seed and path; the thrown message carries the trace, diagram and replay command.
+ */
+export async function assertFamily(family: string, runs = PROPERTY_RUNS): Promise<void> {
+  await fc.assert(
+    fc.asyncProperty(propertyArbitrary().map(inject), async (c) => {
+      const { findings } = await runChecked(c.scenario, { tape: c.tape, seed: c.seed });
+      const fresh = newFindings(c, findings, family);
+      if (fresh.length > 0) throw new Error(await explain(c, family, fresh));
+    }),
+    { seed: PROPERTY_SEED, numRuns: runs, interruptAfterTimeLimit: 120_000 },
+  );
+}

@@ -1,0 +1,116 @@
+import type { InvariantId } from '../model/invariants.ts';
+import { minimize } from '../campaign/minimize.ts';
+import { shrinkCounterexample, type CheckedRunner } from '../campaign/runCampaign.ts';
+import { caseAt, caseSeed, type SimCase } from '../campaign/simCase.ts';
+import type { ScenarioConstraints } from '../sim/arbitraries/index.ts';
+import { realGlobals } from '../sim/realGlobals.ts';
+import type { Baseline, BaselineEntry } from './baseline.ts';
+import { scriptedConductIds } from './conduct.ts';
+import { covers, shapeKey, shapeOf } from './shape.ts';
+import { variantOf } from './variant.ts';
+
+export interface BuildBaselineOptions {
+  readonly package: string;
+  readonly version: string;
+  readonly seed: number;
+  readonly runs: number;
+  readonly constraints: ScenarioConstraints;
+  readonly runner: CheckedRunner;
+  /** More cases to cover exhaustively (the property suite's): every finding in them gets an entry. */
+  readonly extraCases?: readonly SimCase[];
+  /** Explanations kept from an earlier baseline, by `entryKey`. */
+  readonly explanations?: ReadonlyMap<string, string>;
+  readonly command?: string;
+  readonly onProgress?: (message: string) => void;
+}
+
+/** Occurrences remembered per (invariant, variant) as candidates for further causes. */
+const OCCURRENCES_MAX = 200;
+
+export const entryKey = (e: Pick<BaselineEntry, 'invariant' | 'variant' | 'shape'>) => `${e.invariant} ${e.variant} ${e.shape}`;
+
+/** True when the case still shows `invariant` on `variant`: the predicate shrinking keeps. */
+export function showsFinding(runner: CheckedRunner, invariant: InvariantId, variant: string) {
+  return async (c: SimCase): Promise<boolean> =>
+    variantOf(c.scenario) === variant &&
+    (await runner(c.scenario, { tape: c.tape, seed: c.seed })).findings.some((f) => f.invariant === invariant);
+}
+
+interface Occurrence {
+  readonly case: SimCase;
+  /** fast-check seed that generates `case` first, when it came from the campaign. */
+  readonly fcSeed?: number;
+  readonly runs: number;
+  readonly ms: number;
+  readonly message: string;
+}
+
+/**
+ * Runs a fixed-seed campaign and turns what it finds into baseline entries: for each
+ * (invariant, transport variant), the first occurrence shrunk to a 1-minimal case, then any later
+ * occurrence that cannot be a known cause (see `shapeOf`), shrunk too. Detection and shrinking
+ * are timed for the findings table.
+ */
+export async function buildBaseline(options: BuildBaselineOptions): Promise<Baseline> {
+  const now = () => realGlobals.Date.now();
+  const seen = new Map<string, { invariant: InvariantId; variant: string; occurrences: Occurrence[] }>();
+  const started = now();
+  const observe = async (c: SimCase, occurrence: (message: string) => Occurrence, forced: boolean) => {
+    const { findings } = await options.runner(c.scenario, { tape: c.tape, seed: c.seed });
+    const variant = variantOf(c.scenario);
+    for (const invariant of new Set(findings.map((f) => f.invariant))) {
+      if (scriptedConductIds.has(invariant)) continue;
+      const key = `${invariant} ${variant}`;
+      const entry = seen.get(key) ?? { invariant, variant, occurrences: [] };
+      seen.set(key, entry);
+      if (forced || entry.occurrences.length < OCCURRENCES_MAX) {
+        entry.occurrences.push(occurrence(findings.find((f) => f.invariant === invariant)!.message));
+      }
+    }
+  };
+  for (let index = 0; index < options.runs; index++) {
+    const c = caseAt(options.seed, index, options.constraints);
+    const ms = now() - started;
+    await observe(c, (message) => ({ case: c, fcSeed: caseSeed(options.seed, index), runs: index + 1, ms, message }), false);
+    if ((index + 1) % 250 === 0) options.onProgress?.(`campaign ${index + 1}/${options.runs}: ${seen.size} (invariant, variant) pairs`);
+  }
+  for (const c of options.extraCases ?? []) {
+    await observe(c, (message) => ({ case: c, runs: 0, ms: 0, message }), true);
+  }
+
+  const entries: BaselineEntry[] = [];
+  for (const [key, { invariant, variant, occurrences }] of [...seen].sort(([a], [b]) => a.localeCompare(b))) {
+    const fires = showsFinding(options.runner, invariant, variant);
+    const shapes: Set<string>[] = [];
+    for (const occ of occurrences) {
+      const original = occ.case;
+      if (shapes.some((s) => covers(shapeOf(original), s))) continue;
+      const shrinkStart = now();
+      // Campaign cases shrink with fast-check first; the greedy pass below finishes every case.
+      const shrunk = occ.fcSeed === undefined ? undefined : await shrinkCounterexample(invariant, occ.fcSeed, {
+        // Shrinking must stay on the variant the entry is about.
+        runner: async (s, o) => {
+          const r = await options.runner(s, o);
+          return variantOf(s) === variant ? r : { ...r, findings: [] };
+        },
+        constraints: options.constraints,
+        shrinkTimeMsMax: 30_000,
+      });
+      const { case: minimal, removals } = await minimize(shrunk?.case ?? original, fires);
+      const shape = shapeOf(minimal);
+      if (shapes.some((s) => covers(shape, s))) continue;
+      shapes.push(shape);
+      const { findings } = await options.runner(minimal.scenario, { tape: minimal.tape, seed: minimal.seed });
+      const message = findings.find((f) => f.invariant === invariant)?.message ?? occ.message;
+      const entry = { invariant, variant, shape: shapeKey(shape) };
+      entries.push({
+        ...entry,
+        explanation: options.explanations?.get(entryKey(entry)) ?? message,
+        counterexample: minimal,
+        measured: { runsToDetect: occ.runs, msToDetect: occ.ms, msToShrink: now() - shrinkStart, shrinks: shrunk?.shrinks ?? 0, removals },
+      });
+      options.onProgress?.(`shrunk ${key} [${entry.shape}]: ${minimal.scenario.actions.length} action(s), tape [${minimal.tape.join(',')}]`);
+    }
+  }
+  return { package: options.package, version: options.version, ...(options.command && { command: options.command }), entries };
+}

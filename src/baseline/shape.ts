@@ -1,0 +1,36 @@
+import type { SimCase } from '../campaign/simCase.ts';
+
+/**
+ * The features a case uses (an abort, a close, a downstream call, a timeout option, …). Two
+ * minimal counterexamples of one invariant with different shapes are different causes: a case
+ * that lacks some feature of every known minimal shape cannot be one of them, so it is shrunk
+ * as a new entry.
+ */
+export function shapeOf(c: SimCase): Set<string> {
+  const f = new Set<string>();
+  for (const a of c.scenario.actions) {
+    if (a.kind !== 'call') {
+      f.add(a.kind);
+      continue;
+    }
+    if (a.method !== 'tools/call') f.add('server-request');
+    const o = a.options;
+    if (o.timeoutMs !== undefined) f.add('timeout');
+    if (o.maxTotalTimeoutMs !== undefined) f.add('max-total');
+    if (o.resetTimeoutOnProgress) f.add('reset-on-progress');
+    if (o.onprogress) f.add('onprogress');
+    if (o.signal !== undefined) f.add('signal');
+  }
+  for (const p of Object.values(c.scenario.handlers)) {
+    for (const s of p.steps) f.add(s.kind === 'call' ? 'downstream-call' : s.kind);
+    if (p.end.kind !== 'result') f.add(p.end.kind);
+    if (p.onAbort !== 'honour') f.add(p.onAbort);
+  }
+  if (c.tape.some((x) => x !== 0)) f.add('reordered');
+  return f;
+}
+
+export const shapeKey = (shape: ReadonlySet<string>) => [...shape].sort().join('+') || 'plain';
+
+/** True when `shape` has every feature of `minimal`: the case may be that cause again. */
+export const covers = (shape: ReadonlySet<string>, minimal: ReadonlySet<string>) => [...minimal].every((x) => shape.has(x));
