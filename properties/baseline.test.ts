@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { showsFinding } from '../src/baseline/buildBaseline.ts';
+import { readFileSync } from 'node:fs';
+import { entryKey, showsFinding } from '../src/baseline/buildBaseline.ts';
 import { singleRemovals } from '../src/campaign/minimize.ts';
 import { runChecked } from '../src/check/index.ts';
 import { installedSdk } from '../src/cli/sdkInfo.ts';
@@ -10,6 +11,14 @@ const sdk = installedSdk();
 describe(`baseline of ${sdk.name}@${sdk.version}: every entry replays, minimally`, () => {
   it('exists for the installed SDK (npx mcp-sim baseline --update writes it)', () => {
     expect(baseline, `no baseline for ${sdk.name}@${sdk.version}`).toBeDefined();
+  });
+
+  it('has every entry docs/findings.md cites (its replay commands work as printed)', () => {
+    const doc = readFileSync(new URL('../docs/findings.md', import.meta.url), 'utf8');
+    const cited = [...doc.matchAll(/--baseline "([^"]+)"/g)].map((m) => m[1]!);
+    const keys = new Set(baseline?.entries.map(entryKey));
+    expect(cited.length).toBeGreaterThan(5);
+    expect(cited.filter((k) => !keys.has(k))).toEqual([]);
   });
 
   for (const entry of baseline?.entries ?? []) {

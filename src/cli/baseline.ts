@@ -1,5 +1,5 @@
 import pc from 'picocolors';
-import { baselinePath, loadBaseline, saveBaseline } from '../baseline/baseline.ts';
+import { baselinePath, loadBaseline, saveBaseline, type BaselineEntry } from '../baseline/baseline.ts';
 import { buildBaseline, entryKey } from '../baseline/buildBaseline.ts';
 import { DEFAULT_CAMPAIGN_SEED } from '../campaign/runCampaign.ts';
 import { runChecked } from '../check/index.ts';
@@ -15,11 +15,38 @@ export interface BaselineFlags {
   seed?: number;
   profiles: Profile[];
   update?: boolean;
+  table?: boolean;
+}
+
+/** The baseline's measurements as a Markdown table, for docs/findings.md. */
+export function baselineTable(entries: readonly BaselineEntry[]): string {
+  const rows = entries.map((e) => {
+    const m = e.measured;
+    const where = `\`${entryKey(e)}\``;
+    return m
+      ? `| ${where} | ${m.runsToDetect || '(property case)'} | ${m.runsToDetect ? (m.msToDetect / 1000).toFixed(2) : '–'} | ${(m.msToShrink / 1000).toFixed(2)} | ${e.counterexample.scenario.actions.length} | [${e.counterexample.tape.join(',')}] |`
+      : `| ${where} | – | – | – | ${e.counterexample.scenario.actions.length} | [${e.counterexample.tape.join(',')}] |`;
+  });
+  const detect = entries.flatMap((e) => (e.measured?.runsToDetect ? [e.measured.msToDetect + e.measured.msToShrink] : [])).sort((a, b) => a - b);
+  const median = detect.length ? detect[Math.floor(detect.length / 2)]! / 1000 : 0;
+  return [
+    '| entry (invariant, variant, shape) | runs to detect | s to detect | s to shrink | actions | tape |',
+    '|---|---|---|---|---|---|',
+    ...rows,
+    '',
+    `Median time to first detection plus shrinking: ${median.toFixed(2)} s over ${detect.length} campaign-detected entries.`,
+  ].join('\n');
 }
 
 /** `mcp-sim baseline`: finds the installed SDK's violations and (with --update) writes its baseline file. */
 export async function baselineCommand(flags: BaselineFlags): Promise<number> {
   const sdk = installedSdk();
+  if (flags.table) {
+    const existing = loadBaseline(sdk.name, sdk.version);
+    if (!existing) throw new Error(`baseline --table: no baseline for ${sdk.name}@${sdk.version}; run npx mcp-sim baseline --update`);
+    console.log(baselineTable(existing.entries));
+    return 0;
+  }
   const seed = flags.seed ?? DEFAULT_CAMPAIGN_SEED;
   const command = `npx mcp-sim baseline --runs ${flags.runs} --seed ${seed} --profiles ${flags.profiles.join(',')} --update`;
   console.log(pc.bold(`mcp-sim baseline  seed=${seed}`));

@@ -56,6 +56,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .description('replay one case: from a replay file written by check, or by campaign seed and case index')
     .option('--seed <n>', 'campaign seed', wholeNumber('--seed'))
     .option('--case <n>', 'case index in that campaign', wholeNumber('--case'))
+    .option('--baseline <entry>', 'a baseline entry of the installed SDK: "<invariant> <variant> <shape>"')
     .option('--full', 'print every trace event (sends included)')
     .option('--mermaid', 'print a Mermaid sequence diagram')
     .option('--self-check', 'replay twice and compare trace hashes')
@@ -70,6 +71,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--seed <n>', 'campaign seed', wholeNumber('--seed'))
     .option('--profiles <list>', 'transport profiles', profileList, [...knownProfiles])
     .option('--update', 'write properties/baselines/<package>@<version>.json')
+    .option('--table', 'only print the existing baseline as a Markdown table (detection and shrink measurements)')
     .action(async (opts) => {
       code = await baselineCommand(opts);
     });

@@ -1,12 +1,16 @@
 import { readFileSync } from 'node:fs';
 import pc from 'picocolors';
+import { loadBaseline } from '../baseline/baseline.ts';
+import { entryKey } from '../baseline/buildBaseline.ts';
 import { caseAt, type SimCase } from '../campaign/simCase.ts';
+import { installedSdk } from './sdkInfo.ts';
 import { runChecked } from '../check/index.ts';
 import { toMermaid } from '../report/mermaid.ts';
 import { formatFinding, traceExcerpt } from '../report/textReport.ts';
 import { formatTrace } from '../sim/index.ts';
 
 export interface ReplayFlags {
+  baseline?: string;
   seed?: number;
   case?: number;
   full?: boolean;
@@ -15,6 +19,20 @@ export interface ReplayFlags {
 }
 
 function loadCase(file: string | undefined, flags: ReplayFlags): { label: string; simCase: SimCase } {
+  if (flags.baseline !== undefined) {
+    const sdk = installedSdk();
+    const entries = loadBaseline(sdk.name, sdk.version)?.entries ?? [];
+    const wanted = flags.baseline.trim();
+    const entry = entries.find((e) => entryKey(e) === wanted);
+    if (!entry) {
+      const near = entries.filter((e) => entryKey(e).startsWith(wanted.split(' ')[0]!)).map(entryKey);
+      throw new Error(
+        `replay: no baseline entry "${flags.baseline}" for ${sdk.name}@${sdk.version}` +
+          (near.length ? `; entries of that invariant:\n  ${near.join('\n  ')}` : ''),
+      );
+    }
+    return { label: `baseline="${flags.baseline}"`, simCase: entry.counterexample };
+  }
   if (file !== undefined) {
     if (flags.seed !== undefined || flags.case !== undefined) {
       throw new Error('replay: give either a replay file or --seed with --case, not both');

@@ -48,6 +48,22 @@ export function toMermaid(trace: readonly TraceEvent[], options: { skipHandshake
       case 'close':
         lines.push(`  Note over ${who[e.side]}: closed`);
         break;
+      // HTTP exchanges: the ends of a POST or GET are what the http.* invariants are about.
+      case 'http-request':
+        if (e.at === 'server') lines.push(`  Note over Server: ${e.method} #${e.exchange} arrives`);
+        break;
+      case 'http-response':
+        if (e.at === 'client') lines.push(`  Note over Client: #${e.exchange} response ${e.status}${e.contentType ? ` ${e.contentType}` : ''}`);
+        break;
+      case 'sse-end':
+        if (e.at === 'client') lines.push(`  Note over Client: #${e.exchange} stream ends`);
+        break;
+      case 'http-disconnect':
+        lines.push(`  Note over ${who[e.at]}: #${e.exchange} disconnected`);
+        break;
+      case 'end':
+        lines.push(`  Note over Client,Server: ${at} quiescent (${e.outcome})`);
+        break;
       case 'escape':
         lines.push(`  Note over Client,Server: ESCAPE ${escape(e.error).slice(0, 80)}`);
         break;
