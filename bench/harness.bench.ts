@@ -11,6 +11,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Bench } from 'tinybench';
 import { fileURLToPath } from 'node:url';
+import { runChecked } from '../src/check/index.ts';
 import { runScenario, type Scenario } from '../src/sim/index.ts';
 import type { BenchSuite, SuiteResult } from './lib/suite.ts';
 
@@ -71,11 +72,12 @@ export interface HarnessNumbers {
   scenariosPerSec: Record<string, number>;
   nsPerMessage: { harness: number; bare: number; ratio: number };
   tenMinuteScenarioMs: number;
-  extra: Record<string, number>;
+  oracle: { withoutPerSec: number; withPerSec: number; shareOfRunTime: number };
+  http: { perSec: number; withOraclePerSec: number; vsMemory: number };
 }
 
-/** Extra measurements other parts register (oracle on/off, http profile), by label. */
-export const extraTasks = new Map<string, () => Promise<unknown>>();
+/** The 1-request scenario on the Streamable HTTP profile (stateful, SSE responses). */
+const oneOverHttp: Scenario = { ...requestsScenario(1), profile: 'http', http: { stateful: true, response: 'sse', eventStore: false } };
 
 export async function measureHarness(quick = false): Promise<{ numbers: HarnessNumbers; table: unknown[] }> {
   const bench = new Bench({ name: 'harness', time: quick ? 300 : 1_500, warmup: true, warmupTime: quick ? 100 : 300 });
@@ -87,14 +89,18 @@ export async function measureHarness(quick = false): Promise<{ numbers: HarnessN
     .add('bare SDK: 1-request exchange', () => bareSdk(1))
     .add('bare SDK: 5-request exchange', () => bareSdk(5))
     .add('harness: 10 virtual minutes', async () => { await runScenario(tenMinutes); });
-  for (const [label, task] of extraTasks) bench.add(label, async () => { await task(); });
+  bench
+    .add('harness + oracle: 1-request scenario', async () => { await runChecked(one); })
+    .add('http profile: 1-request scenario', async () => { await runScenario(oneOverHttp); })
+    .add('http profile + oracle: 1-request scenario', async () => { await runChecked(oneOverHttp); });
   // Task functions are declared `async`: tinybench would otherwise call one to detect whether it
   // returns a promise, and two runs would overlap (runs share the process's globals).
   await bench.run();
+  // Medians: on a noisy shared machine a few slow samples (GC, the other core's work) skew means.
   const mean = (name: string) => {
     const r = bench.tasks.find((t) => t.name === name)?.result;
     if (!r || !('latency' in r)) throw new Error(`harness bench: task "${name}" did not complete`);
-    return r.latency.mean; // ms
+    return r.latency.p50; // ms
   };
   const perSec = (name: string) => 1000 / mean(name);
   const harnessNs = (mean('harness: 5-request scenario') * 1e6) / messagesOf(5);
@@ -106,7 +112,16 @@ export async function measureHarness(quick = false): Promise<{ numbers: HarnessN
     },
     nsPerMessage: { harness: harnessNs, bare: bareNs, ratio: harnessNs / bareNs },
     tenMinuteScenarioMs: mean('harness: 10 virtual minutes'),
-    extra: Object.fromEntries([...extraTasks.keys()].map((k) => [k, perSec(k)])),
+    oracle: {
+      withoutPerSec: perSec('harness: 1-request scenario'),
+      withPerSec: perSec('harness + oracle: 1-request scenario'),
+      shareOfRunTime: 1 - mean('harness: 1-request scenario') / mean('harness + oracle: 1-request scenario'),
+    },
+    http: {
+      perSec: perSec('http profile: 1-request scenario'),
+      withOraclePerSec: perSec('http profile + oracle: 1-request scenario'),
+      vsMemory: mean('http profile: 1-request scenario') / mean('harness: 1-request scenario'),
+    },
   };
   return { numbers, table: bench.table() };
 }
@@ -117,7 +132,8 @@ export function formatHarnessNumbers(n: HarnessNumbers): string[] {
     `5-request scenarios/s: ${n.scenariosPerSec['5-request']!.toFixed(0)}`,
     `cost per delivered message: harness ${(n.nsPerMessage.harness / 1000).toFixed(1)} µs, bare SDK ${(n.nsPerMessage.bare / 1000).toFixed(1)} µs, ratio ${n.nsPerMessage.ratio.toFixed(2)}× (target ≤ 3×)`,
     `a scenario spanning 10 virtual minutes: ${n.tenMinuteScenarioMs.toFixed(2)} ms of wall time`,
-    ...Object.entries(n.extra).map(([k, v]) => `${k}: ${v.toFixed(0)}/s`),
+    `oracle: ${n.oracle.withoutPerSec.toFixed(0)} scenarios/s without, ${n.oracle.withPerSec.toFixed(0)} with; it takes ${(n.oracle.shareOfRunTime * 100).toFixed(0)}% of a checked run (target ≤ 50%)`,
+    `http profile (stateful, SSE): ${n.http.perSec.toFixed(0)} scenarios/s, ${n.http.withOraclePerSec.toFixed(0)} with the oracle; ${n.http.vsMemory.toFixed(1)}× the memory profile's cost`,
   ];
 }
 

@@ -231,7 +231,7 @@ export function summaryMarkdown(run: RunRecord, chartFiles: Map<string, string>)
   );
 
   md.push('## Overview', '');
-  md.push('| suite | path | per | N range | exponent | tail exponent | verdict | exponent beyond floor (tail) | × floor (smallest N → largest N) | heap B/in-flight (largest N) |');
+  md.push('| suite | path | per | N range | exponent | tail exponent | verdict | exponent beyond floor (tail) | × floor (smallest N → largest N) | heap B/in-flight (largest N probed) |');
   md.push('|---|---|---|---|---|---|---|---|---|---|');
   const curveOf = (a: CurveAnalysis): Curve | undefined =>
     run.suites.flatMap((s) => s.curves).find((c) => c.id === a.id && c.sdkVersion === a.sdkVersion);
@@ -239,13 +239,14 @@ export function summaryMarkdown(run: RunRecord, chartFiles: Map<string, string>)
     const c = curveOf(a);
     if (c === undefined || c.points.length === 0) continue;
     const ns = c.points.map((p) => p.n);
-    const last = c.points[c.points.length - 1]!;
+    const withHeap = c.points.filter((p) => p.heapBytesPerInFlight !== undefined);
+    const lastHeap = withHeap[withHeap.length - 1];
     const r = a.ratioToFloor;
     const ratioText = r.length === 0 ? '—' : `${fmtRatio(r[0]!.ratio)} → ${fmtRatio(r[r.length - 1]!.ratio)}`;
     const verdict = a.superLinearBeyondFloor ? `**${a.growth}**` : (a.growth ?? '—');
     const excess = a.excessSlope === undefined ? '—' : `${fmtSlope(a.excessSlope)} (${fmtSlope(a.excessTailSlope)})`;
     md.push(
-      `| ${a.suite} | ${a.label} | ${a.op} | ${fmtN(Math.min(...ns))}–${fmtN(Math.max(...ns))} | ${fmtSlope(a.slope)} | ${fmtSlope(a.tailSlope)} | ${verdict} | ${excess} | ${ratioText} | ${fmtBytes(last.heapBytesPerInFlight)} |`,
+      `| ${a.suite} | ${a.label} | ${a.op} | ${fmtN(Math.min(...ns))}–${fmtN(Math.max(...ns))} | ${fmtSlope(a.slope)} | ${fmtSlope(a.tailSlope)} | ${verdict} | ${excess} | ${ratioText} | ${lastHeap === undefined ? '—' : `${fmtBytes(lastHeap.heapBytesPerInFlight)} (N=${fmtN(lastHeap.n)})`} |`,
     );
   }
   md.push('');

@@ -12,7 +12,7 @@ import { heapMethodDescription } from '../lib/heap.ts';
 import { openHttpSession, type HttpMode } from '../lib/httpSession.ts';
 import { sizesFor } from '../lib/plan.ts';
 import type { BenchSuite, Curve, SuiteResult } from '../lib/suite.ts';
-import { httpInFlight } from '../lib/workloads.ts';
+import { HTTP_HEAP_MAX_N, httpInFlight } from '../lib/workloads.ts';
 
 export const streamableHttpSuite: BenchSuite = {
   name: 'streamable-http',
@@ -57,7 +57,7 @@ export const streamableHttpSuite: BenchSuite = {
       leaks: ledger.leaks,
       notes: [
         'sessions are stateful with a deterministic sessionIdGenerator and keepAliveMs: 0; the POSTs are built before timing',
-        `heap per in-flight request: ${heapMethodDescription()}`,
+        `heap per in-flight request (probed up to N=${HTTP_HEAP_MAX_N.toLocaleString('en-US')}): ${heapMethodDescription()}`,
         ...ledger.notes(),
       ],
     };

@@ -96,7 +96,7 @@ export async function buildBaseline(options: BuildBaselineOptions): Promise<Base
         constraints: options.constraints,
         shrinkTimeMsMax: 30_000,
       });
-      const { case: minimal, removals } = await minimize(shrunk?.case ?? original, fires);
+      const { case: minimal, removals } = shrunk ?? (await minimize(original, fires));
       const shape = shapeOf(minimal);
       if (shapes.some((s) => covers(shape, s))) continue;
       shapes.push(shape);

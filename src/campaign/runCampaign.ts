@@ -4,6 +4,7 @@ import type { InvariantId } from '../model/invariants.ts';
 import type { ScenarioConstraints } from '../sim/arbitraries/index.ts';
 import type { RunOptions, RunResult, Scenario } from '../sim/index.ts';
 import { realGlobals } from '../sim/realGlobals.ts';
+import { minimize } from './minimize.ts';
 import { caseAt, caseSeed, simCaseArbitrary, type SimCase } from './simCase.ts';
 
 /** Runs one scenario and judges it: the oracle's `runChecked`, or any stand-in for tests. */
@@ -42,6 +43,8 @@ export interface Counterexample {
   readonly fcSeed: number;
   readonly fcPath: string;
   readonly shrinks: number;
+  /** Single removals and simplifications the greedy pass applied after fast-check's shrinking. */
+  readonly removals: number;
 }
 
 export interface FindingSummary {
@@ -132,7 +135,8 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
 
 /**
  * Lets fast-check re-find the case (same seed, first value) and shrink it while the invariant
- * still fires: fewer actions, fewer steps, a tape closer to the natural order.
+ * still fires (fewer actions, fewer steps, a tape closer to the natural order), then makes it
+ * 1-minimal with the greedy pass of `minimize`.
  */
 export async function shrinkCounterexample(
   invariant: InvariantId,
@@ -146,10 +150,11 @@ export async function shrinkCounterexample(
     { seed: fcSeed, numRuns: 1, interruptAfterTimeLimit: options.shrinkTimeMsMax ?? 20_000, markInterruptAsFailure: false },
   );
   if (!details.failed || !details.counterexample) return undefined;
-  const [simCase] = details.counterexample;
+  const { case: simCase, removals } = await minimize(details.counterexample[0], fires);
   const { result, findings } = await options.runner(simCase.scenario, { tape: simCase.tape, seed: simCase.seed });
   return {
     case: simCase,
+    removals,
     result,
     findings,
     fcSeed,

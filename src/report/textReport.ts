@@ -30,8 +30,10 @@ export interface ReportContext {
 }
 
 function formatSummary(s: FindingSummary, report: CampaignReport, ctx: ReportContext): string {
+  // The minimal case's own words, when there is one: they match the trace printed below.
+  const shown = s.counterexample?.findings.find((f) => f.invariant === s.invariant) ?? s.example;
   const lines = [
-    `${formatFinding(s.example)}${ctx.known(s.invariant) ? pc.dim(' (known: in baseline)') : ''}`,
+    `${formatFinding(shown)}${ctx.known(s.invariant) ? pc.dim(' (known: in baseline)') : ''}`,
     pc.dim(`    found in ${s.runs} of ${report.runs} runs; first in case ${s.firstCase}`),
   ];
   const cx = s.counterexample;
@@ -39,7 +41,7 @@ function formatSummary(s: FindingSummary, report: CampaignReport, ctx: ReportCon
     const ready = cx.result.trace.find((e) => e.kind === 'ready')?.i ?? 0;
     const deviations = cx.result.taken.filter((c) => c !== 0).length;
     lines.push(
-      `    minimal counterexample (${cx.shrinks} shrinks): ${cx.case.scenario.actions.length} caller action(s), ` +
+      `    minimal counterexample (${cx.shrinks} shrinks, ${cx.removals} removals): ${cx.case.scenario.actions.length} caller action(s), ` +
         `${deviations} deviation(s) from the natural order, tape [${cx.case.tape.join(',')}]`,
       traceExcerpt(cx.result.trace, ready + 1),
     );
