@@ -16,9 +16,4 @@ export class Tape {
     this.taken.push(index);
     return index;
   }
-
-  /** How many steps deviated from the natural choice. */
-  get deviations(): number {
-    return this.taken.filter((c) => c !== 0).length;
-  }
 }
