@@ -12,7 +12,7 @@ import { cpus, loadavg, platform, release } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
-import { QUIET_MIN_OPS, heapMethod, heapMethodDescription } from './lib/heap.ts';
+import { heapMethodDescription } from './lib/heap.ts';
 import { SdkNotInstalledError, installedVersion, loadSdk, type Sdk } from './lib/loadSdk.ts';
 import { analyze, suiteCharts, summaryMarkdown, terminalReport, type RunRecord } from './lib/report.ts';
 import { realNow } from './lib/realClock.ts';
@@ -177,9 +177,8 @@ async function main(argv: string[]): Promise<number> {
       tinybench: tinybenchVersion,
       costStatistic: 'median tinybench sample (real clock, performance.now) divided by the operations timed per sample; the mean is reported beside it',
       gcPolicy:
-        heapMethod === 'global.gc'
-          ? `a full GC (global.gc) runs before the timed phase of every sample of ${QUIET_MIN_OPS.toLocaleString('en-US')}+ operations; collections caused by the timed work itself are measured`
-          : 'none forced (no --expose-gc): samples may pay for garbage left by their setup',
+        'no GC is forced before timed samples (V8 collects when it decides, so a sample may pay for garbage its untimed setup left); ' +
+        'the untimed heap probes force full GCs and are followed by a 250 ms pause so that background sweeping does not overlap the next timed sample',
       suiteSeconds,
     },
     analysis: [],

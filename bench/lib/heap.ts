@@ -26,15 +26,14 @@ export function heapUsed(): number {
   return process.memoryUsage().heapUsed;
 }
 
-/** Batches at least this large get a clean heap before their timed phase. */
-export const QUIET_MIN_OPS = 1_000;
+const realSetTimeout = globalThis.setTimeout;
 
 /**
- * Collects garbage before the timed phase of a large sample (when `global.gc` exists), so the
- * sample does not pay for garbage its untimed setup, or the previous sample, left behind.
- * Collections caused by the timed work itself still count. A no-op for small samples: a full
- * GC costs milliseconds and those samples are thousands.
+ * Waits after a forced GC before anything is timed again. A full GC leaves sweeping to V8's
+ * background threads; on a 2-core host they compete with the next timed sample, and
+ * measurements taken right after `gc()` came out up to several times slower. (For the same
+ * reason no GC is forced before timed samples: V8 collects when it decides to.)
  */
-export function quietHeap(ops: number): void {
-  if (gc !== undefined && ops >= QUIET_MIN_OPS) gc();
+export function afterForcedGc(): Promise<void> {
+  return gc === undefined ? Promise.resolve() : new Promise((resolve) => realSetTimeout(resolve, 250));
 }

@@ -152,6 +152,7 @@ export function terminalReport(run: RunRecord): string {
     lines.push(textTable(['curve', 'N', 'median/op', 'mean/op', 'rme', 'samples', 'heap B/in-flight', '× floor'], rows));
     const leaks = groupLeaks(s.leaks);
     lines.push(leaks.length === 0 ? 'leaks: none' : `LEAKS: ${leaks.map((l) => `${l.where} ${l.field} (up to ${l.maxSize} entries, ${l.contexts.length} runs)`).join('; ')}`);
+    for (const note of s.notes) lines.push(`note: ${note}`);
   }
   const cmp = compareTable(run);
   if (cmp !== undefined) lines.push('', '== compare', cmp.text);
@@ -196,13 +197,13 @@ export function suiteCharts(run: RunRecord): Map<string, string> {
         if (f) series.push({ label: f.label, points: f.points.map((p) => ({ x: p.n, y: costOf(p) })), dashed: true });
       }
     }
-    const first = curves[0];
+    const meanings = [...new Set(curves.map((c) => c.nMeaning))];
     charts.set(
       name,
       logLogChart({
         title: `${name}: cost per operation against N`,
         subtitle: `${results[0]!.description} — median per op; dashed = floor`,
-        xLabel: first?.nMeaning ?? 'N',
+        xLabel: meanings.length === 0 ? 'N' : `N = ${meanings.join(' | ')}`,
         yLabel: 'cost per operation',
         series,
       }),

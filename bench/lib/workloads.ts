@@ -7,9 +7,9 @@
  */
 import FakeTimers from '@sinonjs/fake-timers';
 import type { Endpoint, HttpEndpoint } from './endpoint.ts';
-import { heapUsed, quietHeap } from './heap.ts';
+import { afterForcedGc, heapUsed } from './heap.ts';
 import { Gate, Latch } from './latch.ts';
-import type { LeakLedger } from './leaks.ts';
+import type { LeakLedger, MapProbe } from './leaks.ts';
 import { measure, pointFromSamples } from './measure.ts';
 import { planFor } from './plan.ts';
 import { realNow, settle } from './realClock.ts';
@@ -67,7 +67,6 @@ export async function roundTrip(ctx: WorkloadContext, n: number): Promise<Point>
     },
     sample: async () => {
       const ep = endpoint!;
-      quietHeap(n);
       const start = realNow();
       await roundTripBatch(ep, n, () => {
         peak = Math.max(peak, ep.inFlight() ?? 0);
@@ -95,6 +94,7 @@ async function heapPerInFlight(ctx: WorkloadContext, n: number): Promise<number>
     atPeak = heapUsed();
   });
   await finish(endpoint, ctx, n);
+  await afterForcedGc();
   return (atPeak - base) / n;
 }
 
@@ -129,7 +129,6 @@ export async function progressRouting(ctx: WorkloadContext, tokens: number, perS
     sample: async () => {
       const senders = endpoint!.progressSenders!;
       received = new Latch(perSample);
-      quietHeap(perSample);
       const start = realNow();
       for (let k = 0; k < perSample; k++) senders[(k * STRIDE) % tokens]!(++value);
       await received.done;
@@ -171,7 +170,6 @@ export async function progressStorm(ctx: WorkloadContext, storm: number, resetTi
     sample: async () => {
       const send = endpoint!.progressSenders![0]!;
       received = new Latch(storm);
-      quietHeap(storm);
       const start = realNow();
       for (let k = 0; k < storm; k++) send(++value);
       await received.done;
@@ -212,7 +210,6 @@ export async function cancelStorm(ctx: WorkloadContext, n: number): Promise<Poin
       const calls = controllers.map((c) => ep.call({ signal: c.signal }).then(noop, () => rejected.hit()));
       await gate.arrived.done;
       peak = Math.max(peak, ep.inFlight() ?? 0);
-      quietHeap(k);
       const start = realNow();
       for (let i = 0; i < n; i += 2) controllers[i]!.abort('bench cancel');
       await Promise.all([rejected.done, gate.aborted.done]);
@@ -259,7 +256,6 @@ export async function timeoutStorm(ctx: WorkloadContext, n: number): Promise<Poi
         const calls = Array.from({ length: n }, () => ep.call({ timeout: STORM_TIMEOUT_MS }).then(noop, () => timedOut.hit()));
         await gate.arrived.done;
         peak = Math.max(peak, ep.inFlight() ?? 0);
-        quietHeap(n);
         const start = realNow();
         clock.tick(STORM_TIMEOUT_MS);
         await Promise.all([timedOut.done, gate.aborted.done]);
@@ -300,7 +296,6 @@ async function httpBatch(endpoint: HttpEndpoint, n: number, atPeak?: () => void)
     opened = realNow();
     gate.open();
   });
-  if (atPeak === undefined) quietHeap(n);
   const start = realNow();
   const bodies = await Promise.all(prepared.map((p) => endpoint.exchange(p)));
   const end = realNow();
@@ -346,7 +341,35 @@ export async function httpInFlight(ctx: HttpWorkloadContext, n: number): Promise
       atPeak = heapUsed();
     });
     await finish(ep, ctx, n);
+    await afterForcedGc();
     exchange.heapBytesPerInFlight = (atPeak - base) / n;
   }
   return { exchange, respond: pointFromSamples(n, n, respondSamples) };
+}
+
+/**
+ * Heap still retained per *completed* POST: `count` sequential exchanges in one open session,
+ * heap after minus heap before. Zero is the expected answer (every correlation entry should
+ * be gone once its response is read); anything else is a leak's per-request cost.
+ */
+export async function retainedPerCompletedPost(ctx: HttpWorkloadContext, count: number): Promise<{ bytesPerPost: number; probes: MapProbe[] }> {
+  const endpoint = await ctx.make();
+  const one = async (): Promise<void> => {
+    const id = nextHttpId++;
+    const prepared = endpoint.prepare(id);
+    const gate = new Gate(1);
+    endpoint.gate = gate;
+    void gate.arrived.done.then(() => gate.open());
+    await endpoint.exchange(prepared);
+  };
+  for (let i = 0; i < Math.min(count, 200); i++) await one(); // warm up
+  await settle(3);
+  const base = heapUsed();
+  for (let i = 0; i < count; i++) await one();
+  await settle(3);
+  const bytesPerPost = (heapUsed() - base) / count;
+  const probes = endpoint.probe();
+  await finish(endpoint, { ledger: ctx.ledger, curveId: `${ctx.curveId} (sequential)` }, count);
+  await afterForcedGc();
+  return { bytesPerPost, probes };
 }

@@ -12,7 +12,7 @@ import { heapMethodDescription } from '../lib/heap.ts';
 import { openHttpSession, type HttpMode } from '../lib/httpSession.ts';
 import { sizesFor } from '../lib/plan.ts';
 import type { BenchSuite, Curve, SuiteResult } from '../lib/suite.ts';
-import { HTTP_HEAP_MAX_N, httpInFlight } from '../lib/workloads.ts';
+import { HTTP_HEAP_MAX_N, httpInFlight, retainedPerCompletedPost } from '../lib/workloads.ts';
 
 export const streamableHttpSuite: BenchSuite = {
   name: 'streamable-http',
@@ -24,6 +24,7 @@ export const streamableHttpSuite: BenchSuite = {
       return { ...base, skipped: `SDK ${v} has no server/webStandardStreamableHttp.js (WebStandardStreamableHTTPServerTransport)` };
     }
     const ledger = new LeakLedger();
+    const retained: string[] = [];
     for (const mode of ['json', 'sse'] as HttpMode[]) {
       const exchange: Curve = {
         id: `sdk/http-${mode}`,
@@ -51,12 +52,21 @@ export const streamableHttpSuite: BenchSuite = {
         respond.points.push(points.respond);
       }
       base.curves.push(exchange, respond);
+      const count = ctx.quick ? 2_000 : 10_000;
+      ctx.log(`SDK ${v} HTTP ${mode.toUpperCase()}: heap retained per completed POST (${count} sequential)`);
+      const { bytesPerPost, probes } = await retainedPerCompletedPost(wctx, count);
+      const sizes = probes.flatMap((p) => Object.entries(p.sizes).filter(([, size]) => size > 0).map(([field, size]) => `${field}=${size}`));
+      retained.push(
+        `${mode.toUpperCase()} mode: ${Math.round(bytesPerPost).toLocaleString('en-US')} B of heap retained per completed POST after ${count.toLocaleString('en-US')} sequential POSTs in one open session` +
+          (sizes.length > 0 ? ` (non-empty maps after them: ${sizes.join(', ')})` : ' (all correlation maps empty)'),
+      );
     }
     return {
       ...base,
       leaks: ledger.leaks,
       notes: [
         'sessions are stateful with a deterministic sessionIdGenerator and keepAliveMs: 0; the POSTs are built before timing',
+        ...retained,
         `heap per in-flight request (probed up to N=${HTTP_HEAP_MAX_N.toLocaleString('en-US')}): ${heapMethodDescription()}`,
         ...ledger.notes(),
       ],

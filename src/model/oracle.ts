@@ -507,8 +507,8 @@ export class TraceWalker {
     const list = this.receivers.get(`${requester}:${e.conn}:${idKey(c.id)}`);
     if (!list) {
       const elsewhere = [...this.receivers.values()].flat().find((r) => r.side === Y && idKey(r.id) === idKey(c.id) && r.conn !== e.conn);
-      if (elsewhere && elsewhere.conn < e.conn) {
-        this.flag('lifecycle.reconnect-isolation', e.i, `the ${Y} answered request ${show(c.id)} of connection ${elsewhere.conn} on the new connection ${e.conn}.`, this.rcvLabel(elsewhere));
+      if (elsewhere) {
+        this.flag('rpc.routing', e.i, `the ${Y} answered request ${show(c.id)} of connection ${elsewhere.conn} on connection ${e.conn}.`, this.rcvLabel(elsewhere));
       } else if (this.notificationStep.get(Y) === e.step && (c.id === null || c.id === undefined || !list)) {
         this.flag('rpc.no-reply-to-notification', e.i, `the ${Y} sent a response (id ${show(c.id)}) in reply to a notification.`, `${Y}:${show(c.id)}`);
       } else {
@@ -567,8 +567,8 @@ export class TraceWalker {
     const rec = this.receivedTokens.get(`${X}:${e.conn}:${idKey(token)}`);
     if (!rec) {
       const elsewhere = [...this.receivedTokens.entries()].find(([k]) => k.startsWith(`${X}:`) && k.endsWith(`:${idKey(token)}`));
-      if (elsewhere && elsewhere[1].conn < e.conn) {
-        this.flag('lifecycle.reconnect-isolation', e.i, `the ${X} sent progress for token ${show(token)} of connection ${elsewhere[1].conn} on connection ${e.conn}.`, this.rcvLabel(elsewhere[1]));
+      if (elsewhere) {
+        this.flag('rpc.routing', e.i, `the ${X} sent progress for token ${show(token)} of a request it received on connection ${elsewhere[1].conn} on connection ${e.conn}.`, this.rcvLabel(elsewhere[1]));
       } else {
         this.flag('progress.token-requested', e.i, `the ${X} sent progress for token ${show(token)}, which no request it is processing carried.`, `${X}:${show(token)}`);
       }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { invariants } from '../../src/model/index.ts';
 
 /** Ids the oracle does not judge: the HTTP profile's, the runner's own, and routing (needs several clients). */
-const notJudged = new Set(['rpc.routing', 'harness.deterministic', 'harness.globals-restored']);
+const notJudged = new Set(['harness.deterministic', 'harness.globals-restored']);
 
 describe('catalogue', () => {
   it('every judged invariant id has a fires/silent fixture test in test/model', () => {

@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import { judge } from '../../src/model/oracle.ts';
+import { summarizeFrame, type TraceEvent } from '../../src/sim/index.ts';
 import { call, check, fault, handler, plain, scenario, sleep } from './fixtures.ts';
+
+/**
+ * The trace of a real run with the server's frames for request 1 moved onto another connection,
+ * as a transport that mixes up sessions would send them. One SDK connection per Protocol makes
+ * this impossible to provoke with the real SDK, so the fixture is the trace itself.
+ */
+function misrouted(trace: readonly TraceEvent[], startsWith: string): TraceEvent[] {
+  return trace.map((e) =>
+    e.kind === 'send' && e.from === 'server' && summarizeFrame(e.frame).startsWith(startsWith) ? { ...e, conn: e.conn + 1 } : e,
+  );
+}
 
 describe('rpc invariants', () => {
   it('rpc.well-formed: fires on a notification without jsonrpc / silent on the SDK\'s own frames', async () => {
@@ -33,6 +46,15 @@ describe('rpc invariants', () => {
     expect(bad.ids).toContain('rpc.single-response');
     const good = await check(scenario({ h: handler() }, [call('c1', 'h'), call('c2', 'h')]));
     expect(good.ids).not.toContain('rpc.single-response');
+  });
+
+  it('rpc.routing: fires on a response or progress that leaves on another connection / silent on the real run', async () => {
+    const withProgress = scenario({ h: handler([{ kind: 'progress', progress: 1 }]) }, [call('c1', 'h', { onprogress: true })]);
+    const { run } = await check(withProgress);
+    const ids = (trace: readonly TraceEvent[]) => judge(trace, run.endState).map((f) => f.invariant);
+    expect(ids(run.result.trace)).not.toContain('rpc.routing');
+    expect(ids(misrouted(run.result.trace, 'result id=1'))).toContain('rpc.routing');
+    expect(ids(misrouted(run.result.trace, 'notifications/progress'))).toContain('rpc.routing');
   });
 
   it('rpc.no-reply-to-notification: fires on an error reply to notifications/initialized / silent on the SDK', async () => {
