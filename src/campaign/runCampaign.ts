@@ -1,5 +1,7 @@
 import fc from 'fast-check';
+import { coverage as traceCoverage, mergeCoverage } from '../model/coverage.ts';
 import type { Finding } from '../model/finding.ts';
+import type { Coverage } from '../model/oracle.ts';
 import type { InvariantId } from '../model/invariants.ts';
 import type { ScenarioConstraints } from '../sim/arbitraries/index.ts';
 import type { RunOptions, RunResult, Scenario } from '../sim/index.ts';
@@ -66,6 +68,8 @@ export interface CampaignReport {
   readonly outcomes: Readonly<Record<string, number>>;
   /** Distinct invariants broken, violations first. */
   readonly findings: readonly FindingSummary[];
+  /** Model transitions and named race pairs the campaign's runs hit. */
+  readonly coverage: Coverage;
   /** Cases whose second run gave another trace hash (only with `selfCheck`). */
   readonly nondeterministic: readonly number[];
   readonly runsPerSecond: number;
@@ -87,12 +91,14 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
   const nondeterministic: number[] = [];
   let steps = 0;
   let virtualMs = 0;
+  let coverage = traceCoverage([]);
 
   for (let index = 0; index < runs; index++) {
     const simCase = caseAt(seed, index, options.constraints);
     const { result, findings } = await options.runner(simCase.scenario, { tape: simCase.tape, seed: simCase.seed });
     steps += result.steps;
     virtualMs += result.virtualMs;
+    coverage = mergeCoverage(coverage, traceCoverage([result.trace]));
     outcomes[result.outcome.kind] = (outcomes[result.outcome.kind] ?? 0) + 1;
     for (const id of new Set(findings.map((f) => f.invariant))) {
       const seen = byInvariant.get(id);
@@ -128,6 +134,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
     virtualMs,
     outcomes,
     findings,
+    coverage,
     nondeterministic,
     runsPerSecond: runs / Math.max(runWallMs / 1000, 1e-9),
   };

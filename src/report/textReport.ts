@@ -64,6 +64,12 @@ export function formatCampaignReport(report: CampaignReport, ctx: ReportContext)
     '',
     ...report.findings.map((s) => formatSummary(s, report, ctx) + '\n'),
   ];
+  const races = Object.entries(report.coverage.races).map(([pair, n]) => `${n > 0 ? '✓' : pc.yellow('✗')} ${pair} ${n}`);
+  out.push(
+    `coverage: ${Object.keys(report.coverage.transitions).length} distinct model transitions; race pairs hit (occurrences; progress-after-response needs a peer that breaks FIFO order, see test/model/coverage.test.ts):`,
+    ...races.map((r) => `  ${r}`),
+    '',
+  );
   if (report.nondeterministic.length > 0) {
     out.push(pc.red(`✗ harness.deterministic: cases ${report.nondeterministic.join(', ')} gave another trace hash on a second run`));
   }
