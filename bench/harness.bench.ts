@@ -141,6 +141,8 @@ export function formatHarnessNumbers(n: HarnessNumbers): string[] {
 export const harnessSuite: BenchSuite = {
   name: 'harness',
   description: 'simulated runs per second and cost per delivered message against the bare SDK',
+  // The harness drives the installed SDK through src/sim; it runs once, not per compared version.
+  sdkIndependent: true,
   async run(ctx): Promise<SuiteResult> {
     const { numbers } = await measureHarness(ctx.quick);
     const lines = formatHarnessNumbers(numbers);

@@ -191,7 +191,7 @@ async function main(argv: string[]): Promise<number> {
     const dir = outputDir(o, versions);
     mkdirSync(dir, { recursive: true });
     const chartFiles = new Map<string, string>();
-    for (const [name, svg] of suiteCharts(run)) {
+    for (const [name, svg] of await suiteCharts(run)) {
       const file = `${name}.svg`;
       writeFileSync(join(dir, file), `${svg}\n`);
       chartFiles.set(name, file);

@@ -183,7 +183,7 @@ export function compareTable(run: RunRecord): { text: string; markdown: string }
 }
 
 /** One chart per suite: its curves, plus the floor curves they are compared to (dashed). */
-export function suiteCharts(run: RunRecord): Map<string, string> {
+export async function suiteCharts(run: RunRecord): Promise<Map<string, string>> {
   const floors = floorCurves(run.suites);
   const charts = new Map<string, string>();
   const names = [...new Set(run.suites.filter((s) => !s.skipped && s.curves.length > 0).map((s) => s.name))];
@@ -200,7 +200,7 @@ export function suiteCharts(run: RunRecord): Map<string, string> {
     const meanings = [...new Set(curves.map((c) => c.nMeaning))];
     charts.set(
       name,
-      logLogChart({
+      await logLogChart({
         title: `${name}: cost per operation against N`,
         subtitle: `${results[0]!.description} — median per op; dashed = floor`,
         xLabel: meanings.length === 0 ? 'N' : `N = ${meanings.join(' | ')}`,
