@@ -152,8 +152,14 @@ export class TraceWalker {
   readonly races = Object.fromEntries(racePairs.map((r) => [r, 0])) as Record<RacePair, number>;
 
   private readonly calls = new Map<string, CallRec>();
-  /** Requests by sender: `side:idKey` (1.x ids are unique per Protocol instance across connections). */
+  /**
+   * Requests by sender: `side:client:idKey`. 1.x ids are unique per Protocol instance across
+   * connections, and each client (and the `Server` of its session) is its own instance, so two
+   * clients both numbering from 0 do not collide.
+   */
   private readonly requesters = new Map<string, RequesterRec>();
+  /** Which client each connection belongs to (`connect` events; 0 unless the scenario has several). */
+  private readonly connClient = new Map<number, number>();
   /** Requests by receiver: `requester:conn:idKey` → every delivery, oldest first. */
   private readonly receivers = new Map<string, ReceiverRec[]>();
   /** Progress tokens of requests sent: `requester:conn:token`. */
@@ -223,12 +229,17 @@ export class TraceWalker {
     return (rec.snap.value as { handler: string }).handler;
   }
 
+  /** The key of request `id` sent by `side` on connection `conn` in `requesters`. */
+  private reqKey(side: Side, conn: number, id: unknown): string {
+    return `${side}:${this.connClient.get(conn) ?? 0}:${idKey(id)}`;
+  }
+
   private label(rec: RequesterRec): string {
     return rec.call?.call ?? `${rec.from}:${show(rec.id)}`;
   }
 
   private rcvLabel(rec: ReceiverRec): string {
-    const req = this.requesters.get(`${other(rec.side)}:${idKey(rec.id)}`);
+    const req = this.requesters.get(this.reqKey(other(rec.side), rec.conn, rec.id));
     return req ? this.label(req) : `${other(rec.side)}:${show(rec.id)}`;
   }
 
@@ -247,9 +258,12 @@ export class TraceWalker {
         if (e.action.startsWith('caller #') && / close (client|server)$/.test(e.action)) this.callerCloseStep = e.step;
         return;
       case 'connect': {
+        const client = e.client ?? 0;
+        this.connClient.set(e.conn, client);
+        const mine = (conn: number) => conn < e.conn && (this.connClient.get(conn) ?? 0) === client;
         if (e.conn > 1) {
-          const old = [...this.calls.values()].some((c) => !c.settled && c.conn < e.conn);
-          const handlers = [...this.receivers.values()].some((l) => l.some((r) => r.conn < e.conn && this.handlerState(r) !== 'ended'));
+          const old = [...this.calls.values()].some((c) => !c.settled && mine(c.conn));
+          const handlers = [...this.receivers.values()].some((l) => l.some((r) => mine(r.conn) && this.handlerState(r) !== 'ended'));
           if (old || handlers) this.race('reconnect-with-pending-timer');
         }
         this.conn = e.conn;
@@ -264,7 +278,7 @@ export class TraceWalker {
         // A cancel the SDK tried to send counts as sent for `timeout.sends-cancel`: the link was gone.
         const c = classifyFrame(e.frame);
         if (c.type === 'notification' && c.method === 'notifications/cancelled') {
-          const rec = this.requesters.get(`${e.from}:${idKey(c.params?.requestId)}`);
+          const rec = this.requesters.get(this.reqKey(e.from, e.conn, c.params?.requestId));
           if (rec) rec.lastCancelStep = e.step;
         }
         if (this.sdkClosed.has(`${e.from}:${e.conn}`)) {
@@ -476,7 +490,7 @@ export class TraceWalker {
       call.req = rec;
     }
     this.starting.delete(X);
-    this.requesters.set(`${X}:${k}`, rec);
+    this.requesters.set(this.reqKey(X, e.conn, c.id), rec);
     const meta = (c.params?._meta ?? undefined) as Record<string, unknown> | undefined;
     const token = meta?.progressToken;
     if (rec.call) {
@@ -537,7 +551,7 @@ export class TraceWalker {
       this.flag('cancel.well-formed', e.i, `the ${X} sent notifications/cancelled with requestId ${show(id)}; it must name the request by its id.`, `${X}:${e.conn}`);
       return;
     }
-    const rec = this.requesters.get(`${X}:${idKey(id)}`);
+    const rec = this.requesters.get(this.reqKey(X, e.conn, id));
     if (!rec) {
       this.flag('cancel.in-flight-only', e.i, `the ${X} cancelled request ${show(id)}, which it never sent.`, `${X}:${show(id)}`);
       return;
@@ -612,7 +626,7 @@ export class TraceWalker {
         rec.token = idKey(token);
         this.receivedTokens.set(`${Y}:${e.conn}:${rec.token}`, rec);
       }
-      const req = this.requesters.get(`${X}:${idKey(c.id)}`);
+      const req = this.requesters.get(this.reqKey(X, e.conn, c.id));
       if (req) req.delivered = true;
       return;
     }
@@ -647,7 +661,7 @@ export class TraceWalker {
       return;
     }
     if (c.type === 'response') {
-      const rec = this.requesters.get(`${Y}:${idKey(c.id)}`);
+      const rec = this.requesters.get(this.reqKey(Y, e.conn, c.id));
       if (!rec) return;
       const wire = this.wire(rec);
       if (wire === 'cancelled' || wire === 'timedOut') {
@@ -759,24 +773,28 @@ export class TraceWalker {
 
   private leaks(s: EndState, at: number): void {
     const openCalls = [...this.calls.values()].filter((c) => !c.settled);
-    for (const side of ['client', 'server'] as const) {
-      const maps = s.maps[side];
+    // Client 0's endpoints, then those of every further client (several clients only).
+    const instances = [{ client: 0, maps: s.maps }, ...(s.moreClients ?? [])];
+    for (const { client, maps: both } of instances) for (const side of ['client', 'server'] as const) {
+      const maps = both[side];
+      const who = client === 0 ? side : `${side} of client ${client}`;
+      const isMine = (r: ReceiverRec) => (this.connClient.get(r.conn) ?? 0) === client;
       for (const field of ['_responseHandlers', '_progressHandlers', '_timeoutInfo'] as const) {
         for (const key of maps[field].keys) {
-          const rec = this.requesters.get(`${side}:${idKey(key)}`);
+          const rec = this.requesters.get(`${side}:${client}:${idKey(key)}`);
           if (rec?.call && !rec.call.settled) continue;
           if (rec && !rec.call && (this.wire(rec) === 'pending' || this.wire(rec) === 'progressing')) continue;
-          this.flag('leak.correlation-maps', at, `the ${side}'s ${field} still holds request ${show(key)}${rec?.call ? ` (${rec.call.call}, settled)` : ''}.`, rec ? this.label(rec) : `${side}:${show(key)}`);
+          this.flag('leak.correlation-maps', at, `the ${who}'s ${field} still holds request ${show(key)}${rec?.call ? ` (${rec.call.call}, settled)` : ''}.`, rec ? this.label(rec) : `${side}:${show(key)}`);
         }
       }
       for (const key of maps._requestHandlerAbortControllers.keys) {
-        const rec = [...this.receivers.values()].flat().filter((r) => r.side === side && idKey(r.id) === idKey(key)).at(-1);
+        const rec = [...this.receivers.values()].flat().filter((r) => r.side === side && idKey(r.id) === idKey(key) && isMine(r)).at(-1);
         if (rec && this.handlerState(rec) !== 'ended' && this.handlerState(rec) !== 'idle') continue;
-        this.flag('leak.correlation-maps', at, `the ${side}'s _requestHandlerAbortControllers still holds request ${show(key)} whose handler ended.`, rec ? this.rcvLabel(rec) : `${other(side)}:${show(key)}`);
+        this.flag('leak.correlation-maps', at, `the ${who}'s _requestHandlerAbortControllers still holds request ${show(key)} whose handler ended.`, rec ? this.rcvLabel(rec) : `${other(side)}:${show(key)}`);
       }
       for (const field of ['_requestResolvers', '_taskProgressTokens'] as const) {
         for (const key of maps[field].keys) {
-          this.flag('leak.correlation-maps', at, `the ${side}'s ${field} still holds ${show(key)} with nothing in flight.`, `${side}:${show(key)}`);
+          this.flag('leak.correlation-maps', at, `the ${who}'s ${field} still holds ${show(key)} with nothing in flight.`, `${side}:${show(key)}`);
         }
       }
     }

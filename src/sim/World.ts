@@ -41,12 +41,23 @@ type SdkHandlerExtra = {
 export class World {
   readonly client = createClient();
   readonly server = createServer();
+  /**
+   * Every client, by index (`http.clients`; one unless the scenario asks for more): client 0 is
+   * `client`. Each has its own `Server` (`servers[k]`, `server` for 0), since the SDK's Protocol
+   * serves one transport at a time; the http network routes by session id to them.
+   */
+  readonly clients: Endpoint[] = [this.client];
+  readonly servers: Endpoint[] = [this.server];
   /** Every transport ever connected, oldest first: old links may still hold frames. */
   readonly transports: ScheduledTransport[] = [];
+  /** The last connection number handed out; numbers are unique across clients. */
   private conn = 0;
+  /** The current connection of each client. */
+  private readonly clientConns: number[] = [0];
   private seq = 0;
   private nextAction = 0;
-  private connecting = false;
+  /** Connections whose handshake is under way (caller actions wait for them). */
+  private connecting = 0;
   private readonly gates = new Map<number, Gate>();
   private readonly signals = new Map<string, AbortController>();
   /** The callers' named `AbortSignal`s, read-only (the oracle counts listeners left on them). */
@@ -65,19 +76,27 @@ export class World {
     private readonly trace: TraceRecorder,
     readonly clock: VirtualClock,
   ) {
-    for (const side of ['client', 'server'] as const) {
-      const endpoint = this.endpoint(side);
-      endpoint.onerror = (error: Error) => this.trace.record({ kind: 'onerror', side, message: error.message });
-      endpoint.onclose = () => this.trace.record({ kind: 'close', side, conn: this.conn });
+    const clients = scenario.profile === 'http' ? (scenario.http?.clients ?? 1) : 1;
+    for (let k = 1; k < clients; k++) {
+      this.clients.push(createClient());
+      this.servers.push(createServer());
+      this.clientConns.push(0);
     }
-    for (const method of Object.keys(methodSpecs) as RequestMethod[]) {
-      const receiver = this.endpoint(otherSide(methodSender[method]));
-      const spec = methodSpecs[method];
-      // The SDK's handler typing is per-schema; one generic handler serves all four methods.
-      (receiver.setRequestHandler as (schema: unknown, h: (r: unknown, x: SdkHandlerExtra) => unknown) => void)(
-        spec.requestSchema,
-        (_request, extra) => this.handle(otherSide(methodSender[method]), method, extra),
-      );
+    for (let k = 0; k < clients; k++) {
+      for (const side of ['client', 'server'] as const) {
+        const endpoint = this.endpointOf(side, k);
+        endpoint.onerror = (error: Error) => this.trace.record({ kind: 'onerror', side, message: error.message });
+        endpoint.onclose = () => this.trace.record({ kind: 'close', side, conn: this.clientConns[k]! });
+      }
+      for (const method of Object.keys(methodSpecs) as RequestMethod[]) {
+        const receiver = this.endpointOf(otherSide(methodSender[method]), k);
+        const spec = methodSpecs[method];
+        // The SDK's handler typing is per-schema; one generic handler serves all four methods.
+        (receiver.setRequestHandler as (schema: unknown, h: (r: unknown, x: SdkHandlerExtra) => unknown) => void)(
+          spec.requestSchema,
+          (_request, extra) => this.handle(otherSide(methodSender[method]), method, extra, k),
+        );
+      }
     }
     this.http =
       scenario.profile === 'http'
@@ -93,17 +112,26 @@ export class World {
     return this.http?.openExchanges() ?? [];
   }
 
-  /** Connects the pair for the first time; the handshake itself runs under the scheduler. */
+  /** Connects each client for the first time; the handshakes themselves run under the scheduler. */
   start(): void {
-    this.connect();
+    for (let k = 0; k < this.clients.length; k++) this.connect(k);
   }
 
+  /** The newest connection (of any client). */
   get currentConn(): number {
     return this.conn;
   }
 
+  /** Client 0's endpoint on `side`. */
   endpoint(side: Side): Endpoint {
     return side === 'client' ? this.client : this.server;
+  }
+
+  /** Client `client`'s endpoint on `side`: its `Client`, or the `Server` that serves its session. */
+  endpointOf(side: Side, client: number): Endpoint {
+    const endpoint = (side === 'client' ? this.clients : this.servers)[client];
+    if (!endpoint) throw new Error(`World.endpointOf: no client ${client}; the scenario has ${this.clients.length}.`);
+    return endpoint;
   }
 
   /** True once every caller action of the workload was performed. */
@@ -161,7 +189,7 @@ export class World {
 
   private callerEnabled(action: CallerAction): boolean {
     if (this.connecting) return false;
-    if (action.kind === 'reconnect') return this.http ? (this.http.current?.halfClosed ?? true) : this.transports.every((t) => t.isClosed);
+    if (action.kind === 'reconnect') return this.http ? (this.http.current(action.client ?? 0)?.halfClosed ?? true) : this.transports.every((t) => t.isClosed);
     return true;
   }
 
@@ -169,7 +197,7 @@ export class World {
     switch (action.kind) {
       case 'call':
         // The settlement is in the trace; the rejection itself is the caller's, not an escape.
-        void this.startCall(action.call, action.method, action.handler, action.options).catch(() => {});
+        void this.startCall(action.call, action.method, action.handler, action.options, action.client ?? 0).catch(() => {});
         return;
       case 'abort': {
         const controller = this.signal(action.signal);
@@ -177,21 +205,22 @@ export class World {
         return controller.abort(`signal ${action.signal} aborted by its caller`);
       }
       case 'close':
-        void this.endpoint(action.side).close().catch(() => {});
+        void this.endpointOf(action.side, action.client ?? 0).close().catch(() => {});
         return;
       case 'reconnect':
-        return this.connect();
+        return this.connect(action.client ?? 0);
       case 'http-post':
-        void this.http?.post(action.body).catch(() => {});
+        void this.http?.post(action.body, action.client ?? 0).catch(() => {});
         return;
       case 'http-drop':
-        return this.http?.dropStreams();
+        return this.http?.dropStreams(action.client ?? 0);
     }
   }
 
-  private connect(): void {
-    if (this.http) return this.connectHttp(this.http);
+  private connect(client: number): void {
+    if (this.http) return this.connectHttp(this.http, client);
     const conn = ++this.conn;
+    this.clientConns[0] = conn;
     const [clientEnd, serverEnd] = createScheduledPair(conn, {
       nextSeq: () => ++this.seq,
       record: (e) => this.trace.record(e),
@@ -200,7 +229,7 @@ export class World {
     applyAdapterFaults(this.scenario.adapterFaults, clientEnd);
     applyAdapterFaults(this.scenario.adapterFaults, serverEnd);
     this.trace.record({ kind: 'connect', conn });
-    this.connecting = true;
+    this.connecting++;
     void this.server
       .connect(serverEnd)
       .then(() => this.client.connect(clientEnd))
@@ -209,7 +238,7 @@ export class World {
         (error: unknown) => this.trace.record({ kind: 'ready', conn, error: messageOf(error) }),
       )
       .finally(() => {
-        this.connecting = false;
+        this.connecting--;
       });
   }
 
@@ -218,24 +247,27 @@ export class World {
    * when it closes, so whichever end of the previous session is still open is closed first, as
    * an application starting over does (one `Server` object serves one session at a time).
    */
-  private connectHttp(http: HttpNetwork): void {
-    const previous = http.current;
+  private connectHttp(http: HttpNetwork, client: number): void {
+    const sdkClient = this.endpointOf('client', client);
+    const sdkServer = this.endpointOf('server', client);
+    const previous = http.current(client);
     const stale: Promise<unknown>[] = [];
-    if (previous && !previous.client.closed) stale.push(this.client.close());
-    if (previous?.server && !previous.server.closed) stale.push(this.server.close());
+    if (previous && !previous.client.closed) stale.push(sdkClient.close());
+    if (previous?.server && !previous.server.closed) stale.push(sdkServer.close());
     const conn = ++this.conn;
-    const ends = http.connect(conn);
-    this.trace.record({ kind: 'connect', conn });
-    this.connecting = true;
+    this.clientConns[client] = conn;
+    const ends = http.connect(conn, client);
+    this.trace.record({ kind: 'connect', conn, ...(client > 0 && { client }) });
+    this.connecting++;
     void Promise.all(stale)
-      .then(() => ends.server && this.server.connect(ends.server))
-      .then(() => this.client.connect(ends.client))
+      .then(() => ends.server && sdkServer.connect(ends.server))
+      .then(() => sdkClient.connect(ends.client))
       .then(
         () => this.trace.record({ kind: 'ready', conn }),
         (error: unknown) => this.trace.record({ kind: 'ready', conn, error: messageOf(error) }),
       )
       .finally(() => {
-        this.connecting = false;
+        this.connecting--;
       });
   }
 
@@ -247,7 +279,7 @@ export class World {
       if (methodSender[method] !== 'client') continue;
       (server.setRequestHandler as (schema: unknown, h: (r: unknown, x: SdkHandlerExtra) => unknown) => void)(
         methodSpecs[method].requestSchema,
-        (_request, extra) => this.handle('server', method, extra),
+        (_request, extra) => this.handle('server', method, extra, 0),
       );
     }
     return server;
@@ -272,12 +304,14 @@ export class World {
       meta?: Record<string, JsonValue>;
       signal?: string;
     },
+    client: number,
     from: Side = methodSender[method],
     via?: SdkHandlerExtra,
   ): Promise<unknown> {
-    const endpoint = this.endpoint(from);
+    const endpoint = this.endpointOf(from, client);
+    const conn = this.clientConns[client]!;
     const id = nextRequestId(endpoint).value;
-    if (id !== undefined && handler !== undefined) this.routes.set(`${otherSide(from)}:${this.conn}:${id}`, handler);
+    if (id !== undefined && handler !== undefined) this.routes.set(`${otherSide(from)}:${conn}:${id}`, handler);
     const sdkOptions: RequestOptions = {};
     const faults = this.scenario.adapterFaults;
     if (options.timeoutMs !== undefined && !hasAdapterFault(faults, from, 'drop-timeout-option')) sdkOptions.timeout = options.timeoutMs;
@@ -295,7 +329,7 @@ export class World {
           ...(p.total !== undefined && { total: p.total }),
         });
     }
-    this.trace.record({ kind: 'call-start', call, from, conn: this.conn, method, id, options: options as JsonValue });
+    this.trace.record({ kind: 'call-start', call, from, conn, method, id, options: options as JsonValue });
     this.openCalls.add(call);
     const request = { method, params: requestParams(method, handler ?? 'default', options.meta) };
     const schema = methodSpecs[method].resultSchema;
@@ -324,8 +358,8 @@ export class World {
   }
 
   /** The SDK's request handler on `side`: looks up the scripted program and runs it. */
-  private handle(side: Side, method: RequestMethod, extra: SdkHandlerExtra): Promise<Record<string, unknown>> {
-    const conn = this.conn;
+  private handle(side: Side, method: RequestMethod, extra: SdkHandlerExtra, client: number): Promise<Record<string, unknown>> {
+    const conn = this.clientConns[client]!;
     const id = extra.requestId;
     const name = this.routes.get(`${side}:${conn}:${id}`);
     const program = (name !== undefined && this.scenario.handlers[name]) || answerAtOnce;
@@ -344,10 +378,12 @@ export class World {
           }),
         callPeer: (peerMethod, peerHandler, timeoutMs) =>
           this.startCall(
-            `${side}:${id}→${peerMethod}`,
+            // Labels are unique per scenario: a second client's handler ids repeat the first's.
+            `${side}:${id}→${peerMethod}${client > 0 ? `@client${client}` : ''}`,
             peerMethod,
             peerHandler,
             timeoutMs !== undefined ? { timeoutMs } : {},
+            client,
             side,
             extra,
           ),

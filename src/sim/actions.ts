@@ -40,7 +40,7 @@ export function describeAction(a: SimAction): string {
     case 'step':
       return `step ${a.gate.side} handler id=${a.gate.id} #${a.gate.index} ${a.gate.step.kind}`;
     case 'caller':
-      return `caller #${a.index} ${describeCallerAction(a.action)}`;
+      return `caller #${a.index} ${'client' in a.action && a.action.client ? `client ${a.action.client}: ` : ''}${describeCallerAction(a.action)}`;
     case 'timer':
       return `timer ${a.timer.label} #${a.timer.id} at ${a.timer.atMs}ms`;
   }

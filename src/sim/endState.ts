@@ -22,6 +22,8 @@ export interface MapReading {
  */
 export interface EndState {
   readonly maps: Readonly<Record<Side, Readonly<Record<CorrelationMapField, MapReading>>>>;
+  /** The same maps of every further client and the `Server` of its session (`http.clients` > 1 only). */
+  readonly moreClients?: readonly { readonly client: number; readonly maps: Readonly<Record<Side, Readonly<Record<CorrelationMapField, MapReading>>>> }[];
   readonly timers: readonly PendingTimer[];
   readonly signals: readonly { readonly name: string; readonly aborted: boolean; readonly abortListeners: number }[];
   readonly transports: readonly { readonly side: Side; readonly conn: number; readonly closed: boolean }[];
@@ -34,9 +36,27 @@ const asJson = (k: unknown): JsonValue => (typeof k === 'string' || typeof k ===
 
 /** Snapshot of `world` at the end of a run. Only reads. */
 export function endState(world: World): EndState {
+  const moreClients = world.clients.slice(1).map((_, k) => ({ client: k + 1, maps: mapsOf(world, k + 1) }));
+  return {
+    maps: mapsOf(world, 0),
+    ...(moreClients.length > 0 && { moreClients }),
+    timers: world.clock.pendingTimers(),
+    signals: [...world.callerSignals].map(([name, signal]) => ({
+      name,
+      aborted: signal.aborted,
+      abortListeners: getEventListeners(signal, 'abort').length,
+    })),
+    transports: world.transports.map((t) => ({ side: t.side, conn: t.conn, closed: t.isClosed })),
+    openCalls: [...world.openCalls],
+    openExchanges: world.openExchanges(),
+  };
+}
+
+/** Correlation maps of client `client`'s `Client` and of the `Server` of its session. */
+function mapsOf(world: World, client: number): Record<Side, Record<CorrelationMapField, MapReading>> {
   const maps = {} as Record<Side, Record<CorrelationMapField, MapReading>>;
   for (const side of ['client', 'server'] as const) {
-    const endpoint = world.endpoint(side);
+    const endpoint = world.endpointOf(side, client);
     const sizes = correlationMapSizes(endpoint);
     const perSide = {} as Record<CorrelationMapField, MapReading>;
     for (const field of correlationMapFields) {
@@ -49,16 +69,5 @@ export function endState(world: World): EndState {
     }
     maps[side] = perSide;
   }
-  return {
-    maps,
-    timers: world.clock.pendingTimers(),
-    signals: [...world.callerSignals].map(([name, signal]) => ({
-      name,
-      aborted: signal.aborted,
-      abortListeners: getEventListeners(signal, 'abort').length,
-    })),
-    transports: world.transports.map((t) => ({ side: t.side, conn: t.conn, closed: t.isClosed })),
-    openCalls: [...world.openCalls],
-    openExchanges: world.openExchanges(),
-  };
+  return maps;
 }

@@ -90,23 +90,29 @@ export type CallerAction =
       readonly options: CallOptions;
       /** What the receiver does with it: a name in `Scenario.handlers`. */
       readonly handler: string;
+      /**
+       * Several clients (`http.clients` > 1): which client makes the call (`tools/call`), or whose
+       * session the server's call goes to (server-initiated methods). 0-based. @default 0
+       */
+      readonly client?: number;
     }
   | { readonly kind: 'abort'; readonly signal: string }
-  | { readonly kind: 'close'; readonly side: Side }
-  /** Connects the same `Client` and `Server` objects again over a new transport pair. */
-  | { readonly kind: 'reconnect' }
+  /** Closes `side` of the connection of client `client` (several clients only). */
+  | { readonly kind: 'close'; readonly side: Side; readonly client?: number }
+  /** Connects the same `Client` and `Server` objects again over a new transport pair (of client `client`, @default 0). */
+  | { readonly kind: 'reconnect'; readonly client?: number }
   /**
    * http profile only: POSTs `body` through the client's own in-memory fetch with its session
    * headers, bypassing the SDK client (a second request reusing an in-flight id, say). The
    * response is read and discarded; its exchange is in the trace like any other.
    */
-  | { readonly kind: 'http-post'; readonly body: JsonValue }
+  | { readonly kind: 'http-post'; readonly body: JsonValue; readonly client?: number }
   /**
    * http profile only, a network fault: every SSE stream the client has open breaks (the client
    * reads an error, the server learns of the disconnect later). Reconnecting is the SDK's own
    * business: with an event store it resumes with `Last-Event-ID`.
    */
-  | { readonly kind: 'http-drop' };
+  | { readonly kind: 'http-drop'; readonly client?: number };
 
 /**
  * Transport profiles; `memory` is the stdio-like one (one FIFO link per direction), `http` the
@@ -127,7 +133,16 @@ export interface HttpMode {
   readonly eventStore: boolean;
   /** SSE keep-alive comment interval in virtual ms; 0 turns it off. @default 0 */
   readonly keepAliveMs?: number;
+  /**
+   * Stateful only: how many clients (each its own SDK `Client`, with its own session and its own
+   * `Server` behind one endpoint) share the server. Caller actions pick one with `client`.
+   * 1 to `MAX_HTTP_CLIENTS`. @default 1
+   */
+  readonly clients?: number;
 }
+
+/** Most clients a scenario may put on one server (`HttpMode.clients`). */
+export const MAX_HTTP_CLIENTS = 4;
 
 /** Everything a run does, apart from the schedule: plain JSON, so it prints and replays. */
 export interface Scenario {

@@ -20,7 +20,8 @@ export type TraceEventBody =
   /** The peer's close reaching this side (end of stream). */
   | { kind: 'eof'; to: Side; conn: number }
   | { kind: 'timer'; id: number; label: string }
-  | { kind: 'connect'; conn: number }
+  /** A new connection; `client` names its client when the scenario has several (absent for client 0). */
+  | { kind: 'connect'; conn: number; client?: number }
   /** The client's `connect()` settled: handshake done (or failed, with `error`). */
   | { kind: 'ready'; conn: number; error?: string }
   | {
@@ -170,7 +171,7 @@ export function formatEvent(e: TraceEvent): string {
     case 'timer':
       return `${head}   timer ${e.label} (#${e.id})`;
     case 'connect':
-      return `${head}   connect conn ${e.conn}`;
+      return `${head}   connect conn ${e.conn}${e.client ? ` (client ${e.client})` : ''}`;
     case 'ready':
       return `${head}   ready conn ${e.conn}${e.error ? ` failed: ${e.error}` : ''}`;
     case 'call-start':

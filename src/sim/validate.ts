@@ -1,4 +1,4 @@
-import { methodSender, type CallerAction, type HandlerProgram, type Scenario } from './scenario.ts';
+import { MAX_HTTP_CLIENTS, methodSender, type CallerAction, type HandlerProgram, type Scenario } from './scenario.ts';
 
 /** Bad input to the runner, with the path of the offending field and the rule it breaks. */
 export class ScenarioError extends Error {
@@ -60,7 +60,21 @@ function validateHandler(path: string, p: HandlerProgram, scenario: Scenario): v
   }
 }
 
+/** How many clients the scenario has (`http.clients`, 1 unless set). */
+function clientCount(scenario: Scenario): number {
+  return scenario.profile === 'http' ? (scenario.http?.clients ?? 1) : 1;
+}
+
 function validateAction(path: string, a: CallerAction, scenario: Scenario, calls: Set<string>, signals: Set<string>): void {
+  if (a && typeof a === 'object' && 'client' in a && a.client !== undefined) {
+    const n = clientCount(scenario);
+    if (!Number.isSafeInteger(a.client) || a.client < 0 || a.client >= n) {
+      throw new ScenarioError(
+        `${path}.client`,
+        `must be a client index from 0 to ${n - 1} (the scenario has ${n} client${n === 1 ? '' : 's'}; set http.clients for more), got ${JSON.stringify(a.client)}`,
+      );
+    }
+  }
   switch (a.kind) {
     case 'call': {
       if (typeof a.call !== 'string' || calls.has(a.call)) {
@@ -107,6 +121,14 @@ function validateHttpMode(scenario: Scenario): void {
   if (m.response !== 'json' && m.response !== 'sse') throw new ScenarioError('scenario.http.response', `must be 'json' or 'sse', got ${JSON.stringify(m.response)}`);
   if (typeof m.eventStore !== 'boolean') throw new ScenarioError('scenario.http.eventStore', `must be a boolean, got ${JSON.stringify(m.eventStore)}`);
   checkDuration('scenario.http.keepAliveMs', m.keepAliveMs);
+  if (m.clients !== undefined) {
+    if (!Number.isSafeInteger(m.clients) || m.clients < 1 || m.clients > MAX_HTTP_CLIENTS) {
+      throw new ScenarioError('scenario.http.clients', `must be an integer from 1 to ${MAX_HTTP_CLIENTS}, got ${JSON.stringify(m.clients)}`);
+    }
+    if (m.clients > 1 && !m.stateful) {
+      throw new ScenarioError('scenario.http.clients', 'above 1 needs stateful: true (several clients are told apart by their Mcp-Session-Id)');
+    }
+  }
 }
 
 /** A tape is a list of naturals; anything else is a mistake worth naming. */

@@ -13,7 +13,11 @@ export class HttpConnection {
   /** Frames the server's SDK sent and no stream or body has carried yet, by their JSON text. */
   private readonly unsent: { text: string; seq: number }[] = [];
 
-  constructor(readonly conn: number) {}
+  constructor(
+    readonly conn: number,
+    /** Which of the scenario's clients owns it (0 unless `http.clients` > 1). */
+    readonly clientIndex = 0,
+  ) {}
 
   /** The connection cannot carry a new session any more: one of its ends closed. */
   get halfClosed(): boolean {

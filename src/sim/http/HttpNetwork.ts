@@ -64,16 +64,18 @@ export class HttpNetwork {
     this.eventStore = mode.eventStore ? new SimEventStore() : undefined;
   }
 
-  get current(): HttpConnection | undefined {
-    return this.connections.at(-1);
+  /** The newest connection of client `client` (of the only client, by default). */
+  current(client = 0): HttpConnection | undefined {
+    for (let k = this.connections.length - 1; k >= 0; k--) if (this.connections[k]!.clientIndex === client) return this.connections[k];
+    return undefined;
   }
 
   /**
-   * A new connection: a client transport whose fetch leads here and, when stateful, the
-   * session's server transport (the world connects its `Server` to it).
+   * A new connection of client `client`: a client transport whose fetch leads here and, when
+   * stateful, the session's server transport (the world connects that client's `Server` to it).
    */
-  connect(conn: number): { client: Transport; server?: Transport } {
-    const connection = new HttpConnection(conn);
+  connect(conn: number, client = 0): { client: Transport; server?: Transport } {
+    const connection = new HttpConnection(conn, client);
     connection.client = new SimClientTransport(new URL(MCP_URL), {
       fetch: (_url, init) => this.open(connection, init ?? {}),
     });
@@ -108,8 +110,8 @@ export class HttpNetwork {
    * POSTs `body` through the current connection's fetch with the client's session headers,
    * bypassing the SDK client; the response is read to its end and discarded.
    */
-  async post(body: JsonValue): Promise<void> {
-    const connection = this.current;
+  async post(body: JsonValue, client = 0): Promise<void> {
+    const connection = this.current(client);
     if (!connection) throw new Error('HttpNetwork.post: no connection; connect first.');
     const headers = new Headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream' });
     if (connection.client.sessionId) headers.set('mcp-session-id', connection.client.sessionId);
@@ -120,10 +122,11 @@ export class HttpNetwork {
     for (;;) if ((await reader.read()).done) return;
   }
 
-  /** Breaks every SSE stream the current connection's client is reading, as a network failure would. */
-  dropStreams(): void {
+  /** Breaks every SSE stream the current connection of `client` is reading, as a network failure would. */
+  dropStreams(client = 0): void {
+    const current = this.current(client);
     for (const exchange of this.exchanges) {
-      if (exchange.connection === this.current && exchange.state === 'streaming') {
+      if (exchange.connection === current && exchange.state === 'streaming') {
         // What undici's fetch reports when the connection goes away mid-body.
         this.clientDrops(exchange, new TypeError('terminated'));
       }
@@ -335,7 +338,13 @@ export class HttpNetwork {
 
   private async serve(exchange: HttpExchange, request: Request): Promise<Response> {
     const connection = exchange.connection;
-    if (connection.server) return connection.server.handleRequest(request);
+    // One endpoint for every client: a request naming a session goes to that session's transport.
+    // A request naming none (initialize) or an unknown one goes to the transport made for its
+    // connection, which answers it (or refuses it, as the SDK does an unknown session).
+    const session = exchange.headers.get('mcp-session-id');
+    const routed = session === null ? undefined : this.connections.find((c) => c.server?.sessionId === session)?.server;
+    const target = routed ?? connection.server;
+    if (target) return target.handleRequest(request);
     // Stateless, as the SDK's example: a fresh transport and server per POST, no GET stream.
     if (exchange.method !== 'POST') {
       return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null }), {

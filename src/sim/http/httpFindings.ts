@@ -41,10 +41,15 @@ export function httpFindings(trace: readonly TraceEvent[], openExchanges: readon
   const callById = new Map<string, string>();
   const handlerEnded = new Set<string>();
   const exchanges = new Map<number, ExchangeView>();
+  /** Which client each connection belongs to (0 unless the scenario has several). */
+  const clientOf = new Map<number, number>();
   // A POST's frames are recorded just after its request event: collect every send first.
   for (const e of trace) if (e.kind === 'send') (e.from === 'client' ? clientFrames : serverFrames).set(e.seq, e.frame);
   for (const e of trace) {
     switch (e.kind) {
+      case 'connect':
+        clientOf.set(e.conn, e.client ?? 0);
+        break;
       case 'call-start':
         if (e.from === 'client' && e.id !== undefined) callById.set(`${e.conn}:${e.id}`, e.call);
         break;
@@ -115,7 +120,8 @@ export function httpFindings(trace: readonly TraceEvent[], openExchanges: readon
   // http.single-stream
   const writtenOn = new Map<string, { exchanges: Set<number>; first: number; frame: JsonValue }>();
   const noteWrite = (frame: JsonValue, exchange: number, at: number) => {
-    const key = canonicalJson(frame);
+    // Each client's session has its own `Server`: equal frames of two sessions are two messages.
+    const key = `${clientOf.get(exchanges.get(exchange)?.conn ?? 0) ?? 0}:${canonicalJson(frame)}`;
     const seen = writtenOn.get(key) ?? { exchanges: new Set<number>(), first: at, frame };
     seen.exchanges.add(exchange);
     writtenOn.set(key, seen);
