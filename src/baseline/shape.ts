@@ -27,6 +27,7 @@ export function shapeOf(c: SimCase): Set<string> {
     if (p.onAbort !== 'honour') f.add(p.onAbort);
   }
   if (c.tape.some((x) => x !== 0)) f.add('reordered');
+  if ((c.scenario.http?.clients ?? 1) > 1) f.add('several-clients');
   return f;
 }
 

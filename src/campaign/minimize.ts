@@ -51,6 +51,16 @@ export function singleSimplifications(c: SimCase): { what: string; case: SimCase
     }
   });
   if (c.seed !== 0) out.push({ what: 'run seed 0', case: { ...c, seed: 0 } });
+  if (scenario.http?.clients !== undefined && scenario.http.clients > 1) {
+    // Everything on the first client: a race that needs no second session needs no second client.
+    const { clients: _, ...mode } = scenario.http;
+    const actions = scenario.actions.map((a) => {
+      if (!('client' in a)) return a;
+      const { client: __, ...rest } = a as CallerAction & { client?: number };
+      return rest as CallerAction;
+    });
+    out.push({ what: 'one client', case: { ...c, scenario: { ...scenario, http: mode, actions } } });
+  }
   return out;
 }
 

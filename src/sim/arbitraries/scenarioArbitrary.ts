@@ -97,14 +97,23 @@ export function scenarioArbitrary(constraints: ScenarioConstraints = {}): fc.Arb
   // Any op may be removed while shrinking (a minimal race has no removable request), as long as
   // one call remains.
   const ops = fc.array(opArb, { minLength: 1, maxLength: actionsMax }).filter((o) => o.some((x) => x.op === 'call'));
-  return fc.tuple(ops, transportArb(profiles)).map(([o, transport]) => ({ ...toScenario(o), ...transport }));
+  // Which client performs each op, used only when the http mode has two clients; shrinks to client 0.
+  const clientOfOp = fc.array(fc.nat({ max: 1 }), { minLength: actionsMax, maxLength: actionsMax });
+  return fc.tuple(ops, transportArb(profiles), clientOfOp).map(([o, transport, owner]) => {
+    const clients = transport.http?.clients ?? 1;
+    return { ...toScenario(o, (i) => (clients > 1 ? owner[i]! : 0)), ...transport };
+  });
 }
 
-const httpModeArb: fc.Arbitrary<HttpMode> = fc.record({
-  stateful: fc.boolean().map((stateless) => !stateless),
-  response: fc.constantFrom('sse' as const, 'json' as const),
-  eventStore: fc.constant(false),
-});
+/** Stateless or stateful, JSON or SSE; a stateful server sometimes has two clients (one session each). */
+const httpModeArb: fc.Arbitrary<HttpMode> = fc
+  .record({
+    stateful: fc.boolean().map((stateless) => !stateless),
+    response: fc.constantFrom('sse' as const, 'json' as const),
+    eventStore: fc.constant(false),
+    clients: fc.constantFrom(1, 2),
+  })
+  .map(({ clients, ...mode }) => (mode.stateful && clients > 1 ? { ...mode, clients } : mode));
 
 /** The profile, first in the list when shrinking, and the http mode when it is `http`. */
 function transportArb(profiles: readonly Profile[]): fc.Arbitrary<Pick<Scenario, 'profile' | 'http'>> {
@@ -116,34 +125,39 @@ function transportArb(profiles: readonly Profile[]): fc.Arbitrary<Pick<Scenario,
     );
 }
 
-/** Turns generated ops into a valid scenario: drops aborts of unused signals and reconnects without a close. */
-function toScenario(ops: Op[]): Omit<Scenario, 'profile'> {
+/**
+ * Turns generated ops into a valid scenario: drops aborts of unused signals and reconnects of a
+ * client that did not close. `clientOf(i)` names the client of op i (0 unless several).
+ */
+function toScenario(ops: Op[], clientOf: (i: number) => number): Omit<Scenario, 'profile'> {
   const handlers: Record<string, HandlerProgram> = {};
   const actions: CallerAction[] = [];
   const signals = new Set<string>();
-  let closed = false;
+  const closed = new Set<number>();
   let n = 0;
-  for (const op of ops) {
+  ops.forEach((op, i) => {
+    const client = clientOf(i);
+    const who = client > 0 ? { client } : {};
     switch (op.op) {
       case 'call': {
         const call = `${op.method === 'tools/call' ? 'c' : 's'}${++n}`;
         handlers[`h${n}`] = op.program;
         if (op.options.signal) signals.add(op.options.signal);
-        actions.push({ kind: 'call', call, method: op.method, options: op.options, handler: `h${n}` });
+        actions.push({ kind: 'call', call, method: op.method, options: op.options, handler: `h${n}`, ...who });
         break;
       }
       case 'abort':
         if (signals.has(op.signal)) actions.push({ kind: 'abort', signal: op.signal });
         break;
       case 'close':
-        closed = true;
-        actions.push({ kind: 'close', side: op.side });
+        closed.add(client);
+        actions.push({ kind: 'close', side: op.side, ...who });
         break;
       case 'reconnect':
-        if (closed) actions.push({ kind: 'reconnect' });
-        closed = false;
+        if (closed.has(client)) actions.push({ kind: 'reconnect', ...who });
+        closed.delete(client);
         break;
     }
-  }
+  });
   return { handlers, actions };
 }
