@@ -364,7 +364,7 @@ export class HttpNetwork {
     const contentType = response.headers.get('content-type') ?? undefined;
     const headers = [...response.headers.entries()];
     const sse = contentType?.startsWith('text/event-stream') ?? false;
-    if (sse && response.body) {
+    const recordHead = (seqs: number[], error?: string) =>
       this.host.record({
         kind: 'http-response',
         at: 'server',
@@ -373,8 +373,11 @@ export class HttpNetwork {
         status: response.status,
         ...(contentType !== undefined && { contentType }),
         ...sessionOf(response.headers),
-        seqs: [],
+        seqs,
+        ...(error !== undefined && { error }),
       });
+    if (sse && response.body) {
+      recordHead([]);
       this.queueDown(exchange, { kind: 'head', seq: this.host.nextSeq(), status: response.status, headers, body: null, sse: true, frames: [] });
       return this.pump(exchange, response.body);
     }
@@ -389,17 +392,10 @@ export class HttpNetwork {
     } else if (body !== null) {
       error = errorSummary(body);
     }
-    this.host.record({
-      kind: 'http-response',
-      at: 'server',
-      conn,
-      exchange: exchange.id,
-      status: response.status,
-      ...(contentType !== undefined && { contentType }),
-      ...sessionOf(response.headers),
-      seqs: frames.map((f) => f.seq),
-      ...(error !== undefined && { error }),
-    });
+    recordHead(
+      frames.map((f) => f.seq),
+      error,
+    );
     this.queueDown(exchange, { kind: 'head', seq: this.host.nextSeq(), status: response.status, headers, body, sse: false, frames });
     this.finishServer(exchange);
   }
