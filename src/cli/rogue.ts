@@ -1,5 +1,6 @@
 import pc from 'picocolors';
 import { formatFinding } from '../report/textReport.ts';
+import { formatHttpRogueTable, httpRogueCampaign } from '../sim/rogue/http/index.ts';
 import { formatRogueTable, rogueCampaign } from '../sim/rogue/index.ts';
 import type { Side } from '../sim/index.ts';
 import { installedSdk } from './sdkInfo.ts';
@@ -21,8 +22,18 @@ export async function rogueCommand(flags: RogueFlags): Promise<number> {
     ...(flags.filter && { filter: flags.filter }),
   });
   if (rows.length === 0) throw new Error(`rogue: no rogue kind matches --filter "${flags.filter}"`);
+  console.log(pc.bold('\nstdio-like transport (raw and stdio framing)\n'));
   console.log(formatRogueTable(rows));
   console.log('');
   console.log(findings.length === 0 ? pc.green('no findings') : findings.map((f) => `${formatFinding(f)} (${f.kind}, ${f.framing})`).join('\n'));
-  return findings.some((f) => f.severity === 'violation') ? 1 : 0;
+  if (flags.target === 'client') return findings.some((f) => f.severity === 'violation') ? 1 : 0;
+  // A raw HTTP peer against the real Streamable HTTP server transport (stateful sessions).
+  const http = await httpRogueCampaign();
+  const httpRows = flags.filter ? http.rows.filter((r) => r.kind.includes(flags.filter!)) : http.rows;
+  const httpFindings = http.findings.filter((f) => httpRows.some((r) => r.kind === f.kind));
+  console.log(pc.bold('\nStreamable HTTP server transport (raw HTTP client, stateful)\n'));
+  console.log(formatHttpRogueTable(httpRows));
+  console.log('');
+  console.log(httpFindings.length === 0 ? pc.green('no findings') : httpFindings.map((f) => `${formatFinding(f)} (${f.kind})`).join('\n'));
+  return [...findings, ...httpFindings].some((f) => f.severity === 'violation') ? 1 : 0;
 }

@@ -51,6 +51,7 @@ const table = [
   ['http.single-stream', 'MUST', 'basic/transports#streamable-http', 'each server message goes out on exactly one stream (no broadcast; replays on resumption excepted)'],
   ['http.duplicate-inflight-id', 'DERIVED', 'basic/transports#streamable-http', 'two in-flight requests that share an id never leave a POST orphaned: the server rejects the second or answers both'],
   ['http.disconnect-not-cancel', 'SHOULD', 'basic/transports#streamable-http', 'a client dropping an SSE stream is not by itself a cancellation (revision 2025-11-25; inverted in 2026-07-28)'],
+  ['http.rejects-bad-input', 'MUST', 'basic/transports#streamable-http', 'a POST or GET the server cannot accept gets an HTTP error status (4xx), never a 2xx or no answer, and the session stays usable'],
   ['leak.correlation-maps', 'DERIVED', '(harness: quiescence)', 'with nothing in flight, every correlation map is empty: response handlers, progress handlers, timeout records, handler abort controllers, HTTP request→stream maps'],
   ['leak.timers', 'DERIVED', '(harness: quiescence)', 'no virtual timers remain except ones the scenario owns by design'],
   ['leak.abort-listeners', 'DERIVED', '(harness: quiescence)', 'listeners the SDK added to a caller\'s AbortSignal are removed once the call settled'],
