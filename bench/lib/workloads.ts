@@ -54,28 +54,40 @@ async function roundTripBatch(endpoint: Endpoint, n: number, atPeak?: () => void
  * Request -> response with `n` in flight: cost per request, peak in-flight count and, in a
  * separate untimed batch, heap retained per in-flight request.
  */
-export async function roundTrip(ctx: WorkloadContext, n: number): Promise<Point> {
+/**
+ * One curve point measured on one endpoint made for the whole point: the endpoint's lifecycle
+ * (made before the samples, leak-checked after them) and the peak in-flight count are the same
+ * for every batch workload; `sample` times its batch and reports in-flight counts via `seen`.
+ */
+async function measureOnEndpoint(
+  ctx: WorkloadContext,
+  n: number,
+  opsPerSample: number,
+  sample: (ep: Endpoint, seen: (inFlight: number | undefined) => void) => Promise<number>,
+): Promise<Point> {
   let endpoint: Endpoint | undefined;
   let peak = 0;
   const point = await measure({
     name: `${ctx.curveId} N=${n}`,
     n,
-    opsPerSample: n,
+    opsPerSample,
     plan: planFor(n, ctx.quick),
     beforeAll: async () => {
       endpoint = await ctx.make();
     },
-    sample: async () => {
-      const ep = endpoint!;
-      const start = realNow();
-      await roundTripBatch(ep, n, () => {
-        peak = Math.max(peak, ep.inFlight() ?? 0);
-      });
-      return realNow() - start;
-    },
+    sample: () => sample(endpoint!, (inFlight) => (peak = Math.max(peak, inFlight ?? 0))),
     afterAll: () => finish(endpoint!, ctx, n),
   });
   point.peakInFlight = peak;
+  return point;
+}
+
+export async function roundTrip(ctx: WorkloadContext, n: number): Promise<Point> {
+  const point = await measureOnEndpoint(ctx, n, n, async (ep, seen) => {
+    const start = realNow();
+    await roundTripBatch(ep, n, () => seen(ep.inFlight()));
+    return realNow() - start;
+  });
   if (n >= HEAP_MIN_N) point.heapBytesPerInFlight = await heapPerInFlight(ctx, n);
   return point;
 }
@@ -191,37 +203,22 @@ export async function progressStorm(ctx: WorkloadContext, storm: number, resetTi
  */
 export async function cancelStorm(ctx: WorkloadContext, n: number): Promise<Point> {
   const k = Math.ceil(n / 2);
-  let endpoint: Endpoint | undefined;
-  let peak = 0;
-  const point = await measure({
-    name: `${ctx.curveId} N=${n}`,
-    n,
-    opsPerSample: k,
-    plan: planFor(n, ctx.quick),
-    beforeAll: async () => {
-      endpoint = await ctx.make();
-    },
-    sample: async () => {
-      const ep = endpoint!;
-      const gate = new Gate(n, k);
-      ep.gate = gate;
-      const rejected = new Latch(k);
-      const controllers = Array.from({ length: n }, () => new AbortController());
-      const calls = controllers.map((c) => ep.call({ signal: c.signal }).then(noop, () => rejected.hit()));
-      await gate.arrived.done;
-      peak = Math.max(peak, ep.inFlight() ?? 0);
-      const start = realNow();
-      for (let i = 0; i < n; i += 2) controllers[i]!.abort('bench cancel');
-      await Promise.all([rejected.done, gate.aborted.done]);
-      const elapsed = realNow() - start;
-      gate.open();
-      await Promise.all(calls);
-      return elapsed;
-    },
-    afterAll: () => finish(endpoint!, ctx, n),
+  return measureOnEndpoint(ctx, n, k, async (ep, seen) => {
+    const gate = new Gate(n, k);
+    ep.gate = gate;
+    const rejected = new Latch(k);
+    const controllers = Array.from({ length: n }, () => new AbortController());
+    const calls = controllers.map((c) => ep.call({ signal: c.signal }).then(noop, () => rejected.hit()));
+    await gate.arrived.done;
+    seen(ep.inFlight());
+    const start = realNow();
+    for (let i = 0; i < n; i += 2) controllers[i]!.abort('bench cancel');
+    await Promise.all([rejected.done, gate.aborted.done]);
+    const elapsed = realNow() - start;
+    gate.open();
+    await Promise.all(calls);
+    return elapsed;
   });
-  point.peakInFlight = peak;
-  return point;
 }
 
 /** The virtual timeout every request gets in the timeout storm. */
@@ -236,40 +233,25 @@ const STORM_TIMEOUT_MS = 1_000;
  * and the floor's cost.
  */
 export async function timeoutStorm(ctx: WorkloadContext, n: number): Promise<Point> {
-  let endpoint: Endpoint | undefined;
-  let peak = 0;
-  const point = await measure({
-    name: `${ctx.curveId} N=${n}`,
-    n,
-    opsPerSample: n,
-    plan: planFor(n, ctx.quick),
-    beforeAll: async () => {
-      endpoint = await ctx.make();
-    },
-    sample: async () => {
-      const ep = endpoint!;
-      const clock = FakeTimers.install({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
-      try {
-        const gate = new Gate(n, n);
-        ep.gate = gate;
-        const timedOut = new Latch(n);
-        const calls = Array.from({ length: n }, () => ep.call({ timeout: STORM_TIMEOUT_MS }).then(noop, () => timedOut.hit()));
-        await gate.arrived.done;
-        peak = Math.max(peak, ep.inFlight() ?? 0);
-        const start = realNow();
-        clock.tick(STORM_TIMEOUT_MS);
-        await Promise.all([timedOut.done, gate.aborted.done]);
-        const elapsed = realNow() - start;
-        await Promise.all(calls);
-        return elapsed;
-      } finally {
-        clock.uninstall();
-      }
-    },
-    afterAll: () => finish(endpoint!, ctx, n),
+  return measureOnEndpoint(ctx, n, n, async (ep, seen) => {
+    const clock = FakeTimers.install({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const gate = new Gate(n, n);
+      ep.gate = gate;
+      const timedOut = new Latch(n);
+      const calls = Array.from({ length: n }, () => ep.call({ timeout: STORM_TIMEOUT_MS }).then(noop, () => timedOut.hit()));
+      await gate.arrived.done;
+      seen(ep.inFlight());
+      const start = realNow();
+      clock.tick(STORM_TIMEOUT_MS);
+      await Promise.all([timedOut.done, gate.aborted.done]);
+      const elapsed = realNow() - start;
+      await Promise.all(calls);
+      return elapsed;
+    } finally {
+      clock.uninstall();
+    }
   });
-  point.peakInFlight = peak;
-  return point;
 }
 
 export interface HttpWorkloadContext {
