@@ -69,9 +69,18 @@ describe('Scheduler: orders that matter are reachable (memory profile)', () => {
     expect(new Set(burst.map((e) => e.step)).size).toBe(1);
   });
 
-  it('runs the natural order when the tape is empty: oldest message first, caller before time', async () => {
+  it('runs the natural order when the tape is empty: messages before handler steps, caller actions before time', async () => {
     const run = await exploreSchedules(cancelRace(), () => true);
-    const actions = run!.trace.filter((e) => e.kind === 'action').map((e) => (e.kind === 'action' ? e.choice : -1));
-    expect(actions.every((c) => c === 0)).toBe(true);
+    const firstTimer = run!.trace.findIndex((e) => e.kind === 'timer');
+    const abort = run!.trace.findIndex((e) => e.kind === 'abort-signal');
+    // The caller aborts at t=0, before any timer may advance virtual time.
+    expect(abort).toBeGreaterThan(0);
+    expect(run!.trace[abort]!.t).toBe(0);
+    if (firstTimer >= 0) expect(firstTimer).toBeGreaterThan(abort);
+    // The request is delivered before the handler's first step runs.
+    const delivered = at(run!, 'deliver', 'tools/call', 'server');
+    const firstStep = run!.trace.findIndex((e) => e.kind === 'handler-step');
+    expect(delivered).toBeGreaterThan(0);
+    expect(firstStep === -1 || delivered < firstStep).toBe(true);
   });
 });
