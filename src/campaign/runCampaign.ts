@@ -12,8 +12,8 @@ import { caseAt, caseSeed, simCaseArbitrary, type SimCase } from './simCase.ts';
 /** Runs one scenario and judges it: the oracle's `runChecked`, or any stand-in for tests. */
 export type CheckedRunner = (
   scenario: Scenario,
-  options: RunOptions,
-) => Promise<{ readonly result: RunResult; readonly findings: readonly Finding[] }>;
+  options: RunOptions & { readonly coverage?: boolean },
+) => Promise<{ readonly result: RunResult; readonly findings: readonly Finding[]; readonly coverage?: Coverage }>;
 
 export interface CampaignOptions {
   /** @default DEFAULT_CAMPAIGN_SEED */
@@ -95,10 +95,12 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
 
   for (let index = 0; index < runs; index++) {
     const simCase = caseAt(seed, index, options.constraints);
-    const { result, findings } = await options.runner(simCase.scenario, { tape: simCase.tape, seed: simCase.seed });
+    const checked = await options.runner(simCase.scenario, { tape: simCase.tape, seed: simCase.seed, coverage: true });
+    const { result, findings } = checked;
     steps += result.steps;
     virtualMs += result.virtualMs;
-    coverage = mergeCoverage(coverage, traceCoverage([result.trace]));
+    // A runner that does not count coverage itself (a stand-in) gets the trace walked here.
+    coverage = mergeCoverage(coverage, checked.coverage ?? traceCoverage([result.trace]));
     outcomes[result.outcome.kind] = (outcomes[result.outcome.kind] ?? 0) + 1;
     for (const id of new Set(findings.map((f) => f.invariant))) {
       const seen = byInvariant.get(id);

@@ -1,4 +1,4 @@
-import { judge } from '../model/oracle.ts';
+import { judgeWithCoverage, type Coverage } from '../model/oracle.ts';
 import { httpFindings } from '../sim/http/httpFindings.ts';
 import type { Finding } from '../model/finding.ts';
 import { endState as snapshotEnd, type EndState } from '../sim/endState.ts';
@@ -11,23 +11,31 @@ export interface CheckedRun {
   readonly findings: readonly Finding[];
   /** The world at the end of the run (correlation maps, timers, signal listeners). */
   readonly endState: EndState;
+  /** Model transitions and race pairs of this run, when asked for (`coverage: true`). */
+  readonly coverage?: Coverage;
+}
+
+export interface CheckedRunOptions extends RunOptions {
+  /** Also count model coverage, in the same walk of the trace as the judgement. @default false */
+  readonly coverage?: boolean;
 }
 
 /**
  * Runs `scenario` under `options` and judges it: the trace plus an end-of-run snapshot taken in
  * `atEnd` (chained after the caller's own `atEnd`, if any).
  */
-export async function runChecked(scenario: Scenario, options: RunOptions = {}): Promise<CheckedRun> {
+export async function runChecked(scenario: Scenario, options: CheckedRunOptions = {}): Promise<CheckedRun> {
   let end: EndState | undefined;
+  const { coverage: countCoverage = false, ...runOptions } = options;
   const result = await runScenario(scenario, {
-    ...options,
+    ...runOptions,
     atEnd: (world) => {
       options.atEnd?.(world);
       end = snapshotEnd(world);
     },
   });
   if (!end) throw new Error('runChecked: runScenario returned without calling atEnd; the end state is unknown.');
-  const findings = judge(result.trace, end);
+  const { findings, coverage } = judgeWithCoverage(result.trace, end, countCoverage);
   if (scenario.profile === 'http') findings.push(...httpFindings(result.trace, end.openExchanges));
-  return { result, findings, endState: end };
+  return { result, findings, endState: end, ...(coverage && { coverage }) };
 }

@@ -841,8 +841,23 @@ export class TraceWalker {
  * and snapshot give the same findings, in trace order of detection.
  */
 export function judge(trace: readonly TraceEvent[], endState?: EndState): Finding[] {
-  const walker = new TraceWalker();
+  return judgeWithCoverage(trace, endState, false).findings;
+}
+
+/**
+ * `judge`, also counting the model transitions and race pairs the trace took: one walk serves
+ * both, so a campaign that reports coverage does not walk every trace twice.
+ */
+export function judgeWithCoverage(
+  trace: readonly TraceEvent[],
+  endState?: EndState,
+  countCoverage = true,
+): { findings: Finding[]; coverage: Coverage | undefined } {
+  const walker = new TraceWalker({ coverage: countCoverage });
   for (const e of trace) walker.feed(e);
   walker.finish(trace.at(-1), endState);
-  return walker.findings;
+  return {
+    findings: walker.findings,
+    coverage: countCoverage ? { transitions: { ...walker.transitions }, races: { ...walker.races } } : undefined,
+  };
 }
