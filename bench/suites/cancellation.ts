@@ -11,8 +11,9 @@
 import { LeakLedger } from '../lib/leaks.ts';
 import { sizesFor } from '../lib/plan.ts';
 import { connectPair } from '../lib/sdkPair.ts';
-import type { BenchSuite, Curve } from '../lib/suite.ts';
+import type { BenchSuite } from '../lib/suite.ts';
 import { cancelStorm, timeoutStorm } from '../lib/workloads.ts';
+import { sdkCurve } from '../lib/curves.ts';
 
 export const cancellationSuite: BenchSuite = {
   name: 'cancellation',
@@ -21,24 +22,20 @@ export const cancellationSuite: BenchSuite = {
     const ledger = new LeakLedger();
     const v = ctx.sdk.version;
     const make = () => connectPair(ctx.sdk);
-    const cancel: Curve = {
-      id: 'sdk/cancel-storm',
-      label: `SDK ${v} cancel storm (K=N/2)`,
+    const cancel = sdkCurve(v, {
+      id: 'cancel-storm',
+      floor: 'cancel-storm',
+      label: 'cancel storm (K=N/2)',
       op: 'cancellation',
       nMeaning: 'requests in flight (half of them cancelled)',
-      floorId: 'floor/cancel-storm',
-      sdkVersion: v,
-      points: [],
-    };
-    const timeout: Curve = {
-      id: 'sdk/timeout-storm',
-      label: `SDK ${v} timeout storm`,
+    });
+    const timeout = sdkCurve(v, {
+      id: 'timeout-storm',
+      floor: 'timeout-storm',
+      label: 'timeout storm',
       op: 'timeout',
       nMeaning: 'requests in flight (all timing out at once)',
-      floorId: 'floor/timeout-storm',
-      sdkVersion: v,
-      points: [],
-    };
+    });
     for (const n of sizesFor('inflight', ctx.quick, ctx.maxN)) {
       ctx.log(`${cancel.label}: N=${n}`);
       cancel.points.push(await cancelStorm({ make, quick: ctx.quick, ledger, curveId: `${cancel.id}@${v}` }, n));

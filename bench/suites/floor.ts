@@ -11,10 +11,7 @@ import { sizesFor } from '../lib/plan.ts';
 import type { BenchSuite, Curve } from '../lib/suite.ts';
 import { cancelStorm, httpInFlight, progressRouting, progressStorm, roundTrip, timeoutStorm } from '../lib/workloads.ts';
 import { routingPerSample } from './progress.ts';
-
-function floorCurve(id: string, label: string, op: string, nMeaning: string): Curve {
-  return { id: `floor/${id}`, label: `floor ${label}`, op, nMeaning, points: [] };
-}
+import { floorCurve } from '../lib/curves.ts';
 
 export const floorSuite: BenchSuite = {
   name: 'floor',

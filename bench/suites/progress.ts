@@ -9,8 +9,9 @@
 import { LeakLedger } from '../lib/leaks.ts';
 import { sizesFor } from '../lib/plan.ts';
 import { connectPair } from '../lib/sdkPair.ts';
-import type { BenchSuite, Curve } from '../lib/suite.ts';
+import type { BenchSuite } from '../lib/suite.ts';
 import { progressRouting, progressStorm } from '../lib/workloads.ts';
+import { sdkCurve } from '../lib/curves.ts';
 
 /** Notifications sent per sample in the routing benchmark. */
 export function routingPerSample(quick: boolean): number {
@@ -24,33 +25,27 @@ export const progressSuite: BenchSuite = {
     const ledger = new LeakLedger();
     const v = ctx.sdk.version;
     const make = () => connectPair(ctx.sdk);
-    const routing: Curve = {
-      id: 'sdk/progress-routing',
-      label: `SDK ${v} progress routing`,
+    const routing = sdkCurve(v, {
+      id: 'progress-routing',
+      floor: 'progress-routing',
+      label: 'progress routing',
       op: 'progress notification',
       nMeaning: 'active progress tokens (requests in flight)',
-      floorId: 'floor/progress-routing',
-      sdkVersion: v,
-      points: [],
-    };
-    const storm: Curve = {
-      id: 'sdk/progress-storm',
-      label: `SDK ${v} progress storm`,
+    });
+    const storm = sdkCurve(v, {
+      id: 'progress-storm',
+      floor: 'progress-storm',
+      label: 'progress storm',
       op: 'progress notification',
       nMeaning: 'notifications in the storm (one token)',
-      floorId: 'floor/progress-storm',
-      sdkVersion: v,
-      points: [],
-    };
-    const stormReset: Curve = {
-      id: 'sdk/progress-storm-reset',
-      label: `SDK ${v} progress storm, resetTimeoutOnProgress`,
+    });
+    const stormReset = sdkCurve(v, {
+      id: 'progress-storm-reset',
+      floor: 'progress-storm-reset',
+      label: 'progress storm, resetTimeoutOnProgress',
       op: 'progress notification',
       nMeaning: 'notifications in the storm (one token)',
-      floorId: 'floor/progress-storm-reset',
-      sdkVersion: v,
-      points: [],
-    };
+    });
     const perSample = routingPerSample(ctx.quick);
     for (const n of sizesFor('inflight', ctx.quick, ctx.maxN)) {
       ctx.log(`${routing.label}: N=${n}`);

@@ -10,23 +10,22 @@ import { LeakLedger } from '../lib/leaks.ts';
 import { heapMethodDescription } from '../lib/heap.ts';
 import { sizesFor } from '../lib/plan.ts';
 import { connectPair } from '../lib/sdkPair.ts';
-import type { BenchSuite, Curve } from '../lib/suite.ts';
+import type { BenchSuite } from '../lib/suite.ts';
 import { roundTrip } from '../lib/workloads.ts';
+import { sdkCurve } from '../lib/curves.ts';
 
 export const requestResponseSuite: BenchSuite = {
   name: 'request-response',
   description: 'tools/call request -> response through the SDK Protocol over InMemoryTransport, N in flight',
   async run(ctx) {
     const ledger = new LeakLedger();
-    const curve: Curve = {
-      id: 'sdk/request-response',
-      label: `SDK ${ctx.sdk.version} request->response`,
+    const curve = sdkCurve(ctx.sdk.version, {
+      id: 'request-response',
+      floor: 'request-response',
+      label: 'request->response',
       op: 'request',
       nMeaning: 'requests in flight',
-      floorId: 'floor/request-response',
-      sdkVersion: ctx.sdk.version,
-      points: [],
-    };
+    });
     const wctx = { make: () => connectPair(ctx.sdk), quick: ctx.quick, ledger, curveId: `${curve.id}@${ctx.sdk.version}` };
     for (const n of sizesFor('inflight', ctx.quick, ctx.maxN)) {
       ctx.log(`${curve.label}: N=${n}`);

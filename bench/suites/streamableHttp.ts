@@ -11,8 +11,9 @@ import { LeakLedger } from '../lib/leaks.ts';
 import { heapMethodDescription } from '../lib/heap.ts';
 import { openHttpSession, type HttpMode } from '../lib/httpSession.ts';
 import { sizesFor } from '../lib/plan.ts';
-import type { BenchSuite, Curve, SuiteResult } from '../lib/suite.ts';
+import type { BenchSuite, SuiteResult } from '../lib/suite.ts';
 import { HTTP_HEAP_MAX_N, httpInFlight, retainedPerCompletedPost } from '../lib/workloads.ts';
+import { sdkCurve } from '../lib/curves.ts';
 
 export const streamableHttpSuite: BenchSuite = {
   name: 'streamable-http',
@@ -26,24 +27,20 @@ export const streamableHttpSuite: BenchSuite = {
     const ledger = new LeakLedger();
     const retained: string[] = [];
     for (const mode of ['json', 'sse'] as HttpMode[]) {
-      const exchange: Curve = {
-        id: `sdk/http-${mode}`,
-        label: `SDK ${v} HTTP ${mode.toUpperCase()} exchange`,
+      const exchange = sdkCurve(v, {
+        id: `http-${mode}`,
+        floor: 'http',
+        label: `HTTP ${mode.toUpperCase()} exchange`,
         op: 'request (POST -> body read)',
         nMeaning: 'POSTs in flight in one session',
-        floorId: 'floor/http',
-        sdkVersion: v,
-        points: [],
-      };
-      const respond: Curve = {
-        id: `sdk/http-${mode}-respond`,
-        label: `SDK ${v} HTTP ${mode.toUpperCase()} response phase`,
+      });
+      const respond = sdkCurve(v, {
+        id: `http-${mode}-respond`,
+        floor: 'http-respond',
+        label: `HTTP ${mode.toUpperCase()} response phase`,
         op: 'response (gate open -> body read)',
         nMeaning: 'POSTs in flight in one session',
-        floorId: 'floor/http-respond',
-        sdkVersion: v,
-        points: [],
-      };
+      });
       const wctx = { make: () => openHttpSession(ctx.sdk, mode), quick: ctx.quick, ledger, curveId: `${exchange.id}@${v}` };
       for (const n of sizesFor('http', ctx.quick, ctx.maxN)) {
         ctx.log(`${exchange.label}: N=${n}`);
