@@ -9,6 +9,7 @@ import { createScheduledPair, type ScheduledTransport } from './memoryTransport.
 import {
   methodSender,
   otherSide,
+  type CallOptions,
   type CallerAction,
   type HandlerProgram,
   type HandlerStep,
@@ -296,14 +297,7 @@ export class World {
     call: string,
     method: RequestMethod,
     handler: string | undefined,
-    options: {
-      timeoutMs?: number;
-      resetTimeoutOnProgress?: boolean;
-      maxTotalTimeoutMs?: number;
-      onprogress?: boolean;
-      meta?: Record<string, JsonValue>;
-      signal?: string;
-    },
+    options: CallOptions,
     client: number,
     from: Side = methodSender[method],
     via?: SdkHandlerExtra,
