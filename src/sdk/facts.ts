@@ -1,0 +1,48 @@
+/**
+ * What the oracle must know about one SDK release to judge its traces: defaults, the texts and
+ * codes of its own errors, the labels of its timers and the names of its private correlation
+ * maps. Plain data, provided by each release's adapter (`SdkAdapter.facts`), so the model holds
+ * no knowledge of any particular release.
+ */
+
+/** The roles of the correlation maps of one `Protocol` instance (requester and receiver side). */
+export type CorrelationMapRole =
+  | 'responseHandlers'
+  | 'progressHandlers'
+  | 'timeouts'
+  | 'handlerAbortControllers'
+  | 'requestResolvers'
+  | 'taskProgressTokens';
+
+/** Every role, in the order reports list them. */
+export const correlationMapRoles: readonly CorrelationMapRole[] = [
+  'responseHandlers',
+  'progressHandlers',
+  'timeouts',
+  'handlerAbortControllers',
+  'requestResolvers',
+  'taskProgressTokens',
+];
+
+export interface SdkFacts {
+  /** Timeout a request gets when its caller sets none. */
+  readonly defaultRequestTimeoutMs: number;
+  /** JSON-RPC error code of the SDK's own request-timeout rejection. */
+  readonly requestTimeoutCode: number;
+  /** Patterns of the messages the SDK rejects calls with. */
+  readonly errorText: {
+    /** A request timed out (`timeout`, or the reset deadline after progress). */
+    readonly requestTimeout: RegExp;
+    /** `maxTotalTimeout` was exceeded. */
+    readonly maxTotalTimeout: RegExp;
+    /** The connection is gone: the call failed because nothing can be sent or received. */
+    readonly connectionGone: RegExp;
+  };
+  /** Function names of the SDK's own timer callbacks, as the virtual clock reports them. */
+  readonly timerLabels: {
+    /** The per-request timeout timer. */
+    readonly requestTimeout: string;
+  };
+  /** The private field behind each correlation map role (for messages and the probe). */
+  readonly correlationMaps: Readonly<Record<CorrelationMapRole, string>>;
+}
