@@ -15,7 +15,7 @@ let active = false;
  */
 export class RunSandbox {
   readonly clock = new VirtualClock();
-  private saved: { rejection: Listener[]; exception: Listener[] } | undefined;
+  private saved: { rejection: Listener[]; exception: Listener[]; stackTraceLimit: number } | undefined;
 
   constructor(
     private readonly seed: number,
@@ -32,7 +32,11 @@ export class RunSandbox {
     this.saved = {
       rejection: process.rawListeners('unhandledRejection') as Listener[],
       exception: process.rawListeners('uncaughtException') as Listener[],
+      stackTraceLimit: Error.stackTraceLimit,
     };
+    // The SDK and the scripted handlers throw an error for every timeout, cancel and close, and
+    // capturing its stack costs more than the rest of the error; traces keep only name and message.
+    Error.stackTraceLimit = 0;
     process.removeAllListeners('unhandledRejection');
     process.removeAllListeners('uncaughtException');
     process.on('unhandledRejection', this.onRejection);
@@ -49,6 +53,7 @@ export class RunSandbox {
     Math.random = realGlobals.mathRandom;
     globalThis.crypto.randomUUID = realGlobals.randomUUID;
     if (!this.saved) return;
+    Error.stackTraceLimit = this.saved.stackTraceLimit;
     process.off('unhandledRejection', this.onRejection);
     process.off('uncaughtException', this.onException);
     for (const l of this.saved.rejection) process.on('unhandledRejection', l);

@@ -1,4 +1,5 @@
-import { withGlobal, type Clock as InstalledClock } from '@sinonjs/fake-timers';
+import { withGlobal, type Clock as FakeClock } from '@sinonjs/fake-timers';
+import { realGlobals } from './realGlobals.ts';
 
 /** A virtual timer as the scheduler sees it. */
 export interface PendingTimer {
@@ -9,40 +10,65 @@ export interface PendingTimer {
   readonly label: string;
 }
 
-/** Built once: `withGlobal` inspects every global and costs more than the install itself. */
-const fakeTimers = withGlobal(globalThis);
-
 interface RawTimer {
   id: number;
   callAt: number;
   func: unknown;
 }
 
+/** Timer loops beyond this are a runaway script, not a schedule. */
+const LOOP_LIMIT = 100_000;
+
 /**
- * Virtual time for one run: `@sinonjs/fake-timers` on `globalThis`, epoch 0, faking only
- * timers and `Date`. Microtasks, `nextTick` and `setImmediate` stay real, so quiescence works.
+ * One fake clock for the whole process, reset for each run. `install()` of fake-timers builds a
+ * clock and wraps every global it replaces, which cost about a tenth of a short run; a run only
+ * needs the clock's own functions put on `globalThis` and taken off again.
+ */
+let shared: FakeClock | undefined;
+let owner: VirtualClock | undefined;
+
+function sharedClock(): FakeClock {
+  return (shared ??= withGlobal(globalThis).createClock(0, LOOP_LIMIT) as FakeClock);
+}
+
+/**
+ * Virtual time for one run: a `@sinonjs/fake-timers` clock on `globalThis`, epoch 0, faking
+ * only timers and `Date`. Microtasks, `nextTick` and `setImmediate` stay real, so quiescence
+ * works. At most one is installed at a time (runs share the process's globals).
  */
 export class VirtualClock {
-  private clock: InstalledClock | undefined;
-  /** fake-timers numbers timers across all clocks of the process; ids are shown relative to this run. */
+  private clock: FakeClock | undefined;
+  /** fake-timers numbers timers across all runs of the process; ids are shown relative to this run. */
   private firstTimerId = 0;
 
   install(): void {
     if (this.clock) throw new Error('VirtualClock.install: already installed; uninstall first.');
-    this.clock = fakeTimers.install({
-      now: 0,
-      toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
-      shouldClearNativeTimers: false,
-      loopLimit: 100_000,
-    });
-    const probe = this.clock.setTimeout(() => {}, 0);
-    this.clock.clearTimeout(probe);
-    this.firstTimerId = rawId(probe) + 1;
+    if (owner) throw new Error('VirtualClock.install: another run has the virtual clock installed; uninstall it first.');
+    const clock = sharedClock();
+    clock.reset();
+    globalThis.setTimeout = clock.setTimeout as typeof setTimeout;
+    globalThis.clearTimeout = clock.clearTimeout as typeof clearTimeout;
+    globalThis.setInterval = clock.setInterval as typeof setInterval;
+    globalThis.clearInterval = clock.clearInterval as typeof clearInterval;
+    globalThis.Date = clock.Date as unknown as DateConstructor;
+    owner = this;
+    this.clock = clock;
+    const probe = clock.setTimeout(() => {}, 0);
+    clock.clearTimeout(probe);
+    this.firstTimerId = Number(probe) + 1;
   }
 
   uninstall(): void {
-    this.clock?.uninstall();
+    if (!this.clock) return;
+    globalThis.setTimeout = realGlobals.setTimeout;
+    globalThis.clearTimeout = realGlobals.clearTimeout;
+    globalThis.setInterval = realGlobals.setInterval;
+    globalThis.clearInterval = realGlobals.clearInterval;
+    globalThis.Date = realGlobals.Date;
+    // Timers left by the run would keep its world alive until the next run resets the clock.
+    this.clock.reset();
     this.clock = undefined;
+    owner = undefined;
   }
 
   get installed(): boolean {
@@ -50,7 +76,7 @@ export class VirtualClock {
   }
 
   get nowMs(): number {
-    return this.installed ? this.active.now : 0;
+    return this.clock ? this.clock.now : 0;
   }
 
   /** The timer that fires next, ties broken by creation order; `undefined` when none is pending. */
@@ -74,7 +100,7 @@ export class VirtualClock {
     this.active.next();
   }
 
-  private get active(): InstalledClock {
+  private get active(): FakeClock {
     if (!this.clock) throw new Error('VirtualClock: not installed; this call is only valid during a run.');
     return this.clock;
   }
@@ -86,14 +112,8 @@ export class VirtualClock {
 
   private rawTimers(): Iterable<RawTimer> {
     // fake-timers keeps its timers in `clock.timers` (a Map since v14, an object before).
-    const timers = (this.active as unknown as { timers?: Map<number, RawTimer> | Record<string, RawTimer> })
-      .timers;
+    const timers = (this.active as unknown as { timers?: Map<number, RawTimer> | Record<string, RawTimer> }).timers;
     if (!timers) return [];
     return timers instanceof Map ? timers.values() : Object.values(timers);
   }
-}
-
-/** A fake timer handle is a number, or (Node flavour) an object whose primitive value is the id. */
-function rawId(handle: unknown): number {
-  return Number(handle);
 }

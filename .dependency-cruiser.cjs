@@ -1,0 +1,84 @@
+/**
+ * The layers of mcp-sim, enforced by dependency-cruiser (`npm run lint:layers`, run by `.ci/run`).
+ * Imports point down: cli → campaign, baseline, report, rogue, options → check, workload → model
+ * → sim → sdk → util. docs/architecture.md explains each layer; a test proves a wrong import fails.
+ */
+const upperThanSim = 'model|check|campaign|baseline|report|cli|rogue|workload|options|index\\.ts';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'sdk-by-value-outside-adapter',
+      severity: 'error',
+      comment:
+        'Only src/sdk/ may import @modelcontextprotocol/* by value: every SDK release and user server is reached through the adapter loaded at run time. Use `import type`, or ask the SdkAdapter.',
+      from: { pathNot: '^src/sdk/' },
+      to: { path: '(^|/)node_modules/@modelcontextprotocol/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'util-is-a-leaf',
+      severity: 'error',
+      comment: 'src/util/ holds pure helpers that know nothing of the simulator, the model or the SDK.',
+      from: { path: '^src/util/' },
+      to: { path: '^src/', pathNot: '^src/util/' },
+    },
+    {
+      name: 'sdk-knows-only-util',
+      severity: 'error',
+      comment: 'The adapter layer sits under the simulator: it may use src/util/ and nothing else of mcp-sim.',
+      from: { path: '^src/sdk/' },
+      to: { path: '^src/', pathNot: '^src/(sdk|util)/' },
+    },
+    {
+      name: 'sim-knows-no-verdicts',
+      severity: 'error',
+      comment: 'The simulator (clock, links, transports, world, scheduler, trace) knows nothing of the model, its verdicts or anything above it.',
+      from: { path: '^src/sim/' },
+      to: { path: `^src/(${upperThanSim})` },
+    },
+    {
+      name: 'model-reads-only-sim-types',
+      severity: 'error',
+      comment: 'The model judges traces and end states: it may import their types from src/sim/, never run the simulator.',
+      from: { path: '^src/model/' },
+      to: { path: '^src/sim/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'model-below-the-rest',
+      severity: 'error',
+      comment: 'The model is imported by checkers, campaigns and reports, never the other way round.',
+      from: { path: '^src/model/' },
+      to: { path: '^src/(check|campaign|baseline|report|cli|rogue|workload|options|index\\.ts)' },
+    },
+    {
+      name: 'workload-and-check-below-campaigns',
+      severity: 'error',
+      comment: 'Generators and the checked runner serve campaigns, baselines, reports and the CLI; they do not reach up.',
+      from: { path: '^src/(workload|check)/' },
+      to: { path: '^src/(campaign|baseline|report|cli|rogue|index\\.ts)' },
+    },
+    {
+      name: 'nothing-imports-the-cli',
+      severity: 'error',
+      comment: 'The CLI parses arguments and calls the programmatic API; nothing else depends on it.',
+      from: { path: '^src/', pathNot: '^src/cli/' },
+      to: { path: '^src/cli/' },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'A cycle makes two modules one; split the shared part out.',
+      from: { path: '^src/' },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+  ],
+  options: {
+    // Deliberately wrong imports that test/architecture/layers.test.ts cruises on their own.
+    exclude: { path: '^test/architecture/fixture/' },
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+  },
+};
