@@ -5,13 +5,11 @@
  * Run alone with `node --import tsx bench/harness.bench.ts`, or as part of `npm run bench`.
  * Every claim is a ratio measured in this one process: the machines are noisy.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Bench } from 'tinybench';
 import { fileURLToPath } from 'node:url';
 import { runChecked } from '../src/check/index.ts';
+import { defaultSdk } from '../src/sdk/load.ts';
+import type { SdkModules } from '../src/sdk/SdkAdapter.ts';
 import { runScenario, type Scenario } from '../src/sim/index.ts';
 import type { BenchSuite, SuiteResult } from './lib/suite.ts';
 
@@ -45,8 +43,9 @@ const tenMinutes: Scenario = {
 
 const validator = { getValidator: () => (input: unknown) => ({ valid: true, data: input, errorMessage: undefined }) };
 
-/** The same exchange as `requestsScenario(n)` on the bare SDK: fresh pair, handshake, n calls. */
-async function bareSdk(n: number): Promise<void> {
+/** The same exchange as `requestsScenario(n)` on the bare SDK (the installed one, as the runs use): fresh pair, handshake, n calls. */
+async function bareSdk(sdk: SdkModules, n: number): Promise<void> {
+  const { client: { Client }, server: { Server }, inMemory: { InMemoryTransport }, types: { CallToolRequestSchema, CallToolResultSchema } } = sdk;
   const [a, b] = InMemoryTransport.createLinkedPair();
   const server = new Server({ name: 's', version: '0' }, { capabilities: { tools: {} }, jsonSchemaValidator: validator as never });
   server.setRequestHandler(CallToolRequestSchema, async (_req, extra) => {
@@ -83,11 +82,12 @@ export async function measureHarness(quick = false): Promise<{ numbers: HarnessN
   const bench = new Bench({ name: 'harness', time: quick ? 300 : 1_500, warmup: true, warmupTime: quick ? 100 : 300 });
   const one = requestsScenario(1);
   const five = requestsScenario(5);
+  const sdk = (await defaultSdk()).modules;
   bench
     .add('harness: 1-request scenario', async () => { await runScenario(one); })
     .add('harness: 5-request scenario', async () => { await runScenario(five); })
-    .add('bare SDK: 1-request exchange', () => bareSdk(1))
-    .add('bare SDK: 5-request exchange', () => bareSdk(5))
+    .add('bare SDK: 1-request exchange', () => bareSdk(sdk, 1))
+    .add('bare SDK: 5-request exchange', () => bareSdk(sdk, 5))
     .add('harness: 10 virtual minutes', async () => { await runScenario(tenMinutes); });
   bench
     .add('harness + oracle: 1-request scenario', async () => { await runChecked(one); })

@@ -13,7 +13,8 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
 import { heapMethodDescription } from './lib/heap.ts';
-import { SdkNotInstalledError, installedVersion, loadSdk, type Sdk } from './lib/loadSdk.ts';
+import { SdkNotInstalledError, installedSdk, loadSdkVersion } from '../src/sdk/load.ts';
+import type { SdkAdapter } from '../src/sdk/SdkAdapter.ts';
 import { analyze, suiteCharts, summaryMarkdown, terminalReport, type RunRecord } from './lib/report.ts';
 import { realNow } from './lib/realClock.ts';
 import type { BenchSuite, SuiteResult } from './lib/suite.ts';
@@ -96,7 +97,7 @@ function outputDir(o: Options, versions: string[]): string {
   const tags: string[] = [];
   if (o.quick) tags.push('quick');
   if (o.compare) tags.push(`compare-${o.compare.join('-vs-')}`);
-  else if (o.sdk !== undefined && versions[0] !== installedVersion()) tags.push(`sdk-${versions[0]}`);
+  else if (o.sdk !== undefined && versions[0] !== installedSdk().version) tags.push(`sdk-${versions[0]}`);
   if (o.suite) tags.push(o.suite.join('+'));
   if (o.maxN !== undefined) tags.push(`maxn-${o.maxN}`);
   return tags.length === 0 ? base : join(base, tags.join('-'));
@@ -108,9 +109,9 @@ async function main(argv: string[]): Promise<number> {
   const startedAt = new Date().toISOString();
   const loadAtStart = loadavg()[0]!;
   const requested = o.compare ?? [o.sdk ?? 'installed'];
-  const sdks: Sdk[] = [];
+  const sdks: SdkAdapter[] = [];
   try {
-    for (const v of requested) sdks.push(await loadSdk(v));
+    for (const v of requested) sdks.push(await loadSdkVersion(v));
   } catch (error) {
     if (error instanceof SdkNotInstalledError) {
       process.stderr.write(`${error.message}\n`);

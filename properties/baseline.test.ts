@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { entryKey, showsFinding } from '../src/baseline/buildBaseline.ts';
 import { singleRemovals } from '../src/campaign/minimize.ts';
 import { runChecked } from '../src/check/index.ts';
-import { installedSdk } from '../src/cli/sdkInfo.ts';
+import { installedSdk } from '../src/sdk/load.ts';
 import { baseline } from './support.ts';
 
 const sdk = installedSdk();

@@ -6,13 +6,19 @@ import { knownFinding } from '../src/baseline/known.ts';
 import type { AdapterFaultKind } from '../src/sim/adapterFaults.ts';
 import type { SimCase } from '../src/campaign/simCase.ts';
 import { runChecked } from '../src/check/index.ts';
-import { installedSdk } from '../src/cli/sdkInfo.ts';
+import { installedSdk } from '../src/sdk/load.ts';
 import type { Finding } from '../src/model/finding.ts';
 import { toMermaid } from '../src/report/mermaid.ts';
 import { formatFinding, traceExcerpt } from '../src/report/textReport.ts';
-import { PROPERTY_RUNS, PROPERTY_SEED, propertyArbitrary } from '../src/baseline/propertyCases.ts';
+import { propertyArbitrary } from '../src/baseline/propertyCases.ts';
+import { replayFile } from '../src/campaign/replayFile.ts';
+import { DEFAULT_REPRO_DIR, resolvePropertyOptions, type ResolvedPropertyOptions } from '../src/options/index.ts';
 
-export { PROPERTY_RUNS, PROPERTY_SEED } from '../src/baseline/propertyCases.ts';
+/** The suite's options, resolved once: seed and runs follow `MCP_SIM_SEED` and `MCP_SIM_RUNS`. */
+export const propertyOptions: ResolvedPropertyOptions = resolvePropertyOptions();
+/** The suite's seed and runs per property, for test titles. */
+export const PROPERTY_SEED = propertyOptions.seed;
+export const PROPERTY_RUNS = propertyOptions.runs;
 
 const sdk = installedSdk();
 export const baseline: Baseline | undefined = loadBaseline(sdk.name, sdk.version);
@@ -34,14 +40,14 @@ export function newFindings(c: SimCase, findings: readonly Finding[], family: st
 
 /**
  * A report a person can act on: the invariant, level and section, the trace, a sequence diagram
- * and one replay command. Written to `.mcp-sim/repro/` so the command works as printed.
+ * and one replay command. Written to `DEFAULT_REPRO_DIR` (`.mcp-sim/repro/`) so the command works as printed.
  */
 async function explain(c: SimCase, family: string, found: readonly Finding[]): Promise<string> {
   const { result } = await runChecked(c.scenario, { tape: c.tape, seed: c.seed });
-  const dir = join('.mcp-sim', 'repro');
+  const dir = DEFAULT_REPRO_DIR;
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `property-${family}-${found[0]!.invariant}.json`);
-  writeFileSync(file, JSON.stringify({ invariant: found[0]!.invariant, ...c }, null, 2) + '\n');
+  writeFileSync(file, JSON.stringify(replayFile(found[0]!.invariant, c), null, 2) + '\n');
   const ready = result.trace.find((e) => e.kind === 'ready')?.i ?? 0;
   return [
     `new ${family} finding(s) on ${sdk.name}@${sdk.version}: no baseline entry covers this case`,
@@ -63,13 +69,13 @@ async function explain(c: SimCase, family: string, found: readonly Finding[]): P
  * of that family beyond the baseline. fast-check shrinks a failure to a minimal race and prints
  * its seed and path; the thrown message carries the trace, diagram and replay command.
  */
-export async function assertFamily(family: string, runs = PROPERTY_RUNS): Promise<void> {
+export async function assertFamily(family: string, options: ResolvedPropertyOptions = propertyOptions): Promise<void> {
   await fc.assert(
-    fc.asyncProperty(propertyArbitrary().map(inject), async (c) => {
+    fc.asyncProperty(propertyArbitrary(options).map(inject), async (c) => {
       const { findings } = await runChecked(c.scenario, { tape: c.tape, seed: c.seed });
       const fresh = newFindings(c, findings, family);
       if (fresh.length > 0) throw new Error(await explain(c, family, fresh));
     }),
-    { seed: PROPERTY_SEED, numRuns: runs, interruptAfterTimeLimit: 120_000 },
+    { seed: options.seed, numRuns: options.runs, interruptAfterTimeLimit: options.timeMsMax },
   );
 }

@@ -8,7 +8,7 @@
  * that cost from networking. Session ids are deterministic; SSE keep-alive is off
  * (`keepAliveMs: 0`) so no interval timers run during the measurement.
  */
-import type { Sdk } from './loadSdk.ts';
+import type { SdkAdapter } from '../../src/sdk/SdkAdapter.ts';
 import type { HttpEndpoint } from './endpoint.ts';
 import { Gate } from './latch.ts';
 import { HTTP_TRANSPORT_MAPS, PROTOCOL_MAPS, probeMaps } from './leaks.ts';
@@ -22,8 +22,9 @@ const BASE_HEADERS = { 'content-type': 'application/json', accept: 'application/
 let sessions = 0;
 
 /** Opens a session: connects a fresh low-level Server, POSTs initialize and initialized. */
-export async function openHttpSession(sdk: Sdk, mode: HttpMode): Promise<HttpEndpoint> {
-  const Transport = sdk.WebStandardStreamableHTTPServerTransport;
+export async function openHttpSession(sdk: SdkAdapter, mode: HttpMode): Promise<HttpEndpoint> {
+  const { server: { Server }, types } = sdk.modules;
+  const Transport = sdk.modules.streamableHttpServer?.WebStandardStreamableHTTPServerTransport;
   if (Transport === undefined) throw new Error(`SDK ${sdk.version} has no server/webStandardStreamableHttp.js`);
   const sessionId = `bench-session-${String(++sessions).padStart(4, '0')}`;
   const transport = new Transport({
@@ -31,8 +32,8 @@ export async function openHttpSession(sdk: Sdk, mode: HttpMode): Promise<HttpEnd
     enableJsonResponse: mode === 'json',
     keepAliveMs: 0,
   } as ConstructorParameters<typeof Transport>[0]);
-  const server = new sdk.Server({ name: 'bench-http-server', version: '0.0.0' }, { capabilities: { tools: {} } });
-  const protocolVersion = sdk.types.LATEST_PROTOCOL_VERSION;
+  const server = new Server({ name: 'bench-http-server', version: '0.0.0' }, { capabilities: { tools: {} } });
+  const protocolVersion = types.LATEST_PROTOCOL_VERSION;
   const sessionHeaders = { ...BASE_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': protocolVersion };
   const endpoint: HttpEndpoint = {
     label: `sdk ${sdk.version} ${mode}`,
@@ -59,7 +60,7 @@ export async function openHttpSession(sdk: Sdk, mode: HttpMode): Promise<HttpEnd
       await server.close();
     },
   };
-  server.setRequestHandler(sdk.types.CallToolRequestSchema, async (_request, extra) => {
+  server.setRequestHandler(types.CallToolRequestSchema, async (_request, extra) => {
     await endpoint.gate.wait(extra);
     return RESULT;
   });

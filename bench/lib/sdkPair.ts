@@ -5,7 +5,7 @@
  * response handlers, timeouts, progress, cancellation) with no I/O in between, so what it
  * costs beyond the floor is the correlation layer plus JSON-RPC and schema handling.
  */
-import type { Sdk } from './loadSdk.ts';
+import type { SdkAdapter } from '../../src/sdk/SdkAdapter.ts';
 import type { CallOptions, Endpoint } from './endpoint.ts';
 import { Gate } from './latch.ts';
 import { PROTOCOL_MAPS, mapSize, probeMaps } from './leaks.ts';
@@ -21,9 +21,10 @@ interface HandlerExtra {
 
 const RESULT = { content: [{ type: 'text' as const, text: 'ok' }] };
 
-export async function connectPair(sdk: Sdk): Promise<Endpoint> {
-  const client = new sdk.Client({ name: 'bench-client', version: '0.0.0' }, { capabilities: {} });
-  const server = new sdk.Server({ name: 'bench-server', version: '0.0.0' }, { capabilities: { tools: {} } });
+export async function connectPair(sdk: SdkAdapter): Promise<Endpoint> {
+  const { client: { Client }, server: { Server }, inMemory: { InMemoryTransport }, types } = sdk.modules;
+  const client = new Client({ name: 'bench-client', version: '0.0.0' }, { capabilities: {} });
+  const server = new Server({ name: 'bench-server', version: '0.0.0' }, { capabilities: { tools: {} } });
   const endpoint: Endpoint = {
     label: `sdk ${sdk.version}`,
     gate: new Gate(0),
@@ -33,7 +34,7 @@ export async function connectPair(sdk: Sdk): Promise<Endpoint> {
       const { onprogress, ...rest } = options;
       return client.request(
         { method: 'tools/call', params: { name: 'bench', arguments: {} } },
-        sdk.types.CallToolResultSchema,
+        types.CallToolResultSchema,
         onprogress === undefined ? rest : { ...rest, onprogress: (p: { progress: number }) => onprogress(p.progress) },
       );
     },
@@ -44,7 +45,7 @@ export async function connectPair(sdk: Sdk): Promise<Endpoint> {
       await server.close();
     },
   };
-  server.setRequestHandler(sdk.types.CallToolRequestSchema, async (request, extraArg) => {
+  server.setRequestHandler(types.CallToolRequestSchema, async (request, extraArg) => {
     const extra = extraArg as unknown as HandlerExtra;
     const gate = endpoint.gate;
     const token = request.params._meta?.progressToken;
@@ -58,7 +59,7 @@ export async function connectPair(sdk: Sdk): Promise<Endpoint> {
   });
   client.onerror = (error) => endpoint.errors.push(`client: ${error.message}`);
   server.onerror = (error) => endpoint.errors.push(`server: ${error.message}`);
-  const [clientTransport, serverTransport] = sdk.InMemoryTransport.createLinkedPair();
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await server.connect(serverTransport);
   await client.connect(clientTransport);
   return endpoint;

@@ -5,12 +5,12 @@
  * summary), so a suite only has to say what it measures. The harness benchmark in
  * `bench/harness.bench.ts` (owned elsewhere) plugs in by exporting `harnessSuite: BenchSuite`.
  */
-import type { Sdk } from './loadSdk.ts';
+import type { SdkAdapter } from '../../src/sdk/SdkAdapter.ts';
 
 /** What one suite run gets from the runner. */
 export interface SuiteContext {
-  /** The SDK under test, loaded through `loadSdk` (never import the SDK directly in a suite). */
-  sdk: Sdk;
+  /** The SDK under test, loaded by `src/sdk/load.ts` (never import the SDK directly in a suite: use `sdk.modules`). */
+  sdk: SdkAdapter;
   /** `--quick`: fewer N values and fewer iterations, for a rough picture in under a minute. */
   quick: boolean;
   /** Largest N a suite may use (`--max-n`, else +Infinity); suites cap their own N lists with it. */

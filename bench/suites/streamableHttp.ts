@@ -21,7 +21,7 @@ export const streamableHttpSuite: BenchSuite = {
   async run(ctx) {
     const v = ctx.sdk.version;
     const base: SuiteResult = { name: this.name, description: this.description, sdkVersion: v, curves: [], leaks: [], notes: [] };
-    if (ctx.sdk.WebStandardStreamableHTTPServerTransport === undefined) {
+    if (!ctx.sdk.capabilities.streamableHttpServer) {
       return { ...base, skipped: `SDK ${v} has no server/webStandardStreamableHttp.js (WebStandardStreamableHTTPServerTransport)` };
     }
     const ledger = new LeakLedger();

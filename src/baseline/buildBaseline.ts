@@ -2,19 +2,17 @@ import type { InvariantId } from '../model/invariants.ts';
 import { minimize } from '../campaign/minimize.ts';
 import { shrinkCounterexample, type CheckedRunner } from '../campaign/runCampaign.ts';
 import { caseAt, caseSeed, type SimCase } from '../campaign/simCase.ts';
-import type { ScenarioConstraints } from '../sim/arbitraries/index.ts';
+import type { ResolvedBaselineOptions } from '../options/index.ts';
 import { realGlobals } from '../sim/realGlobals.ts';
 import type { Baseline, BaselineEntry } from './baseline.ts';
 import { scriptedConductIds } from './conduct.ts';
 import { covers, shapeKey, shapeOf } from './shape.ts';
 import { variantOf } from './variant.ts';
 
-export interface BuildBaselineOptions {
+/** What a baseline build needs besides its options: the SDK it is about, the runner, what to keep. */
+export interface BaselineContext {
   readonly package: string;
   readonly version: string;
-  readonly seed: number;
-  readonly runs: number;
-  readonly constraints: ScenarioConstraints;
   readonly runner: CheckedRunner;
   /** More cases to cover exhaustively (the property suite's): every finding in them gets an entry. */
   readonly extraCases?: readonly SimCase[];
@@ -51,7 +49,10 @@ interface Occurrence {
  * occurrence that cannot be a known cause (see `shapeOf`), shrunk too. Detection and shrinking
  * are timed for the findings table.
  */
-export async function buildBaseline(options: BuildBaselineOptions): Promise<Baseline> {
+export async function buildBaseline(
+  run: Pick<ResolvedBaselineOptions, 'seed' | 'runs' | 'workload' | 'shrinkTimeMsMax'>,
+  options: BaselineContext,
+): Promise<Baseline> {
   const now = () => realGlobals.Date.now();
   const seen = new Map<string, { invariant: InvariantId; variant: string; occurrences: Occurrence[] }>();
   const started = now();
@@ -68,11 +69,11 @@ export async function buildBaseline(options: BuildBaselineOptions): Promise<Base
       }
     }
   };
-  for (let index = 0; index < options.runs; index++) {
-    const c = caseAt(options.seed, index, options.constraints);
+  for (let index = 0; index < run.runs; index++) {
+    const c = caseAt(run.seed, index, run.workload);
     const ms = now() - started;
-    await observe(c, (message) => ({ case: c, fcSeed: caseSeed(options.seed, index), runs: index + 1, ms, message }), false);
-    if ((index + 1) % 250 === 0) options.onProgress?.(`campaign ${index + 1}/${options.runs}: ${seen.size} (invariant, variant) pairs`);
+    await observe(c, (message) => ({ case: c, fcSeed: caseSeed(run.seed, index), runs: index + 1, ms, message }), false);
+    if ((index + 1) % 250 === 0) options.onProgress?.(`campaign ${index + 1}/${run.runs}: ${seen.size} (invariant, variant) pairs`);
   }
   for (const c of options.extraCases ?? []) {
     await observe(c, (message) => ({ case: c, runs: 0, ms: 0, message }), true);
@@ -93,8 +94,8 @@ export async function buildBaseline(options: BuildBaselineOptions): Promise<Base
           const r = await options.runner(s, o);
           return variantOf(s) === variant ? r : { ...r, findings: [] };
         },
-        constraints: options.constraints,
-        shrinkTimeMsMax: 30_000,
+        workload: run.workload,
+        shrinkTimeMsMax: run.shrinkTimeMsMax,
       });
       const { case: minimal, removals } = shrunk ?? (await minimize(original, fires));
       const shape = shapeOf(minimal);

@@ -3,7 +3,7 @@ import { coverage as traceCoverage, mergeCoverage } from '../model/coverage.ts';
 import type { Finding } from '../model/finding.ts';
 import type { Coverage } from '../model/oracle.ts';
 import type { InvariantId } from '../model/invariants.ts';
-import type { ScenarioConstraints } from '../sim/arbitraries/index.ts';
+import type { ResolvedCampaignOptions, ResolvedWorkload } from '../options/index.ts';
 import type { RunOptions, RunResult, Scenario } from '../sim/index.ts';
 import { realGlobals } from '../sim/realGlobals.ts';
 import { minimize } from './minimize.ts';
@@ -15,26 +15,11 @@ export type CheckedRunner = (
   options: RunOptions & { readonly coverage?: boolean },
 ) => Promise<{ readonly result: RunResult; readonly findings: readonly Finding[]; readonly coverage?: Coverage }>;
 
-export interface CampaignOptions {
-  /** @default DEFAULT_CAMPAIGN_SEED */
-  readonly seed?: number;
-  /** @default DEFAULT_CAMPAIGN_RUNS */
-  readonly runs?: number;
-  readonly constraints?: ScenarioConstraints;
-  /** Run every case twice and compare trace hashes (`harness.deterministic`). @default false */
-  readonly selfCheck?: boolean;
-  /** Shrink the first counterexample of each invariant found. @default true */
-  readonly shrink?: boolean;
-  /** Wall-clock budget for shrinking one counterexample, in ms. @default 20_000 */
-  readonly shrinkTimeMsMax?: number;
+/** What a campaign calls back: the runner that judges each case and a progress display. */
+export interface CampaignHooks {
   readonly runner: CheckedRunner;
   readonly onProgress?: (done: number, total: number, phase: 'run' | 'shrink') => void;
 }
-
-/** A fixed default, so `mcp-sim check` on two machines runs the same campaign. */
-export const DEFAULT_CAMPAIGN_SEED = 20_261_130;
-/** A few hundred runs: about ten seconds on one core, enough to meet every common race. */
-export const DEFAULT_CAMPAIGN_RUNS = 300;
 
 /** A minimal reproduction of one invariant's failure. */
 export interface Counterexample {
@@ -61,6 +46,8 @@ export interface FindingSummary {
 
 export interface CampaignReport {
   readonly seed: number;
+  /** The workload the cases were drawn with: with `seed` and a case index, it names a case. */
+  readonly workload: ResolvedWorkload;
   readonly runs: number;
   readonly wallMs: number;
   readonly steps: number;
@@ -80,11 +67,10 @@ const severityRank = { violation: 0, warning: 1, note: 2 } as const;
 /**
  * A fuzz campaign: generated scenarios and schedules, each run judged by the oracle; every
  * distinct invariant broken is reported once, with its first case and a shrunk counterexample.
+ * Takes resolved options (`resolveCampaignOptions`), so every default comes from one place.
  */
-export async function runCampaign(options: CampaignOptions): Promise<CampaignReport> {
-  const seed = options.seed ?? DEFAULT_CAMPAIGN_SEED;
-  const runs = options.runs ?? DEFAULT_CAMPAIGN_RUNS;
-  if (!Number.isSafeInteger(runs) || runs < 1) throw new Error(`runCampaign: runs must be an integer ≥ 1, got ${runs}`);
+export async function runCampaign(options: ResolvedCampaignOptions, hooks: CampaignHooks): Promise<CampaignReport> {
+  const { seed, runs, workload } = options;
   const started = realGlobals.Date.now();
   const byInvariant = new Map<InvariantId, { example: Finding; runs: number; firstCase: number }>();
   const outcomes: Record<string, number> = {};
@@ -94,8 +80,8 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
   let coverage = traceCoverage([]);
 
   for (let index = 0; index < runs; index++) {
-    const simCase = caseAt(seed, index, options.constraints);
-    const checked = await options.runner(simCase.scenario, { tape: simCase.tape, seed: simCase.seed, coverage: true });
+    const simCase = caseAt(seed, index, workload);
+    const checked = await hooks.runner(simCase.scenario, { tape: simCase.tape, seed: simCase.seed, coverage: true });
     const { result, findings } = checked;
     steps += result.steps;
     virtualMs += result.virtualMs;
@@ -108,10 +94,10 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
       else byInvariant.set(id, { example: findings.find((f) => f.invariant === id)!, runs: 1, firstCase: index });
     }
     if (options.selfCheck) {
-      const again = await options.runner(simCase.scenario, { tape: simCase.tape, seed: simCase.seed });
+      const again = await hooks.runner(simCase.scenario, { tape: simCase.tape, seed: simCase.seed });
       if (again.result.hash !== result.hash) nondeterministic.push(index);
     }
-    options.onProgress?.(index + 1, runs, 'run');
+    hooks.onProgress?.(index + 1, runs, 'run');
   }
   const runWallMs = realGlobals.Date.now() - started;
 
@@ -121,15 +107,15 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
   );
   let shrunk = 0;
   for (const [invariant, seen] of sorted) {
-    const counterexample =
-      options.shrink === false
-        ? undefined
-        : await shrinkCounterexample(invariant, caseSeed(seed, seen.firstCase), options);
+    const counterexample = options.shrink
+      ? await shrinkCounterexample(invariant, caseSeed(seed, seen.firstCase), { runner: hooks.runner, workload, shrinkTimeMsMax: options.shrinkTimeMsMax })
+      : undefined;
     findings.push({ invariant, ...seen, ...(counterexample && { counterexample }) });
-    if (options.shrink !== false) options.onProgress?.(++shrunk, sorted.length, 'shrink');
+    if (options.shrink) hooks.onProgress?.(++shrunk, sorted.length, 'shrink');
   }
   return {
     seed,
+    workload,
     runs,
     wallMs: realGlobals.Date.now() - started,
     steps,
@@ -150,13 +136,13 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRep
 export async function shrinkCounterexample(
   invariant: InvariantId,
   fcSeed: number,
-  options: Pick<CampaignOptions, 'runner' | 'constraints' | 'shrinkTimeMsMax'>,
+  options: { readonly runner: CheckedRunner; readonly workload: ResolvedWorkload; readonly shrinkTimeMsMax: number },
 ): Promise<Counterexample | undefined> {
   const fires = async (c: SimCase) =>
     (await options.runner(c.scenario, { tape: c.tape, seed: c.seed })).findings.some((f) => f.invariant === invariant);
   const details = await fc.check(
-    fc.asyncProperty(simCaseArbitrary(options.constraints), async (c) => !(await fires(c))),
-    { seed: fcSeed, numRuns: 1, interruptAfterTimeLimit: options.shrinkTimeMsMax ?? 20_000, markInterruptAsFailure: false },
+    fc.asyncProperty(simCaseArbitrary(options.workload), async (c) => !(await fires(c))),
+    { seed: fcSeed, numRuns: 1, interruptAfterTimeLimit: options.shrinkTimeMsMax, markInterruptAsFailure: false },
   );
   if (!details.failed || !details.counterexample) return undefined;
   const { case: simCase, removals } = await minimize(details.counterexample[0], fires);

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { scenarioArbitrary, tapeArbitrary, type ScenarioConstraints } from '../sim/arbitraries/index.ts';
+import { scenarioArbitrary, tapeArbitrary, type ScenarioConstraints } from '../workload/index.ts';
 import type { Scenario } from '../sim/index.ts';
 
 /** One generated run: what to simulate, the schedule, and the seed of chance inside it. */
@@ -9,8 +9,12 @@ export interface SimCase {
   readonly seed: number;
 }
 
-export function simCaseArbitrary(constraints: ScenarioConstraints = {}): fc.Arbitrary<SimCase> {
-  return fc.record({ scenario: scenarioArbitrary(constraints), tape: tapeArbitrary(), seed: fc.nat({ max: 0xffff }) });
+/**
+ * Cases drawn with `workload`. Required, not defaulted: the bare generator's defaults (memory
+ * only) are not a campaign's, and a case is named by (seed, index, workload) together.
+ */
+export function simCaseArbitrary(workload: ScenarioConstraints): fc.Arbitrary<SimCase> {
+  return fc.record({ scenario: scenarioArbitrary(workload), tape: tapeArbitrary(), seed: fc.nat({ max: 0xffff }) });
 }
 
 /**
@@ -25,7 +29,10 @@ export function caseSeed(campaignSeed: number, index: number): number {
   return (h ^ (h >>> 16)) | 0;
 }
 
-/** Case `index` of the campaign with seed `campaignSeed`: the same value on every machine. */
-export function caseAt(campaignSeed: number, index: number, constraints: ScenarioConstraints = {}): SimCase {
-  return fc.sample(simCaseArbitrary(constraints), { seed: caseSeed(campaignSeed, index), numRuns: 1 })[0]!;
+/**
+ * Case `index` of the campaign with seed `campaignSeed` drawn with `workload` (pass the
+ * campaign's resolved one, `ResolvedCampaignOptions.workload`): the same value on every machine.
+ */
+export function caseAt(campaignSeed: number, index: number, workload: ScenarioConstraints): SimCase {
+  return fc.sample(simCaseArbitrary(workload), { seed: caseSeed(campaignSeed, index), numRuns: 1 })[0]!;
 }

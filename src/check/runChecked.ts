@@ -1,6 +1,6 @@
-import { judgeWithCoverage, type Coverage } from '../model/oracle.ts';
-import { httpFindings } from '../sim/http/httpFindings.ts';
 import type { Finding } from '../model/finding.ts';
+import type { Coverage } from '../model/coverage.ts';
+import { judgeWithCoverage } from '../model/judge.ts';
 import { endState as snapshotEnd, type EndState } from '../sim/endState.ts';
 import { runScenario, type RunOptions, type RunResult } from '../sim/runScenario.ts';
 import type { Scenario } from '../sim/scenario.ts';
@@ -22,7 +22,7 @@ export interface CheckedRunOptions extends RunOptions {
 
 /**
  * Runs `scenario` under `options` and judges it: the trace plus an end-of-run snapshot taken in
- * `atEnd` (chained after the caller's own `atEnd`, if any).
+ * `atEnd` (chained after the caller's own `atEnd`, if any), against the facts of the SDK that ran.
  */
 export async function runChecked(scenario: Scenario, options: CheckedRunOptions = {}): Promise<CheckedRun> {
   let end: EndState | undefined;
@@ -35,7 +35,6 @@ export async function runChecked(scenario: Scenario, options: CheckedRunOptions 
     },
   });
   if (!end) throw new Error('runChecked: runScenario returned without calling atEnd; the end state is unknown.');
-  const { findings, coverage } = judgeWithCoverage(result.trace, end, countCoverage);
-  if (scenario.profile === 'http') findings.push(...httpFindings(result.trace, end.openExchanges));
+  const { findings, coverage } = judgeWithCoverage(result.trace, end, { facts: result.sdk.facts, coverage: countCoverage });
   return { result, findings, endState: end, ...(coverage && { coverage }) };
 }

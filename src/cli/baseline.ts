@@ -1,22 +1,10 @@
 import pc from 'picocolors';
 import { baselinePath, loadBaseline, saveBaseline, type BaselineEntry } from '../baseline/baseline.ts';
 import { buildBaseline, entryKey } from '../baseline/buildBaseline.ts';
-import { DEFAULT_CAMPAIGN_SEED } from '../campaign/runCampaign.ts';
 import { runChecked } from '../check/index.ts';
-import type { Profile } from '../sim/index.ts';
-import { installedSdk } from './sdkInfo.ts';
-import { PROPERTY_RUNS, PROPERTY_SEED, propertyCases } from '../baseline/propertyCases.ts';
-
-/** Runs of the baseline campaign: enough for every known race to show up on both profiles. */
-export const DEFAULT_BASELINE_RUNS = 2_000;
-
-export interface BaselineFlags {
-  runs: number;
-  seed?: number;
-  profiles: Profile[];
-  update?: boolean;
-  table?: boolean;
-}
+import { DEFAULT_PROFILES, ENV_RUNS, ENV_SEED, workloadArgs, type ResolvedBaselineOptions } from '../options/index.ts';
+import { installedSdk } from '../sdk/load.ts';
+import { propertyCases } from '../baseline/propertyCases.ts';
 
 /** The baseline's measurements as a Markdown table, for docs/findings.md. */
 export function baselineTable(entries: readonly BaselineEntry[]): string {
@@ -39,7 +27,7 @@ export function baselineTable(entries: readonly BaselineEntry[]): string {
 }
 
 /** `mcp-sim baseline`: finds the installed SDK's violations and (with --update) writes its baseline file. */
-export async function baselineCommand(flags: BaselineFlags): Promise<number> {
+export async function baselineCommand(flags: ResolvedBaselineOptions): Promise<number> {
   const sdk = installedSdk();
   if (flags.table) {
     const existing = loadBaseline(sdk.name, sdk.version);
@@ -47,24 +35,24 @@ export async function baselineCommand(flags: BaselineFlags): Promise<number> {
     console.log(baselineTable(existing.entries));
     return 0;
   }
-  const seed = flags.seed ?? DEFAULT_CAMPAIGN_SEED;
-  const command = `npx mcp-sim baseline --runs ${flags.runs} --seed ${seed} --profiles ${flags.profiles.join(',')} --update`;
+  const { seed, runs, workload, property } = flags;
+  // The profiles always, the other workload flags when they differ from the defaults.
+  const others = workloadArgs({ ...workload, profiles: DEFAULT_PROFILES });
+  const command = ['npx mcp-sim baseline --runs', runs, '--seed', seed, '--profiles', workload.profiles.join(','), ...others, '--update'].join(' ');
   console.log(pc.bold(`mcp-sim baseline  seed=${seed}`));
   console.log(`  sdk       ${sdk.name}@${sdk.version}`);
-  console.log(`  runs      ${flags.runs}`);
-  console.log(`  profiles  ${flags.profiles.join(', ')}`);
-  console.log(`  property  ${PROPERTY_RUNS} cases of seed ${PROPERTY_SEED} (MCP_SIM_RUNS, MCP_SIM_SEED)`);
+  console.log(`  runs      ${runs}`);
+  console.log(`  profiles  ${workload.profiles.join(', ')}`);
+  if (others.length > 0) console.log(`  workload  ${others.join(' ')}`);
+  console.log(`  property  ${property.runs} cases of seed ${property.seed} (${ENV_RUNS}, ${ENV_SEED})`);
   const previous = loadBaseline(sdk.name, sdk.version);
   const explanations = new Map(previous?.entries.map((e) => [entryKey(e), e.explanation]));
-  const baseline = await buildBaseline({
+  const baseline = await buildBaseline(flags, {
     package: sdk.name,
     version: sdk.version,
-    seed,
-    runs: flags.runs,
-    constraints: { profiles: flags.profiles },
     runner: runChecked,
     // The property suite's own cases (MCP_SIM_RUNS, MCP_SIM_SEED): CI must not fail on known causes.
-    extraCases: propertyCases(),
+    extraCases: propertyCases(property),
     explanations,
     command,
     onProgress: (m) => process.stderr.write(`${m}\n`),

@@ -2,66 +2,35 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pc from 'picocolors';
 import { loadBaseline } from '../baseline/baseline.ts';
-import { DEFAULT_CAMPAIGN_RUNS, DEFAULT_CAMPAIGN_SEED, runCampaign } from '../campaign/runCampaign.ts';
+import { runCampaign } from '../campaign/runCampaign.ts';
 import { runChecked } from '../check/index.ts';
 import { formatCampaignReport } from '../report/textReport.ts';
+import { replayFile } from '../campaign/replayFile.ts';
 import { createProgress } from './progress.ts';
-import { installedSdk } from './sdkInfo.ts';
-import type { Profile } from '../sim/index.ts';
-
-export interface CheckFlags {
-  runs?: number;
-  seed?: number;
-  actionsMax: number;
-  profiles: Profile[];
-  serverRequests: boolean;
-  faults: boolean;
-  shrink: boolean;
-  selfCheck?: boolean;
-  json?: string;
-  out: string;
-}
-
-function fromEnv(name: string): number | undefined {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return undefined;
-  const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${name} must be a whole number, got "${raw}"`);
-  return n;
-}
+import { installedSdk } from '../sdk/load.ts';
+import type { ResolvedCampaignOptions } from '../options/index.ts';
 
 /** `mcp-sim check`: seed first, the resolved options, the campaign, the report, a verdict line. */
-export async function checkCommand(flags: CheckFlags): Promise<number> {
+export async function checkCommand(options: ResolvedCampaignOptions): Promise<number> {
   const sdk = installedSdk();
-  const seed = flags.seed ?? fromEnv('MCP_SIM_SEED') ?? DEFAULT_CAMPAIGN_SEED;
-  const runs = flags.runs ?? fromEnv('MCP_SIM_RUNS') ?? DEFAULT_CAMPAIGN_RUNS;
-  const constraints = {
-    actionsMax: flags.actionsMax,
-    serverRequests: flags.serverRequests,
-    faults: flags.faults,
-    profiles: flags.profiles,
-  };
+  const { seed, runs, workload } = options;
   const baseline = loadBaseline(sdk.name, sdk.version);
   const known = new Set(baseline?.entries.map((e) => e.invariant) ?? []);
 
   console.log(pc.bold(`mcp-sim check  seed=${seed}`));
   console.log(`  sdk           ${sdk.name}@${sdk.version}`);
   console.log(`  runs          ${runs}`);
-  console.log(`  profiles      ${flags.profiles.join(', ')}`);
-  console.log(`  actions max   ${constraints.actionsMax}`);
-  console.log(`  server reqs   ${constraints.serverRequests}`);
-  console.log(`  faults        ${constraints.faults} (close, reconnect)`);
-  console.log(`  shrink        ${flags.shrink}`);
-  console.log(`  self-check    ${Boolean(flags.selfCheck)}`);
+  console.log(`  profiles      ${workload.profiles.join(', ')}`);
+  console.log(`  actions max   ${workload.actionsMax}`);
+  console.log(`  steps max     ${workload.stepsMax}`);
+  console.log(`  server reqs   ${workload.serverRequests}`);
+  console.log(`  faults        ${workload.faults} (close, reconnect)`);
+  console.log(`  shrink        ${options.shrink}${options.shrink ? ` (at most ${options.shrinkTimeMsMax / 1000} s per counterexample)` : ''}`);
+  console.log(`  self-check    ${options.selfCheck}`);
   console.log(`  baseline      ${baseline ? `${known.size} known invariant(s)` : 'none for this SDK version'}`);
 
   const progress = { run: createProgress('runs'), shrink: createProgress('shrinking') };
-  const report = await runCampaign({
-    seed,
-    runs,
-    constraints,
-    shrink: flags.shrink,
-    selfCheck: Boolean(flags.selfCheck),
+  const report = await runCampaign(options, {
     runner: runChecked,
     onProgress: (done, total, phase) => {
       progress[phase].update(done, total);
@@ -72,13 +41,13 @@ export async function checkCommand(flags: CheckFlags): Promise<number> {
   const replayFiles = new Map<string, string>();
   for (const f of report.findings) {
     if (!f.counterexample) continue;
-    mkdirSync(flags.out, { recursive: true });
-    const file = join(flags.out, `${f.invariant}.json`);
-    writeFileSync(file, JSON.stringify({ invariant: f.invariant, ...f.counterexample.case }, null, 2) + '\n');
+    mkdirSync(options.reproDir, { recursive: true });
+    const file = join(options.reproDir, `${f.invariant}.json`);
+    writeFileSync(file, JSON.stringify(replayFile(f.invariant, f.counterexample.case, { seed, caseIndex: f.firstCase, workload }), null, 2) + '\n');
     replayFiles.set(f.invariant, file);
   }
   console.log(formatCampaignReport(report, { replayFiles, known: (id) => known.has(id) }));
-  if (flags.json) writeFileSync(flags.json, JSON.stringify({ sdk, ...report }, null, 2) + '\n');
+  if (options.jsonFile) writeFileSync(options.jsonFile, JSON.stringify({ sdk, ...report }, null, 2) + '\n');
 
   const fresh = report.findings.filter((f) => f.example.severity === 'violation' && !known.has(f.invariant));
   const stale = [...known].filter((id) => !report.findings.some((f) => f.invariant === id));

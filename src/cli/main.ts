@@ -1,32 +1,28 @@
-import { Command, InvalidArgumentError } from 'commander';
-import { baselineCommand, DEFAULT_BASELINE_RUNS } from './baseline.ts';
+import { Command } from 'commander';
+import {
+  DEFAULT_BASELINE_RUNS,
+  DEFAULT_CAMPAIGN_RUNS,
+  DEFAULT_CAMPAIGN_SEED,
+  DEFAULT_REPRO_DIR,
+  DEFAULT_SHRINK,
+  ENV_RUNS,
+  ENV_SEED,
+  resolveBaselineOptions,
+  resolveCampaignOptions,
+  resolveReplayOptions,
+} from '../options/index.ts';
+import { baselineCommand } from './baseline.ts';
 import { checkCommand } from './check.ts';
-import type { Profile } from '../sim/index.ts';
+import { wholeNumberArg } from './flagParsers.ts';
 import { replayCommand } from './replay.ts';
 import { rogueCommand } from './rogue.ts';
+import { addWorkloadOptions, workloadOf, type WorkloadFlags } from './workloadFlags.ts';
 
-/** Parses a whole number option, naming the flag and the rule when it is not one. */
-export function wholeNumber(flag: string, min = 0) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isSafeInteger(n) || n < min) throw new InvalidArgumentError(`${flag} takes a whole number ≥ ${min}, got "${value}".`);
-    return n;
-  };
-}
-
-const knownProfiles: readonly Profile[] = ['memory', 'http'];
-
-/** Parses `--profiles memory,http`. */
-export function profileList(value: string): Profile[] {
-  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
-  const unknown = names.filter((n) => !knownProfiles.includes(n as Profile));
-  if (names.length === 0 || unknown.length > 0) {
-    throw new InvalidArgumentError(`--profiles takes a comma-separated list of ${knownProfiles.join(', ')}; got "${value}".`);
-  }
-  return names as Profile[];
-}
-
-/** The `mcp-sim` command line; returns the process exit code. */
+/**
+ * The `mcp-sim` command line; returns the process exit code (0 pass, 1 a violation, 2 bad usage
+ * or an error). Commander only parses: each action hands the flags to the resolver of its kind
+ * of run (src/options/), which fills in the defaults and rejects bad values, then runs it.
+ */
 export async function main(argv: readonly string[]): Promise<number> {
   let code = 0;
   const program = new Command('mcp-sim')
@@ -34,46 +30,50 @@ export async function main(argv: readonly string[]): Promise<number> {
     .showHelpAfterError()
     .exitOverride();
 
-  program
+  const check = program
     .command('check')
     .description('fuzz campaign against the installed SDK: generated workloads and schedules, judged by the lifecycle oracle')
-    .option('--runs <n>', 'number of generated runs (env MCP_SIM_RUNS)', wholeNumber('--runs', 1))
-    .option('--seed <n>', 'campaign seed (printed first; the same seed runs the same campaign)', wholeNumber('--seed'))
-    .option('--actions-max <n>', 'most caller actions per scenario', wholeNumber('--actions-max', 1), 6)
-    .option('--profiles <list>', 'transport profiles to draw scenarios from', profileList, [...knownProfiles])
-    .option('--no-server-requests', 'only client→server tool calls')
-    .option('--no-faults', 'no connection closes or reconnects')
+    .option('--runs <n>', `number of generated runs (default: ${DEFAULT_CAMPAIGN_RUNS}; env ${ENV_RUNS})`, wholeNumberArg('--runs'))
+    .option('--seed <n>', `campaign seed, printed first; the same seed runs the same campaign (default: ${DEFAULT_CAMPAIGN_SEED}; env ${ENV_SEED})`, wholeNumberArg('--seed'));
+  addWorkloadOptions(check)
+    .option('--shrink', `shrink each invariant's first case to a minimal counterexample (default: ${DEFAULT_SHRINK ? 'on' : 'off'})`)
     .option('--no-shrink', 'report first cases as found, without shrinking')
     .option('--self-check', 'run every case twice and compare trace hashes (harness.deterministic)')
     .option('--json <file>', 'also write the report as JSON')
-    .option('--out <dir>', 'folder for replay files of counterexamples', '.mcp-sim/repro')
-    .action(async (opts) => {
-      code = await checkCommand(opts);
+    .option('--out <dir>', `folder for replay files of counterexamples (default: ${DEFAULT_REPRO_DIR})`)
+    .action(async (opts: CheckFlags) => {
+      const { out: reproDir, json: jsonFile, ...rest } = opts;
+      const options = resolveCampaignOptions({ seed: rest.seed, runs: rest.runs, shrink: rest.shrink, selfCheck: rest.selfCheck, reproDir, jsonFile, workload: workloadOf(opts) });
+      code = await checkCommand(options);
     });
 
-  program
+  const replay = program
     .command('replay [file]')
-    .description('replay one case: from a replay file written by check, or by campaign seed and case index')
-    .option('--seed <n>', 'campaign seed', wholeNumber('--seed'))
-    .option('--case <n>', 'case index in that campaign', wholeNumber('--case'))
+    .description('replay one case: from a replay file written by check, by campaign seed and case index, or a baseline entry')
+    .option('--seed <n>', 'campaign seed', wholeNumberArg('--seed'))
+    .option('--case <n>', 'case index in that campaign', wholeNumberArg('--case'));
+  addWorkloadOptions(replay)
     .option('--baseline <entry>', 'a baseline entry of the installed SDK: "<invariant> <variant> <shape>"')
     .option('--full', 'print every trace event (sends included)')
     .option('--mermaid', 'print a Mermaid sequence diagram')
     .option('--self-check', 'replay twice and compare trace hashes')
-    .action(async (file: string | undefined, opts) => {
-      code = await replayCommand(file, opts);
+    .action(async (file: string | undefined, opts: ReplayFlags) => {
+      const { case: caseIndex, baseline: baselineEntry, seed, full, mermaid, selfCheck } = opts;
+      const options = resolveReplayOptions({ file, seed, caseIndex, baselineEntry, full, mermaid, selfCheck, workload: workloadOf(opts) });
+      code = await replayCommand(options);
     });
 
-  program
+  const baseline = program
     .command('baseline')
     .description("find the installed SDK's violations with 1-minimal counterexamples; --update writes its baseline file")
-    .option('--runs <n>', 'runs of the baseline campaign', wholeNumber('--runs', 1), DEFAULT_BASELINE_RUNS)
-    .option('--seed <n>', 'campaign seed', wholeNumber('--seed'))
-    .option('--profiles <list>', 'transport profiles', profileList, [...knownProfiles])
+    .option('--runs <n>', `runs of the baseline campaign (default: ${DEFAULT_BASELINE_RUNS})`, wholeNumberArg('--runs'))
+    .option('--seed <n>', `campaign seed (default: ${DEFAULT_CAMPAIGN_SEED})`, wholeNumberArg('--seed'));
+  addWorkloadOptions(baseline)
     .option('--update', 'write properties/baselines/<package>@<version>.json')
     .option('--table', 'only print the existing baseline as a Markdown table (detection and shrink measurements)')
-    .action(async (opts) => {
-      code = await baselineCommand(opts);
+    .action(async (opts: BaselineFlags) => {
+      const options = resolveBaselineOptions({ seed: opts.seed, runs: opts.runs, update: opts.update, table: opts.table, workload: workloadOf(opts) });
+      code = await baselineCommand(options);
     });
 
   program
@@ -95,4 +95,32 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   return code;
+}
+
+/** What commander parses for `check` (absent flags stay undefined). */
+interface CheckFlags extends WorkloadFlags {
+  seed?: number;
+  runs?: number;
+  shrink?: boolean;
+  selfCheck?: boolean;
+  out?: string;
+  json?: string;
+}
+
+/** What commander parses for `replay`. */
+interface ReplayFlags extends WorkloadFlags {
+  seed?: number;
+  case?: number;
+  baseline?: string;
+  full?: boolean;
+  mermaid?: boolean;
+  selfCheck?: boolean;
+}
+
+/** What commander parses for `baseline`. */
+interface BaselineFlags extends WorkloadFlags {
+  seed?: number;
+  runs?: number;
+  update?: boolean;
+  table?: boolean;
 }

@@ -1,9 +1,9 @@
 import pc from 'picocolors';
 import { formatFinding } from '../report/textReport.ts';
-import { formatHttpRogueTable, httpRogueCampaign } from '../sim/rogue/http/index.ts';
-import { formatRogueTable, rogueCampaign } from '../sim/rogue/index.ts';
+import { formatHttpRogueTable, httpRogueCampaign } from '../rogue/http/index.ts';
+import { formatRogueTable, rogueCampaign } from '../rogue/index.ts';
 import type { Side } from '../sim/index.ts';
-import { installedSdk } from './sdkInfo.ts';
+import { installedSdk } from '../sdk/load.ts';
 
 export interface RogueFlags {
   target?: Side;

@@ -1,7 +1,9 @@
 /** The lifecycle model and oracle: judge a run's trace, count coverage, list legal caller actions. */
-export { judge, classifyFrame, racePairs, SDK_DEFAULT_TIMEOUT_MS } from './oracle.ts';
-export type { Coverage, RacePair, SessionView } from './oracle.ts';
-export { coverage, mergeCoverage } from './coverage.ts';
+export { judge, judgeWithCoverage, type JudgeOptions } from './judge.ts';
+export { classifyFrame } from '../util/jsonrpc.ts';
+export { racePairs, type RacePair } from './racePairs.ts';
+export { coverage, mergeCoverage, type Coverage } from './coverage.ts';
+export type { SessionView } from './walker.ts';
 export { legalActions, isLegal, sessionView, type LegalAction } from './legalActions.ts';
 export { requesterMachine, receiverMachine, stateKey } from './requestMachine.ts';
 export { sessionMachine } from './sessionMachine.ts';

@@ -1,13 +1,8 @@
-import type { CallerAction, RequestMethod, Side } from '../sim/scenario.ts';
 import type { TraceEvent } from '../sim/trace.ts';
-import { TraceWalker, type SessionView } from './oracle.ts';
+import { legalCallerActions, type CallerState, type LegalAction } from './callerLegality.ts';
+import { TraceWalker, type SessionView } from './walker.ts';
 
-/** A caller action a correct peer may take next, by kind (the generator fills in the details). */
-export type LegalAction =
-  | { readonly kind: 'call'; readonly from: Side; readonly methods: readonly RequestMethod[] }
-  | { readonly kind: 'abort'; readonly signal: string }
-  | { readonly kind: 'close'; readonly side: Side }
-  | { readonly kind: 'reconnect' };
+export { isLegal, type LegalAction } from './callerLegality.ts';
 
 /** The session as the model sees it after a trace prefix (what `legalActions` takes). */
 export function sessionView(trace: readonly TraceEvent[]): SessionView {
@@ -16,43 +11,35 @@ export function sessionView(trace: readonly TraceEvent[]): SessionView {
   return w.view();
 }
 
-/**
- * Caller actions a correct peer may take in `view`, so generated workloads stay inside the
- * protocol: calls only on an open, initialized connection (never during the handshake, so
- * `initialize` is never cancelled); an abort only of a signal some started call uses and not
- * aborted before (aborting a shared signal after one of its calls settled is legal for the
- * caller: not sending a cancel for the finished request is the SDK's duty); a close only of a
- * side whose connection is open; a reconnect only once both sides observed the close.
- */
-export function legalActions(view: SessionView): LegalAction[] {
-  const out: LegalAction[] = [];
-  const s = view.connState;
-  if (s === 'open') {
-    out.push({ kind: 'call', from: 'client', methods: ['tools/call'] });
-    out.push({ kind: 'call', from: 'server', methods: ['sampling/createMessage', 'elicitation/create', 'roots/list'] });
-  }
-  const aborted = new Set(view.abortedSignals);
-  for (const sig of view.signals) if (!aborted.has(sig.name)) out.push({ kind: 'abort', signal: sig.name });
-  if (s === 'open' || s === 'serverClosed') out.push({ kind: 'close', side: 'client' });
-  if (s === 'open' || s === 'clientClosed') out.push({ kind: 'close', side: 'server' });
-  if (s === 'closed') out.push({ kind: 'reconnect' });
-  return out;
+/** The caller's script as far as a trace shows it: the signals its calls used and aborted, and whether it closed. */
+function callerStateOf(view: SessionView): CallerState {
+  const closed = view.connState === 'clientClosed' || view.connState === 'serverClosed' || view.connState === 'closed';
+  return { clients: 1, signalsUsed: view.signals.map((s) => s.name), signalsAborted: view.abortedSignals, clientsClosed: closed ? [0] : [] };
 }
 
-/** Whether `action` is among `legal` (for generators that draw first and filter after). */
-export function isLegal(action: CallerAction, legal: readonly LegalAction[]): boolean {
-  return legal.some((l) => {
-    switch (action.kind) {
+/**
+ * Caller actions a correct peer may take in `view`, so generated workloads stay inside the
+ * protocol: the caller-level rules of `legalCallerActions` (which a generator applies without a
+ * trace), narrowed to what makes sense at this point of the observed session: calls only on an
+ * open, initialized connection (never during the handshake, so `initialize` is never
+ * cancelled); an abort only of a signal not aborted before (a second abort is legal but changes
+ * nothing; aborting a shared signal after one of its calls settled is legal and useful: not
+ * sending a cancel for the finished request is the SDK's duty); a close only of a side whose
+ * connection is open; a reconnect only once both sides observed the close.
+ */
+export function legalActions(view: SessionView): LegalAction[] {
+  const s = view.connState;
+  const aborted = new Set(view.abortedSignals);
+  return legalCallerActions(callerStateOf(view)).filter((a) => {
+    switch (a.kind) {
       case 'call':
-        return l.kind === 'call' && l.methods.includes(action.method);
+        return s === 'open';
       case 'abort':
-        return l.kind === 'abort' && l.signal === action.signal;
+        return !aborted.has(a.signal);
       case 'close':
-        return l.kind === 'close' && l.side === action.side;
+        return s === 'open' || s === (a.side === 'client' ? 'serverClosed' : 'clientClosed');
       case 'reconnect':
-        return l.kind === 'reconnect';
-      default:
-        return false;
+        return s === 'closed';
     }
   });
 }

@@ -2,6 +2,7 @@ import pc from 'picocolors';
 import type { CampaignReport, FindingSummary } from '../campaign/runCampaign.ts';
 import type { Finding } from '../model/finding.ts';
 import type { InvariantId } from '../model/invariants.ts';
+import { replayCaseCommand } from '../options/index.ts';
 import { formatEvent, type TraceEvent } from '../sim/index.ts';
 
 const badge = {
@@ -48,7 +49,7 @@ function formatSummary(s: FindingSummary, report: CampaignReport, ctx: ReportCon
     const file = ctx.replayFiles.get(s.invariant);
     if (file) lines.push(`    replay: ${pc.bold(`npx mcp-sim replay ${file}`)}`);
   }
-  lines.push(`    replay the original case: npx mcp-sim replay --seed ${report.seed} --case ${s.firstCase}`);
+  lines.push(`    replay the original case: ${replayCaseCommand(report.seed, s.firstCase, report.workload)}`);
   return lines.join('\n');
 }
 

@@ -1,5 +1,5 @@
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { Endpoint, HandlerContext, RequestOptions, SdkAdapter } from '../sdk/SdkAdapter.ts';
+import { messageOf } from '../util/errors.ts';
 import type { SimAction } from './actions.ts';
 import { applyAdapterFaults, hasAdapterFault } from './adapterFaults.ts';
 import type { JsonValue } from './json.ts';
@@ -17,8 +17,6 @@ import {
   type Scenario,
   type Side,
 } from './scenario.ts';
-import { createClient, createServer, methodSpecs, requestParams, type Endpoint } from './sdkAdapter.ts';
-import { nextRequestId } from './sdkProbe.ts';
 import { runScriptedHandler, type Gate, type HandlerHost } from './scriptedHandler.ts';
 import type { TraceRecorder, WireId } from './trace.ts';
 import type { VirtualClock } from './VirtualClock.ts';
@@ -26,29 +24,21 @@ import type { VirtualClock } from './VirtualClock.ts';
 /** The program a receiver runs when no scenario handler was registered for a request. */
 const answerAtOnce: HandlerProgram = { steps: [], end: { kind: 'result' }, onAbort: 'honour' };
 
-type SdkHandlerExtra = {
-  signal: AbortSignal;
-  requestId: WireId;
-  _meta?: { progressToken?: string | number };
-  sendNotification(n: unknown): Promise<void>;
-  sendRequest(r: unknown, schema: unknown, options?: RequestOptions): Promise<unknown>;
-};
-
 /**
  * The simulated system: a real SDK `Client` and `Server` over scheduled transports, scripted
  * handlers, and the workload's callers. It only acts when told (`perform`); what may be done
  * next is `enabledActions()`, in a stable natural order.
  */
 export class World {
-  readonly client = createClient();
-  readonly server = createServer();
+  readonly client: Endpoint;
+  readonly server: Endpoint;
   /**
    * Every client, by index (`http.clients`; one unless the scenario asks for more): client 0 is
    * `client`. Each has its own `Server` (`servers[k]`, `server` for 0), since the SDK's Protocol
    * serves one transport at a time; the http network routes by session id to them.
    */
-  readonly clients: Endpoint[] = [this.client];
-  readonly servers: Endpoint[] = [this.server];
+  readonly clients: Endpoint[];
+  readonly servers: Endpoint[];
   /** Every transport ever connected, oldest first: old links may still hold frames. */
   readonly transports: ScheduledTransport[] = [];
   /** The last connection number handed out; numbers are unique across clients. */
@@ -76,11 +66,17 @@ export class World {
     readonly scenario: Scenario,
     private readonly trace: TraceRecorder,
     readonly clock: VirtualClock,
+    /** The SDK release under test: endpoints, handlers, requests and the probe go through it. */
+    readonly sdk: SdkAdapter,
   ) {
+    this.client = sdk.createClient();
+    this.server = sdk.createServer();
+    this.clients = [this.client];
+    this.servers = [this.server];
     const clients = scenario.profile === 'http' ? (scenario.http?.clients ?? 1) : 1;
     for (let k = 1; k < clients; k++) {
-      this.clients.push(createClient());
-      this.servers.push(createServer());
+      this.clients.push(sdk.createClient());
+      this.servers.push(sdk.createServer());
       this.clientConns.push(0);
     }
     for (let k = 0; k < clients; k++) {
@@ -89,14 +85,9 @@ export class World {
         endpoint.onerror = (error: Error) => this.trace.record({ kind: 'onerror', side, message: error.message });
         endpoint.onclose = () => this.trace.record({ kind: 'close', side, conn: this.clientConns[k]! });
       }
-      for (const method of Object.keys(methodSpecs) as RequestMethod[]) {
-        const receiver = this.endpointOf(otherSide(methodSender[method]), k);
-        const spec = methodSpecs[method];
-        // The SDK's handler typing is per-schema; one generic handler serves all four methods.
-        (receiver.setRequestHandler as (schema: unknown, h: (r: unknown, x: SdkHandlerExtra) => unknown) => void)(
-          spec.requestSchema,
-          (_request, extra) => this.handle(otherSide(methodSender[method]), method, extra, k),
-        );
+      for (const method of sdk.methods) {
+        const side = otherSide(methodSender[method]);
+        sdk.handle(this.endpointOf(side, k), method, (_request, context) => this.handle(side, method, context, k));
       }
     }
     this.http =
@@ -104,6 +95,7 @@ export class World {
         ? new HttpNetwork(
             { nextSeq: () => ++this.seq, record: (e) => this.trace.record(e), createServer: () => this.createRequestServer() },
             resolveHttpMode(scenario.http),
+            sdk.http ?? noHttp(sdk),
           )
         : undefined;
   }
@@ -273,15 +265,12 @@ export class World {
   }
 
   /** A fresh `Server` with the scenario's handlers: stateless HTTP builds one per POST. */
-  private createRequestServer(): ReturnType<typeof createServer> {
-    const server = createServer();
+  private createRequestServer(): Endpoint {
+    const server = this.sdk.createServer();
     server.onerror = (error: Error) => this.trace.record({ kind: 'onerror', side: 'server', message: error.message });
-    for (const method of Object.keys(methodSpecs) as RequestMethod[]) {
+    for (const method of this.sdk.methods) {
       if (methodSender[method] !== 'client') continue;
-      (server.setRequestHandler as (schema: unknown, h: (r: unknown, x: SdkHandlerExtra) => unknown) => void)(
-        methodSpecs[method].requestSchema,
-        (_request, extra) => this.handle('server', method, extra, 0),
-      );
+      this.sdk.handle(server, method, (_request, context) => this.handle('server', method, context, 0));
     }
     return server;
   }
@@ -300,11 +289,11 @@ export class World {
     options: CallOptions,
     client: number,
     from: Side = methodSender[method],
-    via?: SdkHandlerExtra,
+    via?: HandlerContext,
   ): Promise<unknown> {
     const endpoint = this.endpointOf(from, client);
     const conn = this.clientConns[client]!;
-    const id = nextRequestId(endpoint).value;
+    const id = this.sdk.probe.nextRequestId(endpoint).value;
     if (id !== undefined && handler !== undefined) this.routes.set(`${otherSide(from)}:${conn}:${id}`, handler);
     const sdkOptions: RequestOptions = {};
     const faults = this.scenario.adapterFaults;
@@ -325,11 +314,8 @@ export class World {
     }
     this.trace.record({ kind: 'call-start', call, from, conn, method, id, options: options as JsonValue });
     this.openCalls.add(call);
-    const request = { method, params: requestParams(method, handler ?? 'default', options.meta) };
-    const schema = methodSpecs[method].resultSchema;
-    const sent = via
-      ? via.sendRequest(request, schema, sdkOptions)
-      : (endpoint.request as (r: unknown, s: unknown, o: RequestOptions) => Promise<unknown>)(request, schema, sdkOptions);
+    const params = this.sdk.requestParams(method, handler ?? 'default', options.meta);
+    const sent = via ? via.sendRequest(method, params, sdkOptions) : this.sdk.request(endpoint, method, params, sdkOptions);
     return sent.then(
       (value) => {
         this.openCalls.delete(call);
@@ -338,12 +324,13 @@ export class World {
       },
       (error: unknown) => {
         this.openCalls.delete(call);
+        const code = this.sdk.errorCode(error);
         this.trace.record({
           kind: 'call-settle',
           call,
           from,
           outcome: 'rejected',
-          ...(error instanceof McpError && { code: error.code }),
+          ...(code !== undefined && { code }),
           message: messageOf(error),
         });
         throw error;
@@ -352,9 +339,9 @@ export class World {
   }
 
   /** The SDK's request handler on `side`: looks up the scripted program and runs it. */
-  private handle(side: Side, method: RequestMethod, extra: SdkHandlerExtra, client: number): Promise<Record<string, unknown>> {
+  private handle(side: Side, method: RequestMethod, context: HandlerContext, client: number): Promise<Record<string, unknown>> {
     const conn = this.clientConns[client]!;
-    const id = extra.requestId;
+    const id = context.requestId;
     const name = this.routes.get(`${side}:${conn}:${id}`);
     const program = (name !== undefined && this.scenario.handlers[name]) || answerAtOnce;
     this.trace.record({ kind: 'handler-start', side, conn, id, method, ...(name !== undefined && { call: name }) });
@@ -363,10 +350,10 @@ export class World {
       { side, conn, id, method },
       program,
       {
-        signal: extra.signal,
-        progressToken: extra._meta?.progressToken,
+        signal: context.signal,
+        progressToken: context.progressToken,
         sendProgress: (progressToken, progress, total, message) =>
-          extra.sendNotification({
+          context.sendNotification({
             method: 'notifications/progress',
             params: { progressToken, progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) },
           }),
@@ -379,15 +366,16 @@ export class World {
             timeoutMs !== undefined ? { timeoutMs } : {},
             client,
             side,
-            extra,
+            context,
           ),
       },
-      () => ({ ...methodSpecs[method].result() }),
+      () => this.sdk.result(method),
     );
   }
 
   private readonly host: HandlerHost = {
     record: (e) => this.trace.record(e),
+    error: (code, message) => this.sdk.handlerError(code, message),
     gate: (side: Side, id: WireId, index: number, step: HandlerStep) => {
       const seq = ++this.seq;
       let open!: () => void;
@@ -398,6 +386,6 @@ export class World {
   };
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+function noHttp(sdk: SdkAdapter): never {
+  throw new Error(`World: ${sdk.name}@${sdk.version} has no Streamable HTTP transports, which the http profile needs.`);
 }

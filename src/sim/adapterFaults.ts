@@ -1,3 +1,4 @@
+import { isNotificationFrame, isRequestFrame, isResponseFrame } from '../util/jsonrpc.ts';
 import type { JsonValue } from './json.ts';
 import type { ScheduledTransport } from './memoryTransport.ts';
 import type { Side } from './scenario.ts';
@@ -64,9 +65,9 @@ export function applyAdapterFaults(faults: readonly AdapterFault[] | undefined, 
   const cancelled = new Set<unknown>();
 
   const sendOut = async (m: Msg): Promise<void> => {
-    const isResponse = 'result' in m || 'error' in m;
-    const isRequest = typeof m.method === 'string' && 'id' in m;
-    const isNote = typeof m.method === 'string' && !('id' in m);
+    const isResponse = isResponseFrame(m);
+    const isRequest = isRequestFrame(m);
+    const isNote = isNotificationFrame(m);
     let out: Msg = m;
     if (isRequest && m.method !== 'initialize') {
       if (has('fractional-request-id')) out = { ...out, id: (out.id as number) + 0.5 };
@@ -119,9 +120,9 @@ export function applyAdapterFaults(faults: readonly AdapterFault[] | undefined, 
       sdkOnMessage &&
       ((message: JsonValue) => {
         const m = message as Msg;
-        const isRequest = typeof m.method === 'string' && 'id' in m;
-        const isNote = typeof m.method === 'string' && !('id' in m);
-        const isResponse = 'result' in m || 'error' in m;
+        const isRequest = isRequestFrame(m);
+        const isNote = isNotificationFrame(m);
+        const isResponse = isResponseFrame(m);
         if (isRequest) open.set(m.id, (m.params?._meta as Msg | undefined)?.progressToken);
         if (isNote && m.method === 'notifications/progress' && has('drop-incoming-progress')) return;
         if (isNote && m.method === 'notifications/cancelled' && has('drop-incoming-cancel')) return;

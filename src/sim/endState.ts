@@ -1,7 +1,6 @@
 import { getEventListeners } from 'node:events';
 import type { JsonValue } from './json.ts';
 import type { Side } from './scenario.ts';
-import { correlationMapFields, correlationMapKeys, correlationMapSizes, type CorrelationMapField } from './sdkProbe.ts';
 import type { OpenExchange } from './http/HttpNetwork.ts';
 import type { PendingTimer } from './VirtualClock.ts';
 import type { World } from './World.ts';
@@ -15,15 +14,18 @@ export interface MapReading {
   readonly missing?: string;
 }
 
+/** The correlation maps of one endpoint, by the private field name the SDK's facts give each role. */
+export type EndpointMaps = Readonly<Record<string, MapReading>>;
+
 /**
  * What the world looks like when a run ended, read at the `atEnd` hook before teardown: the
  * SDK's correlation maps on both sides, pending virtual timers, listeners on the callers'
  * signals, transports. Plain JSON; the oracle judges it without touching the world.
  */
 export interface EndState {
-  readonly maps: Readonly<Record<Side, Readonly<Record<CorrelationMapField, MapReading>>>>;
+  readonly maps: Readonly<Record<Side, EndpointMaps>>;
   /** The same maps of every further client and the `Server` of its session (`http.clients` > 1 only). */
-  readonly moreClients?: readonly { readonly client: number; readonly maps: Readonly<Record<Side, Readonly<Record<CorrelationMapField, MapReading>>>> }[];
+  readonly moreClients?: readonly { readonly client: number; readonly maps: Readonly<Record<Side, EndpointMaps>> }[];
   readonly timers: readonly PendingTimer[];
   readonly signals: readonly { readonly name: string; readonly aborted: boolean; readonly abortListeners: number }[];
   readonly transports: readonly { readonly side: Side; readonly conn: number; readonly closed: boolean }[];
@@ -53,18 +55,15 @@ export function endState(world: World): EndState {
 }
 
 /** Correlation maps of client `client`'s `Client` and of the `Server` of its session. */
-function mapsOf(world: World, client: number): Record<Side, Record<CorrelationMapField, MapReading>> {
-  const maps = {} as Record<Side, Record<CorrelationMapField, MapReading>>;
+function mapsOf(world: World, client: number): Record<Side, EndpointMaps> {
+  const maps = {} as Record<Side, EndpointMaps>;
   for (const side of ['client', 'server'] as const) {
-    const endpoint = world.endpointOf(side, client);
-    const sizes = correlationMapSizes(endpoint);
-    const perSide = {} as Record<CorrelationMapField, MapReading>;
-    for (const field of correlationMapFields) {
-      const r = sizes[field];
+    const perSide: Record<string, MapReading> = {};
+    for (const [field, m] of Object.entries(world.sdk.probe.correlationMaps(world.endpointOf(side, client)))) {
       perSide[field] = {
-        ...(r.value !== undefined && { size: r.value }),
-        keys: correlationMapKeys(endpoint, field).map(asJson),
-        ...(r.missing !== undefined && { missing: r.missing }),
+        ...(m.size !== undefined && { size: m.size }),
+        keys: m.keys.map(asJson),
+        ...(m.missing !== undefined && { missing: m.missing }),
       };
     }
     maps[side] = perSide;

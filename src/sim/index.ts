@@ -20,5 +20,5 @@ export type { RunOutcome, TraceEvent, TraceEventBody, WireId } from './trace.ts'
 export { ScenarioError } from './validate.ts';
 export { globalsRestored } from './realGlobals.ts';
 export type { World } from './World.ts';
-export { httpFindings, DEFAULT_HTTP_MODE, type ExchangeState, type OpenExchange } from './http/index.ts';
+export { DEFAULT_HTTP_MODE, type ExchangeState, type OpenExchange } from './http/index.ts';
 export { DEFAULT_MAX_STEPS, DEFAULT_MAX_VIRTUAL_MS, DEFAULT_SEED } from './defaults.ts';

@@ -1,11 +1,15 @@
+import { defaultSdk } from '../sdk/load.ts';
+import type { SdkFacts } from '../sdk/facts.ts';
+import type { SdkAdapter } from '../sdk/SdkAdapter.ts';
+import { describeError } from '../util/errors.ts';
 import { describeAction } from './actions.ts';
 import { DEFAULT_MAX_STEPS, DEFAULT_MAX_VIRTUAL_MS, DEFAULT_SEED } from './defaults.ts';
 import { quiesce } from './realGlobals.ts';
-import { RunSandbox } from './RunSandbox.ts';
 import type { Scenario } from './scenario.ts';
 import { Tape } from './tape.ts';
-import { TraceRecorder, traceHash, type RunOutcome, type TraceEvent } from './trace.ts';
+import { traceHash, type RunOutcome, type TraceEvent } from './trace.ts';
 import { validateScenario, validateTape, ScenarioError } from './validate.ts';
+import { withTrace } from './withSandbox.ts';
 import { World } from './World.ts';
 
 export interface RunOptions {
@@ -22,6 +26,8 @@ export interface RunOptions {
    * in its final state: where the oracle probes correlation maps and timers.
    */
   readonly atEnd?: (world: World) => void;
+  /** The SDK release under test. @default the one installed next to mcp-sim (`defaultSdk()`) */
+  readonly sdk?: SdkAdapter;
 }
 
 export interface RunResult {
@@ -35,6 +41,8 @@ export interface RunResult {
   readonly taken: readonly number[];
   /** Every caller action of the workload ran. */
   readonly workloadDone: boolean;
+  /** The SDK release the run drove, and what the oracle must know of it. */
+  readonly sdk: { readonly name: string; readonly version: string; readonly facts: SdkFacts };
 }
 
 /**
@@ -50,49 +58,43 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
   if (!Number.isSafeInteger(maxSteps) || maxSteps < 1) throw new ScenarioError('options.maxSteps', `must be an integer ≥ 1, got ${maxSteps}`);
   if (!(maxVirtualMs >= 0)) throw new ScenarioError('options.maxVirtualMs', `must be ≥ 0, got ${maxVirtualMs}`);
 
+  const sdk = options.sdk ?? (await defaultSdk());
   const tape = new Tape(tapeChoices);
-  let recording = true;
-  let trace!: TraceRecorder;
-  const sandbox = new RunSandbox(options.seed ?? DEFAULT_SEED, (source, error) => {
-    if (recording) trace.record({ kind: 'escape', source, error: describeError(error) });
-  });
-  trace = new TraceRecorder(() => sandbox.clock.nowMs);
   let world: World | undefined;
   let outcome: RunOutcome = { kind: 'quiescent' };
-  sandbox.enter();
-  try {
-    world = new World(scenario, trace, sandbox.clock);
-    world.start();
-    await quiesce();
-    for (;;) {
-      const enabled = world.enabledActions().filter((a) => a.kind !== 'timer' || a.timer.atMs <= maxVirtualMs);
-      if (enabled.length === 0) {
-        if (sandbox.clock.nextTimer()) outcome = { kind: 'time-budget', virtualMs: maxVirtualMs };
-        break;
-      }
-      if (trace.step >= maxSteps) {
-        outcome = { kind: 'step-budget', steps: maxSteps };
-        break;
-      }
-      const choice = tape.next(enabled.length);
-      const action = enabled[choice]!;
-      trace.step++;
-      trace.record({ kind: 'action', action: describeAction(action), choice, enabled: enabled.length });
-      try {
-        world.perform(action);
-      } catch (error) {
-        trace.record({ kind: 'escape', source: 'action', error: describeError(error) });
-      }
+  const trace = await withTrace(
+    options.seed ?? DEFAULT_SEED,
+    async (trace, sandbox) => {
+      world = new World(scenario, trace, sandbox.clock, sdk);
+      world.start();
       await quiesce();
-    }
-    trace.record({ kind: 'end', outcome: outcome.kind });
-    options.atEnd?.(world);
-  } finally {
-    recording = false;
-    trace.stop();
-    world?.teardown();
-    sandbox.exit();
-  }
+      for (;;) {
+        const enabled = world.enabledActions().filter((a) => a.kind !== 'timer' || a.timer.atMs <= maxVirtualMs);
+        if (enabled.length === 0) {
+          if (sandbox.clock.nextTimer()) outcome = { kind: 'time-budget', virtualMs: maxVirtualMs };
+          break;
+        }
+        if (trace.step >= maxSteps) {
+          outcome = { kind: 'step-budget', steps: maxSteps };
+          break;
+        }
+        const choice = tape.next(enabled.length);
+        const action = enabled[choice]!;
+        trace.step++;
+        trace.record({ kind: 'action', action: describeAction(action), choice, enabled: enabled.length });
+        try {
+          world.perform(action);
+        } catch (error) {
+          trace.record({ kind: 'escape', source: 'action', error: describeError(error) });
+        }
+        await quiesce();
+      }
+      trace.record({ kind: 'end', outcome: outcome.kind });
+      options.atEnd?.(world);
+      return trace;
+    },
+    () => world?.teardown(),
+  );
   let hash: string | undefined;
   return {
     trace: trace.events,
@@ -104,10 +106,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
     steps: trace.step,
     virtualMs: trace.events.at(-1)?.t ?? 0,
     taken: tape.taken,
-    workloadDone: world.workloadDone,
+    workloadDone: world!.workloadDone,
+    sdk: { name: sdk.name, version: sdk.version, facts: sdk.facts },
   };
-}
-
-function describeError(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

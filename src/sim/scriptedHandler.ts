@@ -1,4 +1,3 @@
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { HandlerProgram, HandlerStep, RequestMethod, Side } from './scenario.ts';
 import type { TraceEventBody, WireId } from './trace.ts';
 
@@ -17,6 +16,8 @@ export interface HandlerHost {
   /** Registers a gate and resolves when the scheduler opens it. `withdraw` removes it unopened. */
   gate(side: Side, id: WireId, index: number, step: HandlerStep): { opened: Promise<void>; withdraw(): void };
   record(event: TraceEventBody): void;
+  /** What the handler throws so that the SDK answers with error `code` (the SDK's own error class). */
+  error(code: number, message: string): Error;
 }
 
 /** The request-scoped tools the SDK hands a handler (`extra` in 1.x), reduced to what scripts use. */
@@ -107,7 +108,7 @@ export async function runScriptedHandler(
         return result();
       case 'error':
         end('error');
-        throw new McpError(program.end.code, program.end.message ?? 'scripted error');
+        throw host.error(program.end.code, program.end.message ?? 'scripted error');
       case 'hang':
         await abortable(new Promise<never>(() => {}));
         throw new Error('unreachable: a hanging handler resumed');

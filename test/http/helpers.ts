@@ -1,4 +1,4 @@
-import { httpFindings } from '../../src/sim/http/httpFindings.ts';
+import { httpFindings } from '../../src/model/rules/http.ts';
 import type { OpenExchange } from '../../src/sim/http/HttpNetwork.ts';
 import { runScenario, type RunOptions } from '../../src/sim/runScenario.ts';
 import type { HandlerProgram, HttpMode, Scenario } from '../../src/sim/scenario.ts';

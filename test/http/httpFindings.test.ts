@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { httpFindings } from '../../src/sim/http/httpFindings.ts';
+import { httpFindings } from '../../src/model/rules/http.ts';
 import type { TraceEvent, TraceEventBody } from '../../src/sim/trace.ts';
 
 /** A hand-built trace: what a faulty server would have produced (the real SDK never does). */

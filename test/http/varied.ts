@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { scenarioArbitrary } from '../../src/sim/arbitraries/scenarioArbitrary.ts';
+import { scenarioArbitrary } from '../../src/workload/scenarioArbitrary.ts';
 import type { HttpMode, Scenario } from '../../src/sim/scenario.ts';
 
 const modeArb: fc.Arbitrary<HttpMode> = fc.record({

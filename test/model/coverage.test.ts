@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { coverage, mergeCoverage, racePairs } from '../../src/model/index.ts';
+import { v1Facts } from '../../src/sdk/v1/facts.ts';
 import { runScenario } from '../../src/sim/runScenario.ts';
 import { abort, call, close, fault, handler, plain, progress, reconnect, scenario, sleep } from './fixtures.ts';
 
@@ -7,7 +8,7 @@ const traceOf = async (...args: Parameters<typeof runScenario>) => (await runSce
 
 describe('coverage', () => {
   it('coverage: counts model transitions of a plain run and no race', async () => {
-    const cov = coverage([await traceOf(plain())]);
+    const cov = coverage([await traceOf(plain())], v1Facts);
     expect(cov.transitions['requester: wire.pending|caller.waiting -RESPONSE-> wire.responded|caller.waiting']).toBe(2);
     expect(cov.transitions['session: connecting -READY-> open']).toBe(1);
     expect(Object.values(cov.races).every((n) => n === 0)).toBe(true);
@@ -31,8 +32,8 @@ describe('coverage', () => {
       // cancel-after-response: deliver the result only after the cancel crossed it
       await traceOf(scenario({ h: handler() }, [call('c1', 'h', { signal: 'a' }), abort('a')]), { tape: [0, 0, 0, 0, 1, 0, 1, 0] }),
     ];
-    const cov = traces.map((t) => coverage([t])).reduce(mergeCoverage);
-    expect(cov).toEqual(coverage(traces));
+    const cov = traces.map((t) => coverage([t], v1Facts)).reduce(mergeCoverage);
+    expect(cov).toEqual(coverage(traces, v1Facts));
     const missing = racePairs.filter((r) => cov.races[r] === 0);
     expect(missing).toEqual([]);
   });

@@ -5,7 +5,7 @@ describe('leak invariants (end state)', () => {
   it('leak.correlation-maps: fires on a task-shaped result that keeps the progress handler / silent on a plain result', async () => {
     const bad = await check(scenario({ h: handler() }, [call('c1', 'h', { onprogress: true })], [fault('server', 'task-shaped-result')]));
     expect(bad.ids).toContain('leak.correlation-maps');
-    expect(bad.run.endState.maps.client._progressHandlers.size).toBe(1);
+    expect(bad.run.endState.maps.client._progressHandlers?.size).toBe(1);
     const good = await check(scenario({ h: handler([progress(1)]) }, [call('c1', 'h', { onprogress: true })]));
     expect(good.ids).not.toContain('leak.correlation-maps');
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { judge } from '../../src/model/oracle.ts';
+import { judge } from '../../src/model/judge.ts';
+import { v1Facts } from '../../src/sdk/v1/facts.ts';
 import { summarizeFrame, type TraceEvent } from '../../src/sim/index.ts';
 import { call, check, fault, handler, plain, scenario, sleep } from './fixtures.ts';
 
@@ -51,7 +52,7 @@ describe('rpc invariants', () => {
   it('rpc.routing: fires on a response or progress that leaves on another connection / silent on the real run', async () => {
     const withProgress = scenario({ h: handler([{ kind: 'progress', progress: 1 }]) }, [call('c1', 'h', { onprogress: true })]);
     const { run } = await check(withProgress);
-    const ids = (trace: readonly TraceEvent[]) => judge(trace, run.endState).map((f) => f.invariant);
+    const ids = (trace: readonly TraceEvent[]) => judge(trace, run.endState, { facts: v1Facts }).map((f) => f.invariant);
     expect(ids(run.result.trace)).not.toContain('rpc.routing');
     expect(ids(misrouted(run.result.trace, 'result id=1'))).toContain('rpc.routing');
     expect(ids(misrouted(run.result.trace, 'notifications/progress'))).toContain('rpc.routing');

@@ -12,7 +12,7 @@ import {
   runHttpRogue,
   type HttpRogueKind,
   type HttpRogueRow,
-} from '../../src/sim/rogue/http/index.ts';
+} from '../../src/rogue/http/index.ts';
 
 const kind = (name: string): HttpRogueKind => {
   const k = httpRogueKinds.find((x) => x.name === name);

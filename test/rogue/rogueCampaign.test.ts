@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { formatRogueTable, rogueCampaign, rogueKinds, type RogueCampaignResult, type RogueRow } from '../../src/sim/rogue/index.ts';
+import { formatRogueTable, rogueCampaign, rogueKinds, type RogueCampaignResult, type RogueRow } from '../../src/rogue/index.ts';
 
 /** The behaviour table of the pinned SDK (1.32.2), one line per kind, target and framing. */
 const line = (r: RogueRow) =>

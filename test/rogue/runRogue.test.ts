@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { globalsRestored } from '../../src/sim/realGlobals.ts';
-import { cancel, echoCall, hangCall, notification, progress, result, runRogue } from '../../src/sim/rogue/index.ts';
+import { cancel, echoCall, hangCall, notification, progress, result, runRogue } from '../../src/rogue/index.ts';
 
 describe('runRogue: determinism (same frames, same trace hash)', () => {
   const frames = [echoCall(1), cancel(1), notification('notifications/rogue'), 42, [], hangCall(5), cancel(5)];

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { scenarioArbitrary, tapeArbitrary } from '../../src/sim/arbitraries/index.ts';
+import { scenarioArbitrary, tapeArbitrary } from '../../src/workload/index.ts';
 import { runScenario } from '../../src/sim/index.ts';
 
 const SEED = 20261130;

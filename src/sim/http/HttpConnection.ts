@@ -1,4 +1,4 @@
-import type { SimClientTransport, SimServerTransport } from './simTransports.ts';
+import type { SimClientTransport, SimServerTransport } from '../../sdk/SdkAdapter.ts';
 
 /**
  * One connection of the http profile: the client transport, whose `fetch` leads into the

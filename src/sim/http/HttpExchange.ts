@@ -1,9 +1,9 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Endpoint, SimServerTransport } from '../../sdk/SdkAdapter.ts';
+import { isRequestFrame } from '../../util/jsonrpc.ts';
 import type { JsonValue } from '../json.ts';
 import type { WireId } from '../trace.ts';
 import type { SseBlock } from './sse.ts';
 import type { HttpConnection } from './HttpConnection.ts';
-import type { SimServerTransport } from './simTransports.ts';
 
 /**
  * Where one HTTP exchange stands, as the client and the network see it.
@@ -62,7 +62,7 @@ export class HttpExchange {
   /** The server learnt of the client's disconnect. */
   serverGone = false;
   /** Stateless mode: the `Server` and transport built for this POST alone. */
-  perRequest: { server: Server; transport: SimServerTransport; closed: boolean } | undefined;
+  perRequest: { server: Endpoint; transport: SimServerTransport; closed: boolean } | undefined;
 
   constructor(
     readonly connection: HttpConnection,
@@ -82,10 +82,7 @@ export class HttpExchange {
   get requestIds(): WireId[] {
     const ids: WireId[] = [];
     for (const { frame } of this.frames) {
-      if (frame && typeof frame === 'object' && !Array.isArray(frame) && typeof frame.method === 'string') {
-        const id = frame.id;
-        if (typeof id === 'string' || typeof id === 'number') ids.push(id);
-      }
+      if (isRequestFrame(frame) && (typeof frame.id === 'string' || typeof frame.id === 'number')) ids.push(frame.id);
     }
     return ids;
   }

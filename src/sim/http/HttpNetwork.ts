@@ -1,13 +1,13 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { Endpoint, SimServerTransport, StreamableHttp } from '../../sdk/SdkAdapter.ts';
+import { messageOf } from '../../util/errors.ts';
 import { canonicalJson, type JsonValue } from '../json.ts';
 import { summarizeFrame, type TraceEventBody, type WireId } from '../trace.ts';
 import { HttpConnection } from './HttpConnection.ts';
 import { HttpExchange, type DownItem, type ExchangeState, type SeqFrame } from './HttpExchange.ts';
 import type { ResolvedHttpMode } from './resolveHttpMode.ts';
 import { SimEventStore } from './simEventStore.ts';
-import { SimClientTransport, SimServerTransport } from './simTransports.ts';
 import { splitSse, type SseBlock } from './sse.ts';
 
 /** The endpoint every simulated request goes to. No socket is ever opened. */
@@ -22,7 +22,7 @@ export interface HttpHost {
   nextSeq(): number;
   record(event: TraceEventBody): void;
   /** A `Server` with the world's handlers, unconnected (stateless mode builds one per POST). */
-  createServer(): Server;
+  createServer(): Endpoint;
 }
 
 /** One schedulable HTTP delivery: the head of one direction's queue of one exchange. */
@@ -59,6 +59,8 @@ export class HttpNetwork {
   constructor(
     private readonly host: HttpHost,
     readonly mode: ResolvedHttpMode,
+    /** The SDK release's transports: the network serves its server transport and feeds its client transport. */
+    private readonly transports: StreamableHttp,
   ) {
     // One store for the whole server, as a deployment would share it across sessions.
     this.eventStore = mode.eventStore ? new SimEventStore() : undefined;
@@ -76,7 +78,7 @@ export class HttpNetwork {
    */
   connect(conn: number, client = 0): { client: Transport; server?: Transport } {
     const connection = new HttpConnection(conn, client);
-    connection.client = new SimClientTransport(new URL(MCP_URL), {
+    connection.client = this.transports.createSimClientTransport(new URL(MCP_URL), {
       fetch: (_url, init) => this.open(connection, init ?? {}),
     });
     if (this.mode.stateful) connection.server = this.serverTransport(connection, () => `session-${conn}`);
@@ -266,7 +268,7 @@ export class HttpNetwork {
   // ── server end ────────────────────────────────────────────────────────────────────────────
 
   private serverTransport(connection: HttpConnection, sessionId: (() => string) | undefined): SimServerTransport {
-    const transport = new SimServerTransport(
+    const transport = this.transports.createSimServerTransport(
       {
         sessionIdGenerator: sessionId,
         enableJsonResponse: this.mode.response === 'json',
@@ -529,8 +531,4 @@ function errorSummary(body: string): string {
   } catch {
     return body.slice(0, 120);
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,0 +1,69 @@
+/**
+ * The campaign figure of two revisions, measured in one run on one machine:
+ * `node --import tsx bench/compareCampaign.ts --against <git revision> [--runs 1500] [--rounds 3]`.
+ *
+ * Why a second checkout: the per-run cost of `check` is a property of the whole harness (fake
+ * clock, sandbox, world, oracle, generator), so the only fair "before" is the old tree itself.
+ * It is checked out into a temporary git worktree that borrows this tree's node_modules, and the
+ * two `check` campaigns alternate round by round (machines are noisy: compare medians of one run).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Command } from 'commander';
+
+const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
+
+interface Flags {
+  against: string;
+  runs: string;
+  rounds: string;
+  profiles: string;
+}
+
+const flags = new Command()
+  .name('bench/compareCampaign.ts')
+  .requiredOption('--against <revision>', 'the git revision to compare with (for example a commit before a change)')
+  .option('--runs <n>', 'runs per campaign', '1500')
+  .option('--rounds <n>', 'campaigns per tree, alternating', '3')
+  .option('--profiles <list>', 'transport profiles of the campaign', 'memory')
+  .parse()
+  .opts<Flags>();
+
+/** Runs/s of one `check` campaign in `tree`, read from its report line "N runs in S s (R runs/s)". */
+function campaignRate(tree: string): number {
+  const run = spawnSync(
+    process.execPath,
+    ['bin/mcp-sim.js', 'check', '--profiles', flags.profiles, '--runs', flags.runs, '--no-shrink'],
+    { cwd: tree, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } },
+  );
+  const m = /\(([\d.]+) runs\/s\)/.exec(run.stdout);
+  if (!m) throw new Error(`compareCampaign: no "runs/s" in the output of check in ${tree}:\n${run.stdout}\n${run.stderr}`);
+  return Number(m[1]);
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+const scratch = mkdtempSync(join(tmpdir(), 'mcp-sim-compare-'));
+const old = join(scratch, 'tree');
+execFileSync('git', ['worktree', 'add', '--detach', old, flags.against], { cwd: ROOT, stdio: 'ignore' });
+try {
+  if (!existsSync(join(old, 'node_modules'))) symlinkSync(join(ROOT, 'node_modules'), join(old, 'node_modules'));
+  const rates = { before: [] as number[], after: [] as number[] };
+  for (let round = 0; round < Number(flags.rounds); round++) {
+    rates.before.push(campaignRate(old));
+    rates.after.push(campaignRate(ROOT));
+    console.log(`round ${round + 1}: ${flags.against} ${rates.before.at(-1)} runs/s, this tree ${rates.after.at(-1)} runs/s`);
+  }
+  const before = median(rates.before);
+  const after = median(rates.after);
+  console.log(
+    `check --profiles ${flags.profiles} --runs ${flags.runs} --no-shrink: ${flags.against} ${before} runs/s, ` +
+      `this tree ${after} runs/s (medians of ${flags.rounds}); ${(after / before).toFixed(2)}×`,
+  );
+} finally {
+  execFileSync('git', ['worktree', 'remove', '--force', old], { cwd: ROOT, stdio: 'ignore' });
+  rmSync(scratch, { recursive: true, force: true });
+}

@@ -1,0 +1,73 @@
+import type { SdkFacts } from '../sdk/facts.ts';
+import type { EndState } from '../sim/endState.ts';
+import type { TraceEvent } from '../sim/trace.ts';
+import type { Coverage } from './coverage.ts';
+import type { Finding } from './finding.ts';
+import { leaksRule } from './leaks.ts';
+import { livenessRule } from './liveness.ts';
+import type { RuleFactory } from './rule.ts';
+import { cancelRaceRule, cancelRule } from './rules/cancel.ts';
+import { harnessRule } from './rules/harness.ts';
+import { httpRule } from './rules/http.ts';
+import { lifecycleRule } from './rules/lifecycle.ts';
+import { progressRule } from './rules/progress.ts';
+import { rpcRule } from './rules/rpc.ts';
+import { timeoutRule } from './rules/timeout.ts';
+import { TraceWalker } from './walker.ts';
+
+/**
+ * Every rule of the oracle, in the order the walker calls their hooks. The order is part of the
+ * verdict: findings of one trace event come out in it (obligations, checked at the end of a
+ * step, keep the order they were made in; end-of-run checks run liveness, leaks, HTTP).
+ * `cancelRaceRule` sits after `timeoutRule` so that a settle's race finding follows its
+ * timeout findings, as `cancelRule`'s late-response finding precedes them.
+ */
+export const oracleRules: readonly RuleFactory[] = [
+  rpcRule,
+  progressRule,
+  cancelRule,
+  timeoutRule,
+  cancelRaceRule,
+  lifecycleRule,
+  harnessRule,
+  livenessRule,
+  leaksRule,
+  httpRule,
+];
+
+export interface JudgeOptions {
+  /** What the oracle must know of the SDK release that ran (its adapter's `facts`). */
+  readonly facts: SdkFacts;
+}
+
+/**
+ * Judges one run: every finding its trace and end-state snapshot show, on every profile (the
+ * HTTP rules find nothing in a trace without HTTP events). Pure: the same trace, snapshot and
+ * facts give the same findings, in trace order of detection. Without an end state, the checks
+ * that need one (leaks, HTTP exchanges left open) find nothing.
+ */
+export function judge(trace: readonly TraceEvent[], endState: EndState | undefined, options: JudgeOptions): Finding[] {
+  return judgeWithCoverage(trace, endState, { ...options, coverage: false }).findings;
+}
+
+/**
+ * `judge`, also counting the model transitions and race pairs the trace took: one walk serves
+ * both, so a campaign that reports coverage does not walk every trace twice.
+ */
+export function judgeWithCoverage(
+  trace: readonly TraceEvent[],
+  endState: EndState | undefined,
+  options: JudgeOptions & {
+    /** Count coverage. @default true */
+    readonly coverage?: boolean;
+  },
+): { findings: Finding[]; coverage: Coverage | undefined } {
+  const { facts, coverage: countCoverage = true } = options;
+  const walker = new TraceWalker({ facts, coverage: countCoverage, rules: (walk) => oracleRules.map((make) => make(walk, facts)) });
+  for (const e of trace) walker.feed(e);
+  walker.finish(trace.at(-1), endState);
+  return {
+    findings: walker.findings,
+    coverage: countCoverage ? { transitions: { ...walker.transitions }, races: { ...walker.races } } : undefined,
+  };
+}

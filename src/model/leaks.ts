@@ -1,0 +1,79 @@
+import type { CorrelationMapRole } from '../sdk/facts.ts';
+import type { MapReading } from '../sim/endState.ts';
+import type { Side } from '../sim/scenario.ts';
+import { finding } from './finding.ts';
+import { idKey, other, show } from './ids.ts';
+import { handlerOf, isOpen, type ReceiverRec } from './records.ts';
+import type { RuleFactory } from './rule.ts';
+
+/** The timer of a scripted handler's `sleep` step (its function name in `src/sim/scriptedHandler.ts`): the harness's, not the SDK's. */
+const HANDLER_SLEEP_TIMER = 'handlerSleep';
+
+/** Requester-side maps: an entry is a leak unless its request is still open. */
+const requesterMaps: readonly CorrelationMapRole[] = ['responseHandlers', 'progressHandlers', 'timeouts'];
+/** Maps that must be empty whenever nothing is in flight (tasks, which the harness never starts). */
+const idleMaps: readonly CorrelationMapRole[] = ['requestResolvers', 'taskProgressTokens'];
+
+/**
+ * End of run, given the world's end state: nothing outlives what owns it. Correlation map
+ * entries of settled requests and ended handlers (`leak.correlation-maps`), timers nothing in
+ * flight owns (`leak.timers`), abort listeners on signals whose calls all settled
+ * (`leak.abort-listeners`). Maps are found by the SDK's private field names (`SdkFacts`); a map
+ * the release lacks is skipped.
+ */
+export const leaksRule: RuleFactory = (walk, facts) => ({
+  finish({ at, endState }) {
+    if (!endState) return;
+    const calls = [...walk.calls()];
+    const receivers = [...walk.receivers()];
+    // Client 0's endpoints, then those of every further client (several clients only).
+    const instances = [{ client: 0, maps: endState.maps }, ...(endState.moreClients ?? [])];
+    for (const { client, maps: both } of instances) {
+      for (const side of ['client', 'server'] as const) {
+        const maps = both[side] as Readonly<Record<string, MapReading | undefined>>;
+        const who = client === 0 ? side : `${side} of client ${client}`;
+        const keysOf = (role: CorrelationMapRole) => maps[facts.correlationMaps[role]]?.keys ?? [];
+        for (const role of requesterMaps) {
+          const field = facts.correlationMaps[role];
+          for (const key of keysOf(role)) {
+            const rec = walk.requesterOfClient(side, client, key);
+            if (rec?.call && !rec.call.settled) continue;
+            if (rec && !rec.call && isOpen(rec)) continue;
+            const request = rec ? walk.label(rec) : `${side}:${show(key)}`;
+            walk.flag(finding('leak.correlation-maps', at, `the ${who}'s ${field} still holds request ${show(key)}${rec?.call ? ` (${rec.call.call}, settled)` : ''}.`, request));
+          }
+        }
+        const field = facts.correlationMaps.handlerAbortControllers;
+        for (const key of keysOf('handlerAbortControllers')) {
+          const rec = lastDelivery(receivers, side, key, (r) => walk.clientOf(r.conn) === client);
+          if (rec && handlerOf(rec) !== 'ended' && handlerOf(rec) !== 'idle') continue;
+          const request = rec ? walk.receivedLabel(rec) : `${other(side)}:${show(key)}`;
+          walk.flag(finding('leak.correlation-maps', at, `the ${who}'s ${field} still holds request ${show(key)} whose handler ended.`, request));
+        }
+        for (const role of idleMaps) {
+          for (const key of keysOf(role)) {
+            walk.flag(finding('leak.correlation-maps', at, `the ${who}'s ${facts.correlationMaps[role]} still holds ${show(key)} with nothing in flight.`, `${side}:${show(key)}`));
+          }
+        }
+      }
+    }
+    const openCalls = calls.some((c) => !c.settled);
+    const handlersRunning = receivers.some((r) => handlerOf(r) === 'running' || handlerOf(r) === 'aborted');
+    for (const timer of endState.timers) {
+      if (timer.label === facts.timerLabels.requestTimeout && openCalls) continue;
+      if (timer.label === HANDLER_SLEEP_TIMER && handlersRunning) continue;
+      walk.flag(finding('leak.timers', at, `a virtual timer "${timer.label}" (#${timer.id}, due at ${timer.atMs} ms) is still pending with nothing in flight that owns it.`, `timer:${timer.id}`));
+    }
+    for (const sig of endState.signals) {
+      if (sig.abortListeners === 0) continue;
+      const users = calls.filter((c) => c.options.signal === sig.name);
+      if (users.some((c) => !c.settled)) continue;
+      walk.flag(finding('leak.abort-listeners', at, `signal ${sig.name} still has ${sig.abortListeners} abort listener(s) after all ${users.length} call(s) using it settled.`, `signal:${sig.name}`));
+    }
+  },
+});
+
+/** The latest delivery of request `key` to `side` among `receivers` that `mine` accepts. */
+function lastDelivery(receivers: readonly ReceiverRec[], side: Side, key: unknown, mine: (r: ReceiverRec) => boolean): ReceiverRec | undefined {
+  return receivers.filter((r) => r.side === side && idKey(r.id) === idKey(key) && mine(r)).at(-1);
+}

@@ -1,0 +1,35 @@
+import { finding } from './finding.ts';
+import { show } from './ids.ts';
+import { handlerOf } from './records.ts';
+import type { RuleFactory } from './rule.ts';
+import { deadlineOf } from './rules/timeout.ts';
+
+/**
+ * End of run: everything that should have ended did. The run reached quiescence
+ * (`liveness.quiescent`); no call is pending past its bound (`timeout.settles`,
+ * `timeout.max-total`: at quiescence nothing can settle it any more, so every pending call
+ * counts); at quiescence no handler still runs (`liveness.handler-ends`).
+ */
+export const livenessRule: RuleFactory = (walk, facts) => ({
+  finish({ at, t, outcome }) {
+    const quiescent = outcome === 'quiescent';
+    if (!quiescent) walk.flag(finding('liveness.quiescent', at, `the run ended on its ${outcome} instead of reaching quiescence.`));
+    for (const call of walk.calls()) {
+      if (call.settled) continue;
+      const deadline = deadlineOf(call, facts);
+      if (quiescent || t > deadline) {
+        walk.flag(finding('timeout.settles', at, `call ${call.call} never settled (its timeout bound was ${deadline} ms).`, call.call));
+      }
+      const max = call.options.maxTotalTimeoutMs;
+      if (max !== undefined && t > call.startT + max) {
+        walk.flag(finding('timeout.max-total', at, `call ${call.call} was still pending at ${t} ms, after its maximum total timeout ended at ${call.startT + max} ms.`, call.call));
+      }
+    }
+    if (!quiescent) return;
+    for (const rec of walk.receivers()) {
+      if (handlerOf(rec) === 'running') {
+        walk.flag(finding('liveness.handler-ends', at, `the ${rec.side}'s handler of request ${show(rec.id)} neither ended nor was aborted.`, walk.receivedLabel(rec)));
+      }
+    }
+  },
+});

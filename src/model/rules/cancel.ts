@@ -1,0 +1,140 @@
+import type { Side } from '../../sim/scenario.ts';
+import { finding } from '../finding.ts';
+import { isValidId, other, show } from '../ids.ts';
+import { handlerOf, type ReceiverRec } from '../records.ts';
+import type { Obligation, RuleFactory, Walk } from '../rule.ts';
+import { LateDelivery } from './lateDelivery.ts';
+
+/** A cancel reached a handler that runs (or starts later in this step): its signal must abort in this step. */
+class AbortDue implements Obligation {
+  done = false;
+  constructor(
+    readonly rec: ReceiverRec,
+    readonly at: number,
+  ) {}
+
+  check(walk: Walk): void {
+    if (this.done || handlerOf(this.rec) !== 'running') return;
+    const { rec } = this;
+    walk.flag(finding('cancel.handler-aborted', this.at, `the cancellation of request ${show(rec.id)} reached the ${rec.side} but its handler's signal was not aborted.`, walk.receivedLabel(rec)));
+  }
+}
+
+/**
+ * `cancel.*` but the race rule (`cancelRaceRule`): a cancel is well-formed, names a request
+ * its sender issued and still awaits, never initialize; its receiver sends no response after
+ * it, aborts the handler's signal, and the handler stops (no more steps, no progress, no normal
+ * result); a response arriving after the cancel neither resolves the call nor raises an error.
+ */
+export const cancelRule: RuleFactory = (walk) => {
+  const late = new LateDelivery();
+  /** Handlers already reported for working after their abort. */
+  const zombies = new Set<ReceiverRec>();
+  const meet = (rec: ReceiverRec) => {
+    for (const o of walk.obligations) if (o instanceof AbortDue && o.rec === rec) o.done = true;
+  };
+  return {
+    trace(e) {
+      if (e.kind === 'deliver') late.delivered(e.to);
+      if (e.kind !== 'onerror') return;
+      const rec = late.erred(e);
+      if (!rec) return;
+      walk.flag(finding('cancel.late-response-silent', e.i, `the ${e.side} raised an error callback for a response that arrived after the cancel of ${walk.label(rec)} ("${e.message.slice(0, 80)}") instead of dropping it silently.`, walk.label(rec)));
+    },
+
+    cancelSent({ e, requestId: id, rec }) {
+      const X = e.from;
+      if (!isValidId(id)) {
+        walk.flag(finding('cancel.well-formed', e.i, `the ${X} sent notifications/cancelled with requestId ${show(id)}; it must name the request by its id.`, `${X}:${e.conn}`));
+      } else if (!rec) {
+        walk.flag(finding('cancel.in-flight-only', e.i, `the ${X} cancelled request ${show(id)}, which it never sent.`, `${X}:${show(id)}`));
+      } else if (rec.method === 'initialize') {
+        walk.flag(finding('cancel.not-initialize', e.i, `the ${X} cancelled its initialize request (id ${show(id)}).`, walk.label(rec)));
+      }
+    },
+
+    refused(o) {
+      if (o.machine === 'requester' && o.event === 'CANCEL') {
+        const why =
+          o.wire === 'responded' || o.wire === 'lateResponse' ? 'whose response it already had' : o.wire === 'cancelled' ? 'a second time' : 'after the connection it was sent on closed';
+        walk.flag(finding('cancel.in-flight-only', o.e.i, `the ${o.rec.from} cancelled ${walk.label(o.rec)} ${why}.`, walk.label(o.rec)));
+      }
+      if (o.machine !== 'receiver') return;
+      const { rec } = o;
+      // A cancel of initialize is the client's violation (cancel.not-initialize); the server may ignore it.
+      if (o.event === 'RESPOND' && o.wire === 'cancelRequested' && rec.method !== 'initialize') {
+        walk.flag(finding('cancel.no-response-after', o.e.i, `the ${rec.side} answered request ${show(rec.id)} after it had received its cancellation.`, walk.receivedLabel(rec)));
+      }
+      if (o.event === 'PROGRESS' && o.wire === 'cancelRequested') {
+        walk.flag(finding('cancel.zombie-work', o.e.i, `the ${rec.side} sent progress for ${walk.receivedLabel(rec)} after it had received the cancellation.`, walk.receivedLabel(rec)));
+      }
+      if (o.event === 'STEP' && o.handler === 'aborted' && !zombies.has(rec) && o.e.kind === 'handler-step') {
+        zombies.add(rec);
+        const e = o.e;
+        walk.flag(finding('cancel.zombie-work', e.i, `the ${e.side}'s handler for request ${show(e.id)} ran step #${e.index} (${e.op.kind}) after its signal aborted.`, walk.receivedLabel(rec)));
+      }
+    },
+
+    cancelDelivered({ e, rec }) {
+      const h = handlerOf(rec);
+      // Idle: the cancel came in the same burst as its request; the handler starts later in this step.
+      if (h === 'running' || (h === 'idle' && rec.method !== 'initialize')) walk.oblige(new AbortDue(rec, e.i));
+    },
+
+    handlerAborted({ rec }) {
+      meet(rec);
+    },
+
+    handlerEnded({ e, rec }) {
+      if (e.outcome === 'swallowed') {
+        const label = rec ? walk.receivedLabel(rec) : `${other(e.side)}:${show(e.id)}`;
+        walk.flag(finding('cancel.abort-swallowed', e.i, `the ${e.side}'s handler for request ${show(e.id)} caught its abort and returned a normal result.`, label));
+      }
+      if (rec && e.outcome !== 'result' && e.outcome !== 'error') meet(rec);
+    },
+
+    responseDelivered({ e, rec, wire }) {
+      if (wire === 'cancelled' || wire === 'timedOut') late.arrived(e, rec);
+    },
+
+    callSettled({ e, wire }) {
+      if (e.outcome === 'resolved' && (wire === 'cancelled' || wire === 'lateResponse' || wire === 'timedOut')) {
+        walk.flag(finding('cancel.late-response-silent', e.i, `call ${e.call} resolved with a response that arrived after its cancel.`, e.call));
+      }
+    },
+  };
+};
+
+/**
+ * `cancel.race-graceful`: every order of a response and a cancel that cross leaves the session
+ * usable. Broken when a side closes the connection in the step the crossing arrived (no caller
+ * asked), or a call started after it fails because the connection is gone. Its own rule: its
+ * settle check comes after the timeout rule's, as the findings' order always had it.
+ */
+export const cancelRaceRule: RuleFactory = (walk, facts) => {
+  const crossings: { readonly conn: number; readonly side: Side; readonly i: number; readonly step: number }[] = [];
+  let callerCloseStep = -1;
+  return {
+    trace(e) {
+      if (e.kind === 'action' && e.action.startsWith('caller #') && / close (client|server)$/.test(e.action)) callerCloseStep = e.step;
+    },
+
+    responseDelivered({ e, wire }) {
+      if (wire === 'cancelled' || wire === 'timedOut') crossings.push({ conn: e.conn, side: e.to, i: e.i, step: e.step });
+    },
+
+    sideClosed({ e }) {
+      const crossing = crossings.find((x) => x.conn === e.conn && x.step === e.step);
+      if (!crossing || callerCloseStep === e.step) return;
+      walk.flag(finding('cancel.race-graceful', e.i, `the ${crossing.side} closed connection ${e.conn} right after a response and a cancel crossed; the race must leave the session usable.`, `${crossing.side}:${e.conn}`));
+    },
+
+    callSettled({ e, call }) {
+      // `search` rather than `test`: facts are shared data, a global regex would carry state.
+      if (e.outcome !== 'rejected' || (e.message ?? '').search(facts.errorText.connectionGone) === -1) return;
+      const crossing = crossings.find((x) => x.conn === call.conn && x.i < call.startI);
+      if (!crossing || callerCloseStep >= crossing.step) return;
+      walk.flag(finding('cancel.race-graceful', e.i, `call ${e.call}, started after a response and a cancel crossed, failed with "${e.message}": the race broke the session.`, e.call));
+    },
+  };
+};

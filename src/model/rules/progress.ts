@@ -1,0 +1,85 @@
+import { finding } from '../finding.ts';
+import { show } from '../ids.ts';
+import { isOpen, type CallRec, type ReceiverRec } from '../records.ts';
+import type { Obligation, RuleFactory, Walk } from '../rule.ts';
+import { LateDelivery } from './lateDelivery.ts';
+
+/** A progress reached the requester before the response: the caller's onprogress must run in this step. */
+class OnprogressDue implements Obligation {
+  done = false;
+  constructor(
+    readonly call: CallRec,
+    readonly at: number,
+  ) {}
+
+  check(walk: Walk): void {
+    if (this.done || this.call.settled) return;
+    const { call } = this;
+    walk.flag(finding('progress.delivered', this.at, `a progress notification for ${call.call} reached the ${call.from} before the response but never reached the caller's onprogress.`, call.call));
+  }
+}
+
+/**
+ * `progress.*`: a sender's progress names a token of a request it received and still serves
+ * (never after the response), values strictly increase and the total stays put; a requester
+ * keeps its open tokens distinct, hands every timely progress to the caller's onprogress, and
+ * drops a late one silently.
+ */
+export const progressRule: RuleFactory = (walk) => {
+  const counters = new Map<ReceiverRec, { progress?: number; total?: number }>();
+  const late = new LateDelivery();
+  return {
+    trace(e) {
+      if (e.kind === 'deliver') late.delivered(e.to);
+      if (e.kind !== 'onerror') return;
+      const rec = late.erred(e);
+      if (!rec) return;
+      walk.flag(finding('progress.race-silent', e.i, `the ${e.side} raised an error callback for a late progress notification of ${walk.label(rec)} ("${e.message.slice(0, 80)}") instead of dropping it silently.`, walk.label(rec)));
+    },
+
+    requestSent({ e, params, rec, tokenHolder }) {
+      if (!tokenHolder || !isOpen(tokenHolder)) return;
+      const token = (params?._meta as Record<string, unknown> | undefined)?.progressToken;
+      walk.flag(finding('progress.token-unique', e.i, `the ${e.from} sent progress token ${show(token)} for ${walk.label(rec)} while ${walk.label(tokenHolder)} still uses it.`, walk.label(rec)));
+    },
+
+    strayProgress({ e, token, elsewhere }) {
+      if (elsewhere) return; // rpc.routing
+      walk.flag(finding('progress.token-requested', e.i, `the ${e.from} sent progress for token ${show(token)}, which no request it is processing carried.`, `${e.from}:${show(token)}`));
+    },
+
+    refused(o) {
+      if (o.machine !== 'receiver' || o.event !== 'PROGRESS' || o.wire !== 'responded') return;
+      walk.flag(finding('progress.after-response', o.e.i, `the ${o.rec.side} sent progress for ${walk.receivedLabel(o.rec)} after it had sent the response.`, walk.receivedLabel(o.rec)));
+    },
+
+    progressSent({ e, params, rec }) {
+      const seen = counters.get(rec) ?? {};
+      counters.set(rec, seen);
+      const p = params?.progress;
+      if (typeof p === 'number') {
+        if (seen.progress !== undefined && !(p > seen.progress)) {
+          walk.flag(finding('progress.increasing', e.i, `progress for ${walk.receivedLabel(rec)} went from ${seen.progress} to ${p}; it must strictly increase.`, walk.receivedLabel(rec)));
+        }
+        seen.progress = p;
+      }
+      const total = params?.total;
+      if (typeof total === 'number') {
+        if (seen.total !== undefined && total !== seen.total) {
+          walk.flag(finding('progress.total-stable', e.i, `total for ${walk.receivedLabel(rec)} changed from ${seen.total} to ${total}.`, walk.receivedLabel(rec)));
+        }
+        seen.total = total;
+      }
+    },
+
+    progressDelivered({ e, rec, wire }) {
+      if (wire !== 'pending' && wire !== 'progressing') return late.arrived(e, rec);
+      if (rec.call?.options.onprogress && !rec.call.settled) walk.oblige(new OnprogressDue(rec.call, e.i));
+    },
+
+    onprogress({ call, late: afterSettle }) {
+      if (afterSettle) return; // timeout.quiet-after-settle
+      for (const o of walk.obligations) if (o instanceof OnprogressDue && o.call === call) o.done = true;
+    },
+  };
+};

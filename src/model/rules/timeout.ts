@@ -1,0 +1,72 @@
+import type { SdkFacts } from '../../sdk/facts.ts';
+import { finding } from '../finding.ts';
+import type { CallRec, RequesterRec } from '../records.ts';
+import type { Obligation, RuleFactory, Walk } from '../rule.ts';
+
+/**
+ * The latest virtual time by which `call` must settle: its start (or, with reset-on-progress,
+ * its last progress) plus its timeout, the SDK's default when the caller set none.
+ */
+export function deadlineOf(call: CallRec, facts: SdkFacts): number {
+  const timeout = call.options.timeoutMs ?? facts.defaultRequestTimeoutMs;
+  const base = call.options.resetTimeoutOnProgress && call.lastProgressT !== undefined ? Math.max(call.startT, call.lastProgressT) : call.startT;
+  return base + timeout;
+}
+
+type CancelInvariant = 'timeout.sends-cancel' | 'timeout.max-total';
+
+/** A request timed out: its cancel must go out in this step. */
+class CancelDue implements Obligation {
+  constructor(
+    readonly rec: RequesterRec,
+    readonly invariant: CancelInvariant,
+    readonly at: number,
+  ) {}
+
+  check(walk: Walk): void {
+    if (this.rec.lastCancelStep === walk.step) return;
+    const name = walk.label(this.rec);
+    const what = this.invariant === 'timeout.sends-cancel' ? 'timed out' : 'hit its maximum total timeout';
+    walk.flag(finding(this.invariant, this.at, `${name} ${what} but no cancellation was sent for it.`, name));
+  }
+}
+
+/**
+ * `timeout.*` while the run goes on (`liveness.ts` checks calls still pending at its end): a call
+ * settles within its bound, progress moves the deadline only with reset-on-progress, a maximum
+ * total timeout holds regardless, a timeout sends the cancel (never for initialize), and a
+ * settled call's callbacks stay quiet.
+ */
+export const timeoutRule: RuleFactory = (walk, facts) => ({
+  callSettledAgain({ e }) {
+    walk.flag(finding('timeout.quiet-after-settle', e.i, `call ${e.call} settled a second time (${e.outcome}).`, e.call));
+  },
+
+  refused(o) {
+    if (o.machine !== 'requester' || o.event !== 'SETTLE' || o.e.kind !== 'call-settle') return;
+    walk.flag(finding('timeout.quiet-after-settle', o.e.i, `call ${o.e.call} settled a second time.`, o.e.call));
+  },
+
+  onprogress({ e, late }) {
+    if (late) walk.flag(finding('timeout.quiet-after-settle', e.i, `onprogress of call ${e.call} ran after the call had settled.`, e.call));
+  },
+
+  callSettled({ e, call }) {
+    const why = call.settled?.why;
+    const rec = call.req;
+    if (rec && (why === 'timeout' || why === 'max-total') && rec.method !== 'initialize' && rec.lastCancelStep !== e.step) {
+      walk.oblige(new CancelDue(rec, why === 'timeout' ? 'timeout.sends-cancel' : 'timeout.max-total', e.i));
+    }
+    const deadline = deadlineOf(call, facts);
+    if (e.t > deadline) {
+      walk.flag(finding('timeout.settles', e.i, `call ${e.call} settled at ${e.t} ms, after its timeout bound of ${deadline} ms.`, e.call));
+    }
+    if (why === 'timeout' && call.lastProgressT !== undefined && call.options.resetTimeoutOnProgress && e.t < deadline) {
+      walk.flag(finding('timeout.reset-on-progress', e.i, `call ${e.call} timed out at ${e.t} ms although progress at ${call.lastProgressT} ms moved its deadline to ${deadline} ms.`, e.call));
+    }
+    const max = call.options.maxTotalTimeoutMs;
+    if (max !== undefined && e.t > call.startT + max) {
+      walk.flag(finding('timeout.max-total', e.i, `call ${e.call} settled at ${e.t} ms, after its maximum total timeout ended at ${call.startT + max} ms.`, e.call));
+    }
+  },
+});

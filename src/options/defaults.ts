@@ -1,0 +1,104 @@
+/**
+ * Every default of a campaign, a replay, a baseline build and the property suite, named and
+ * documented in one place. The resolvers in this folder fill them in; the CLI's help text, the
+ * generator and the printed replay commands read them from here, so they cannot drift apart.
+ * (Defaults of a single run, such as its step budget, live in `src/sim/defaults.ts`.)
+ */
+import type { Profile } from '../sim/scenario.ts';
+
+/** Every transport profile the simulator has, in the order help and errors list them. */
+export const KNOWN_PROFILES: readonly Profile[] = Object.freeze(['memory', 'http'] as const);
+
+/**
+ * Seed of a campaign, a baseline build and the property suite: fixed, so `mcp-sim check` on two
+ * machines (and CI) runs the same cases. `MCP_SIM_SEED` overrides it for check and properties.
+ * @default 20_261_130
+ */
+export const DEFAULT_CAMPAIGN_SEED = 20_261_130;
+
+/** Runs of `mcp-sim check`: about ten seconds on one core, enough to meet every common race. @default 300 */
+export const DEFAULT_CAMPAIGN_RUNS = 300;
+
+/** Runs of the baseline campaign: enough for every known race to show up on both profiles. @default 2_000 */
+export const DEFAULT_BASELINE_RUNS = 2_000;
+
+/** Runs per property of the property suite: a CI budget; `MCP_SIM_RUNS` raises it for nightly runs. @default 150 */
+export const DEFAULT_PROPERTY_RUNS = 150;
+
+/** Most caller actions (calls, aborts, closes, reconnects) per generated scenario. @default 6 */
+export const DEFAULT_ACTIONS_MAX = 6;
+
+/** Most steps per generated handler script. @default 4 */
+export const DEFAULT_STEPS_MAX = 4;
+
+/** Generate server-initiated requests (sampling, elicitation, roots) besides tool calls. @default true */
+export const DEFAULT_SERVER_REQUESTS = true;
+
+/** Generate connection closes and reconnects. @default true */
+export const DEFAULT_FAULTS = true;
+
+/**
+ * Profiles a campaign, a replay by seed, a baseline build and the property suite draw from:
+ * every profile, so one run of `check` meets the races of both transports.
+ * @default ['memory', 'http']
+ */
+export const DEFAULT_PROFILES: readonly Profile[] = KNOWN_PROFILES;
+
+/**
+ * Profiles the bare generator (`scenarioArbitrary({})`) draws from when its caller names none:
+ * only `memory`, so a unit test of the simulator needs no HTTP stack. Runs of the CLI and the
+ * property suite always resolve `DEFAULT_PROFILES` instead.
+ * @default ['memory']
+ */
+export const DEFAULT_GENERATOR_PROFILES: readonly Profile[] = Object.freeze(['memory'] as const);
+
+/** Longest generated schedule tape. @default 48 */
+export const DEFAULT_TAPE_LENGTH_MAX = 48;
+
+/** Largest generated tape choice; choices wrap modulo the number of enabled actions. @default 7 */
+export const DEFAULT_TAPE_CHOICE_MAX = 7;
+
+/** Shrink the first counterexample of each invariant a campaign finds. @default true */
+export const DEFAULT_SHRINK = true;
+
+/** Wall-clock budget for fast-check's shrinking of one campaign counterexample. @default 20_000 */
+export const DEFAULT_SHRINK_TIME_MS_MAX = 20_000;
+
+/**
+ * Wall-clock budget for shrinking one baseline counterexample: longer than a campaign's, since
+ * a baseline entry is written once and kept. @default 30_000
+ */
+export const DEFAULT_BASELINE_SHRINK_TIME_MS_MAX = 30_000;
+
+/** Wall-clock budget of one property (fast-check's `interruptAfterTimeLimit`). @default 120_000 */
+export const DEFAULT_PROPERTY_TIME_MS_MAX = 120_000;
+
+/** Run every case twice and compare trace hashes (`harness.deterministic`). @default false */
+export const DEFAULT_SELF_CHECK = false;
+
+/** `replay` prints the whole trace, sends included, rather than the scheduler's choices and their effects. @default false */
+export const DEFAULT_REPLAY_FULL = false;
+
+/** `replay` prints a Mermaid sequence diagram. @default false */
+export const DEFAULT_REPLAY_MERMAID = false;
+
+/** `baseline` writes its file (otherwise a dry run that prints what it found). @default false */
+export const DEFAULT_BASELINE_UPDATE = false;
+
+/** `baseline` only prints the existing file as a Markdown table. @default false */
+export const DEFAULT_BASELINE_TABLE = false;
+
+/** Folder `check` writes the replay files of its counterexamples to. @default '.mcp-sim/repro' */
+export const DEFAULT_REPRO_DIR = '.mcp-sim/repro';
+
+/** Environment variable that overrides the runs of `check` and of each property. */
+export const ENV_RUNS = 'MCP_SIM_RUNS';
+
+/** Environment variable that overrides the seed of `check` and of the property suite. */
+export const ENV_SEED = 'MCP_SIM_SEED';
+
+/**
+ * Largest seed: case seeds mix the campaign seed as a 32-bit integer (`caseSeed`), so two seeds
+ * that differ above bit 31 would run the same campaign. @default 0xffff_ffff
+ */
+export const SEED_MAX = 0xffff_ffff;

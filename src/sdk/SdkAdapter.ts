@@ -1,0 +1,160 @@
+import type * as ClientModule from '@modelcontextprotocol/sdk/client/index.js';
+import type * as HttpClientModule from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type * as InMemoryModule from '@modelcontextprotocol/sdk/inMemory.js';
+import type * as ServerModule from '@modelcontextprotocol/sdk/server/index.js';
+import type * as HttpServerModule from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type * as StdioModule from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type * as TypesModule from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { SdkFacts } from './facts.ts';
+
+/**
+ * Everything mcp-sim needs from one SDK release, so that nothing else loads the SDK or knows
+ * its API. SDK types are the installed release's (type-only); other releases are assumed to
+ * have the same shape, which holds for the low-level `Client`/`Server` API across 1.x.
+ */
+export interface SdkAdapter {
+  /** The package name in its package.json (an npm alias such as `sdk-1.20.0` keeps the real one). */
+  readonly name: string;
+  readonly version: string;
+  /** The folder the package was loaded from (where its package.json is). */
+  readonly root: string;
+  /** What the oracle must know about this release. */
+  readonly facts: SdkFacts;
+  readonly capabilities: SdkCapabilities;
+  /** The methods this release can send and serve, in a stable order (all four when their schemas exist). */
+  readonly methods: readonly SdkMethod[];
+
+  /** A `Client` with the capabilities the server-initiated methods need. */
+  createClient(): Endpoint;
+  /** A `Server` with the tools capability. */
+  createServer(): Endpoint;
+  /** Registers `handler` as `endpoint`'s one handler of `method`; throws when the release cannot say a request's id. */
+  handle(endpoint: Endpoint, method: SdkMethod, handler: RequestHandler): void;
+  /** Sends `method` from `endpoint` and resolves with the result the release's schema accepted. */
+  request(endpoint: Endpoint, method: SdkMethod, params: Record<string, unknown>, options: RequestOptions): Promise<unknown>;
+  /** The params of a request of `method` naming scenario handler `handler`, with `meta` as `_meta`. */
+  requestParams(method: SdkMethod, handler: string, meta?: Readonly<Record<string, unknown>>): Record<string, unknown>;
+  /** A valid result of `method`. */
+  result(method: SdkMethod): Record<string, unknown>;
+
+  /** The JSON-RPC code of one of the release's own errors (read structurally: another copy of the SDK may have thrown it). */
+  errorCode(error: unknown): number | undefined;
+  /** What a handler throws so that the release answers with error `code` and `message`. */
+  handlerError(code: number, message: string): Error;
+  /** The release's stdio framing of one line: parse and validate as a JSON-RPC message, or throw. */
+  deserializeMessage(line: string): JSONRPCMessage;
+  /** The Streamable HTTP transports; absent unless both `capabilities.streamableHttp*` hold. */
+  readonly http: StreamableHttp | undefined;
+  /** Private state that no public API exposes. */
+  readonly probe: SdkProbe;
+  /** The raw modules, for benchmarks that measure the SDK itself (never for the simulator). */
+  readonly modules: SdkModules;
+}
+
+/** What a release offers, detected when it loads. */
+export interface SdkCapabilities {
+  /** `server/webStandardStreamableHttp.js` exports `WebStandardStreamableHTTPServerTransport`. */
+  readonly streamableHttpServer: boolean;
+  /** `client/streamableHttp.js` exports `StreamableHTTPClientTransport`. */
+  readonly streamableHttpClient: boolean;
+  /** `types.js` has the `elicitation/create` request and result schemas. */
+  readonly elicitation: boolean;
+  /** A request handler's context carries the request's JSON-RPC id (seen in a probe exchange). */
+  readonly handlerRequestId: boolean;
+}
+
+/** The request methods mcp-sim sends and serves through an SDK (the scenario's `RequestMethod`). */
+export type SdkMethod = 'tools/call' | 'sampling/createMessage' | 'elicitation/create' | 'roots/list';
+
+export type { RequestOptions };
+
+/** A `Client` or `Server` of the release, as far as the simulator touches it directly. */
+export interface Endpoint {
+  onerror?: ((error: Error) => void) | undefined;
+  onclose?: (() => void) | undefined;
+  connect(transport: Transport): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** An incoming request as the release parsed it. */
+export interface IncomingRequest {
+  readonly method: string;
+  readonly params?: Record<string, unknown>;
+}
+
+export type RequestHandler = (request: IncomingRequest, context: HandlerContext) => Promise<Record<string, unknown>>;
+
+/** The request-scoped tools the release hands a handler (`extra` in 1.x). */
+export interface HandlerContext {
+  readonly signal: AbortSignal;
+  readonly requestId: string | number;
+  /** The request's `_meta.progressToken`, if it carried one. */
+  readonly progressToken: string | number | undefined;
+  sendNotification(notification: { method: string; params?: Record<string, unknown> }): Promise<void>;
+  /** A request to the peer, related to this one (the release may route it on the same stream). */
+  sendRequest(method: SdkMethod, params: Record<string, unknown>, options: RequestOptions): Promise<unknown>;
+}
+
+/** One correlation map of an endpoint: its size and keys, or why it could not be read. */
+export interface MapProbe {
+  readonly size?: number;
+  readonly keys: readonly unknown[];
+  /** Why the size is unknown: this release lacks the field. */
+  readonly missing?: string;
+}
+
+/** A reading of private state that tolerates a missing field and says so instead of throwing. */
+export interface ProbeReading<T> {
+  readonly value: T | undefined;
+  /** Why `value` is missing, when it is. */
+  readonly missing?: string;
+}
+
+export interface SdkProbe {
+  /** The id the endpoint will give its next request. */
+  nextRequestId(endpoint: Endpoint): ProbeReading<number>;
+  /** The correlation maps `facts.correlationMaps` names, keyed by their private field name, in role order. */
+  correlationMaps(endpoint: Endpoint): Readonly<Record<string, MapProbe>>;
+}
+
+export type HttpServerTransportOptions = HttpServerModule.WebStandardStreamableHTTPServerTransportOptions;
+export type HttpClientTransportOptions = HttpClientModule.StreamableHTTPClientTransportOptions;
+
+/** The release's web-standard server transport: one `Request` in, one `Response` out. */
+export interface HttpServerTransport extends Transport {
+  handleRequest(request: Request): Promise<Response>;
+}
+
+/** The server transport with the simulator's observation hooks: it remembers being closed. */
+export interface SimServerTransport extends HttpServerTransport {
+  readonly closed: boolean;
+}
+
+/** The client transport, unchanged except that it remembers being closed (HTTP tells the server nothing). */
+export interface SimClientTransport extends Transport {
+  readonly closed: boolean;
+  readonly protocolVersion?: string | undefined;
+}
+
+/** The Streamable HTTP transports of a release. */
+export interface StreamableHttp {
+  /** The SDK's server transport as it is. */
+  createServerTransport(options: HttpServerTransportOptions): HttpServerTransport;
+  /** The server transport reporting every `send()` the SDK makes to `onSend`, before it runs. */
+  createSimServerTransport(options: HttpServerTransportOptions, onSend: (message: JSONRPCMessage) => void): SimServerTransport;
+  createSimClientTransport(url: URL, options: HttpClientTransportOptions): SimClientTransport;
+}
+
+/** The raw modules of a release; the optional ones are absent in releases that predate them. */
+export interface SdkModules {
+  readonly client: typeof ClientModule;
+  readonly server: typeof ServerModule;
+  readonly types: typeof TypesModule;
+  readonly inMemory: typeof InMemoryModule;
+  readonly stdio: typeof StdioModule;
+  readonly streamableHttpServer: typeof HttpServerModule | undefined;
+  readonly streamableHttpClient: typeof HttpClientModule | undefined;
+}

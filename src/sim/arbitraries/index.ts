@@ -1,2 +1,0 @@
-export { scenarioArbitrary, type ScenarioConstraints } from './scenarioArbitrary.ts';
-export { tapeArbitrary, type TapeConstraints } from './tapeArbitrary.ts';

@@ -1,0 +1,3 @@
+/** Workload generators: scenarios and schedule tapes for campaigns, baselines and properties. */
+export { scenarioArbitrary, type ScenarioConstraints } from './scenarioArbitrary.ts';
+export { tapeArbitrary, type TapeConstraints } from './tapeArbitrary.ts';

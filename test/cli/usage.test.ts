@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_ACTIONS_MAX, DEFAULT_CAMPAIGN_RUNS, DEFAULT_CAMPAIGN_SEED, DEFAULT_BASELINE_RUNS, DEFAULT_REPRO_DIR } from '../../src/options/index.ts';
+import { runMain } from './runMain.ts';
+
+describe('mcp-sim usage', () => {
+  it('--help lists the commands and exits 0', async () => {
+    const run = await runMain(['--help']);
+    expect(run.code).toBe(0);
+    for (const command of ['check', 'replay', 'baseline', 'rogue']) expect(run.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+  });
+
+  it('check --help shows every flag with the defaults of src/options/defaults.ts', async () => {
+    const run = await runMain(['check', '--help']);
+    expect(run.code).toBe(0);
+    const help = run.stdout.replace(/\s+/g, ' ');
+    for (const flag of ['--runs', '--seed', '--profiles', '--actions-max', '--steps-max', '--no-server-requests', '--no-faults', '--no-shrink', '--self-check', '--json', '--out']) {
+      expect(help).toContain(flag);
+    }
+    expect(help).toContain(`(default: ${DEFAULT_CAMPAIGN_RUNS}; env MCP_SIM_RUNS)`);
+    expect(help).toContain(`(default: ${DEFAULT_CAMPAIGN_SEED}; env MCP_SIM_SEED)`);
+    expect(help).toContain(`most caller actions per scenario (default: ${DEFAULT_ACTIONS_MAX})`);
+    expect(help).toContain(`(default: ${DEFAULT_REPRO_DIR})`);
+  });
+
+  it('replay --help and baseline --help show the workload flags too', async () => {
+    const replay = await runMain(['replay', '--help']);
+    expect(replay.code).toBe(0);
+    for (const flag of ['--seed', '--case', '--profiles', '--actions-max', '--steps-max', '--no-faults', '--baseline', '--mermaid']) expect(replay.stdout).toContain(flag);
+    const baseline = await runMain(['baseline', '--help']);
+    expect(baseline.stdout.replace(/\s+/g, ' ')).toContain(`(default: ${DEFAULT_BASELINE_RUNS})`);
+  });
+
+  it.each([
+    [['check', '--bogus'], /unknown option '--bogus'/],
+    [['frobnicate'], /unknown command 'frobnicate'/],
+    [['check', '--runs', 'many'], /--runs takes a whole number, got "many"/],
+    [['check', '--runs', '0'], /--runs \(runs\) = 0: must be a whole number from 1 to \d+/],
+    [['check', '--seed', '99999999999'], /--seed \(seed\) = 99999999999: must be a whole number from 0 to 4294967295/],
+    [['check', '--actions-max', '0'], /--actions-max \(workload\.actionsMax\) = 0: must be a whole number from 1 to 64\. Fix: .*default 6/],
+    [['check', '--profiles', 'memory,tcp'], /--profiles \(workload\.profiles\) = \["memory","tcp"\]: has unknown profile\(s\) "tcp".*Fix: name one or more of memory, http/],
+    [['check', '--profiles', 'http,http'], /--profiles .* names a profile twice/],
+    [['replay', '--seed', '3'], /--case \(caseIndex\) unset: must come with --seed/],
+    [['replay'], /the case to replay unset: must be named\. Fix: give a replay file, or --seed/],
+    [['replay', 'some.json', '--seed', '1', '--case', '2'], /must be named one way, not several/],
+    [['replay', 'some.json', '--actions-max', '3'], /--actions-max \(workload\).*only applies to --seed\/--case/],
+    [['baseline', '--table', '--update'], /--table \(table\) = true: .* Fix: give --table or --update, not both/],
+  ])('%j exits 2 with a message naming the flag', async (args, message) => {
+    const run = await runMain(args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(message);
+  });
+
+  it('rejects a bad MCP_SIM_RUNS naming the variable, and an explicit --runs wins over it', async () => {
+    const bad = await runMain(['check', '--seed', '1'], { MCP_SIM_RUNS: 'lots' });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/MCP_SIM_RUNS \(environment, for runs\) = "lots": must be a whole number .* Fix: set MCP_SIM_RUNS to a whole number/);
+    const seedEnv = await runMain(['check', '--runs', '1', '--no-shrink', '--profiles', 'memory', '--out', '/nonexistent'], { MCP_SIM_SEED: '77', MCP_SIM_RUNS: 'lots' });
+    expect(seedEnv.lines[0]).toBe('mcp-sim check  seed=77');
+    expect(seedEnv.lines).toContain('  runs          1');
+  });
+});

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { judge } from '../../src/model/judge.ts';
+import { v1Facts } from '../../src/sdk/v1/facts.ts';
+import type { HandlerProgram, HttpMode, Scenario } from '../../src/sim/scenario.ts';
+import type { TraceEvent, TraceEventBody } from '../../src/sim/trace.ts';
+import { check } from './fixtures.ts';
+
+/** A tool that sleeps 1 s of virtual time, then answers; honours an abort. */
+const sleeper: HandlerProgram = { steps: [{ kind: 'sleep', ms: 1000 }], end: { kind: 'result' }, onAbort: 'honour' };
+const mode = (stateful: boolean, response: 'json' | 'sse' = 'sse'): HttpMode => ({ stateful, response, eventStore: false });
+const http = (m: HttpMode, actions: Scenario['actions']): Scenario => ({ profile: 'http', http: m, handlers: { sleeper }, actions });
+const c1 = { kind: 'call', call: 'c1', method: 'tools/call', handler: 'sleeper', options: { signal: 'a' } } as const;
+
+/** A hand-built trace: what a faulty server would have produced (the real SDK never does). */
+const trace = (...bodies: TraceEventBody[]): TraceEvent[] => [
+  ...bodies.map((b, i) => ({ ...b, i, step: i, t: 0 }) as TraceEvent),
+  { kind: 'end', outcome: 'quiescent', i: bodies.length, step: bodies.length, t: 0 } as TraceEvent,
+];
+const ids = (t: readonly TraceEvent[]) => judge(t, undefined, { facts: v1Facts }).map((f) => f.invariant);
+const note = { jsonrpc: '2.0', method: 'notifications/initialized' };
+const result = { jsonrpc: '2.0', id: 1, result: {} };
+
+describe('http invariants (judged by judge(), every profile)', () => {
+  // Real SDK 1.32.2: a cancelled request's POST never gets its JSON body (the seed issue).
+  it('http.exchange-completes: fires on a cancelled call whose POST never ends (SDK 1.32.2) / silent on the same call answered', async () => {
+    const bad = await check(http(mode(true, 'json'), [c1, { kind: 'abort', signal: 'a' }]));
+    expect(bad.ids).toContain('http.exchange-completes');
+    expect((await check(http(mode(true, 'json'), [c1]))).ids).not.toContain('http.exchange-completes');
+  });
+
+  it('http.accepted-202: fires on a notification POST answered 200 with a body / silent on 202 without one', () => {
+    const post = (status: number, contentType?: string) =>
+      trace(
+        { kind: 'http-request', at: 'client', conn: 1, exchange: 5, method: 'POST', seqs: [6] },
+        { kind: 'send', from: 'client', conn: 1, seq: 6, frame: note },
+        { kind: 'http-response', at: 'server', conn: 1, exchange: 5, status, seqs: [], ...(contentType && { contentType }) },
+      );
+    expect(ids(post(200, 'application/json'))).toContain('http.accepted-202');
+    expect(ids(post(202))).not.toContain('http.accepted-202');
+  });
+
+  it('http.single-stream: fires on one response written on two streams / silent on a replay on a resumed stream', () => {
+    const twoStreams = (resumes: boolean) =>
+      trace(
+        { kind: 'http-request', at: 'client', conn: 1, exchange: 7, method: 'GET', seqs: [], ...(resumes && { lastEventId: 'e1' }) },
+        { kind: 'send', from: 'server', conn: 1, seq: 8, frame: result },
+        { kind: 'sse-event', at: 'server', conn: 1, exchange: 5, seq: 8 },
+        { kind: 'send', from: 'server', conn: 1, seq: 9, frame: result },
+        { kind: 'sse-event', at: 'server', conn: 1, exchange: 7, seq: 9 },
+      );
+    expect(ids(twoStreams(false))).toContain('http.single-stream');
+    expect(ids(twoStreams(true))).not.toContain('http.single-stream');
+  });
+
+  // Real SDK 1.32.2: the server routes the second POST's answer by id and orphans the first POST.
+  it('http.duplicate-inflight-id: fires on a raw POST reusing an in-flight id (SDK 1.32.2) / silent on a raw POST with its own id', async () => {
+    const rawPost = (id: number) => ({ kind: 'http-post', body: { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'sleeper', arguments: {} } } }) as const;
+    const plainCall = { ...c1, options: {} };
+    expect((await check(http(mode(true), [plainCall, rawPost(1)]))).ids).toContain('http.duplicate-inflight-id');
+    expect((await check(http(mode(true), [plainCall, rawPost(99)]))).ids).not.toContain('http.duplicate-inflight-id');
+  });
+
+  // Real SDK 1.32.2, stateless: closing the client closes the per-POST server, which aborts the handler.
+  it('http.disconnect-not-cancel: fires on a stateless server aborting on disconnect (SDK 1.32.2) / silent on a stateful one', async () => {
+    const closing = (stateful: boolean) => http(mode(stateful), [{ ...c1, options: {} }, { kind: 'close', side: 'client' }]);
+    expect((await check(closing(false))).ids).toContain('http.disconnect-not-cancel');
+    expect((await check(closing(true))).ids).not.toContain('http.disconnect-not-cancel');
+  });
+});
