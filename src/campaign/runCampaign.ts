@@ -1,7 +1,6 @@
 import fc from 'fast-check';
-import { coverage as traceCoverage, mergeCoverage } from '../model/coverage.ts';
+import { addCoverage, coverage as traceCoverage, type Coverage } from '../model/coverage.ts';
 import type { Finding } from '../model/finding.ts';
-import type { Coverage } from '../model/oracle.ts';
 import type { InvariantId } from '../model/invariants.ts';
 import type { ResolvedCampaignOptions, ResolvedWorkload } from '../options/index.ts';
 import type { RunOptions, RunResult, Scenario } from '../sim/index.ts';
@@ -77,7 +76,7 @@ export async function runCampaign(options: ResolvedCampaignOptions, hooks: Campa
   const nondeterministic: number[] = [];
   let steps = 0;
   let virtualMs = 0;
-  let coverage = traceCoverage([]);
+  const coverage = traceCoverage([]);
 
   for (let index = 0; index < runs; index++) {
     const simCase = caseAt(seed, index, workload);
@@ -86,7 +85,7 @@ export async function runCampaign(options: ResolvedCampaignOptions, hooks: Campa
     steps += result.steps;
     virtualMs += result.virtualMs;
     // A runner that does not count coverage itself (a stand-in) gets the trace walked here.
-    coverage = mergeCoverage(coverage, checked.coverage ?? traceCoverage([result.trace]));
+    addCoverage(coverage, checked.coverage ?? traceCoverage([result.trace], result.sdk?.facts));
     outcomes[result.outcome.kind] = (outcomes[result.outcome.kind] ?? 0) + 1;
     for (const id of new Set(findings.map((f) => f.invariant))) {
       const seen = byInvariant.get(id);

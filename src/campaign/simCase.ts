@@ -34,5 +34,17 @@ export function caseSeed(campaignSeed: number, index: number): number {
  * campaign's resolved one, `ResolvedCampaignOptions.workload`): the same value on every machine.
  */
 export function caseAt(campaignSeed: number, index: number, workload: ScenarioConstraints): SimCase {
-  return fc.sample(simCaseArbitrary(workload), { seed: caseSeed(campaignSeed, index), numRuns: 1 })[0]!;
+  return fc.sample(arbitraryFor(workload), { seed: caseSeed(campaignSeed, index), numRuns: 1 })[0]!;
+}
+
+/**
+ * Building the arbitrary costs more than drawing one case from it, and a campaign draws every
+ * case with the same workload: the last one built is kept (arbitraries are immutable).
+ */
+let lastArbitrary: { key: string; arbitrary: fc.Arbitrary<SimCase> } | undefined;
+
+function arbitraryFor(workload: ScenarioConstraints): fc.Arbitrary<SimCase> {
+  const key = JSON.stringify(workload);
+  if (lastArbitrary?.key !== key) lastArbitrary = { key, arbitrary: simCaseArbitrary(workload) };
+  return lastArbitrary.arbitrary;
 }

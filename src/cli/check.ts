@@ -7,12 +7,14 @@ import { runChecked } from '../check/index.ts';
 import { formatCampaignReport } from '../report/textReport.ts';
 import { replayFile } from '../campaign/replayFile.ts';
 import { createProgress } from './progress.ts';
-import { installedSdk } from '../sdk/load.ts';
+import { defaultSdk } from '../sdk/load.ts';
 import type { ResolvedCampaignOptions } from '../options/index.ts';
 
 /** `mcp-sim check`: seed first, the resolved options, the campaign, the report, a verdict line. */
 export async function checkCommand(options: ResolvedCampaignOptions): Promise<number> {
-  const sdk = installedSdk();
+  // Loaded before the campaign: a release is imported once, not inside its first run.
+  const adapter = await defaultSdk();
+  const sdk = { name: adapter.name, version: adapter.version };
   const { seed, runs, workload } = options;
   const baseline = loadBaseline(sdk.name, sdk.version);
   const known = new Set(baseline?.entries.map((e) => e.invariant) ?? []);
@@ -31,7 +33,7 @@ export async function checkCommand(options: ResolvedCampaignOptions): Promise<nu
 
   const progress = { run: createProgress('runs'), shrink: createProgress('shrinking') };
   const report = await runCampaign(options, {
-    runner: runChecked,
+    runner: (scenario, runOptions) => runChecked(scenario, { ...runOptions, sdk: adapter }),
     onProgress: (done, total, phase) => {
       progress[phase].update(done, total);
       if (done === total) progress[phase].stop();
@@ -47,7 +49,9 @@ export async function checkCommand(options: ResolvedCampaignOptions): Promise<nu
     replayFiles.set(f.invariant, file);
   }
   console.log(formatCampaignReport(report, { replayFiles, known: (id) => known.has(id) }));
-  if (options.jsonFile) writeFileSync(options.jsonFile, JSON.stringify({ sdk, ...report }, null, 2) + '\n');
+  // The SDK facts in each run result hold RegExps, which JSON would write as `{}`: write their source.
+  const asJson = (_key: string, value: unknown) => (value instanceof RegExp ? value.source : value);
+  if (options.jsonFile) writeFileSync(options.jsonFile, JSON.stringify({ sdk, ...report }, asJson, 2) + '\n');
 
   const fresh = report.findings.filter((f) => f.example.severity === 'violation' && !known.has(f.invariant));
   const stale = [...known].filter((id) => !report.findings.some((f) => f.invariant === id));

@@ -29,11 +29,17 @@ export function coverage(traces: Iterable<readonly TraceEvent[]>, facts?: SdkFac
   return { transitions, races };
 }
 
-/** Adds `b`'s counts into a copy of `a` (for campaigns that collect coverage per run). */
+/** Adds `b`'s counts into a copy of `a`. */
 export function mergeCoverage(a: Coverage, b: Coverage): Coverage {
-  const transitions = { ...a.transitions };
-  for (const [k, n] of Object.entries(b.transitions)) transitions[k] = (transitions[k] ?? 0) + n;
-  const races = { ...a.races };
-  for (const r of racePairs) races[r] += b.races[r];
-  return { transitions, races };
+  return addCoverage({ transitions: { ...a.transitions }, races: { ...a.races } }, b);
+}
+
+/**
+ * Adds `b`'s counts into `into` itself and returns it: a campaign collects coverage run by run,
+ * and copying its whole tally for every run cost more than the run's own counts.
+ */
+export function addCoverage(into: Coverage, b: Coverage): Coverage {
+  for (const k in b.transitions) into.transitions[k] = (into.transitions[k] ?? 0) + b.transitions[k]!;
+  for (const r of racePairs) into.races[r] += b.races[r];
+  return into;
 }

@@ -2,7 +2,7 @@
 export { judge, judgeWithCoverage, type JudgeOptions } from './judge.ts';
 export { classifyFrame } from '../util/jsonrpc.ts';
 export { racePairs, type RacePair } from './racePairs.ts';
-export { coverage, mergeCoverage, type Coverage } from './coverage.ts';
+export { addCoverage, coverage, mergeCoverage, type Coverage } from './coverage.ts';
 export type { SessionView } from './walker.ts';
 export { legalActions, isLegal, sessionView, type LegalAction } from './legalActions.ts';
 export { requesterMachine, receiverMachine, stateKey } from './requestMachine.ts';

@@ -1,6 +1,6 @@
 import { finding, type Finding } from '../model/finding.ts';
 import { isJsonObject, isNotificationFrame, isRequestFrame, isResponseFrame } from '../util/jsonrpc.ts';
-import type { JsonValue } from '../sim/json.ts';
+import type { JsonValue } from '../util/json.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import type { RogueRunResult } from './runRogue.ts';
 

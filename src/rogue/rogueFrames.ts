@@ -1,5 +1,5 @@
 import type { InvariantId } from '../model/invariants.ts';
-import type { JsonValue } from '../sim/json.ts';
+import type { JsonValue } from '../util/json.ts';
 import type { Side } from '../sim/scenario.ts';
 import type { WireId } from '../sim/trace.ts';
 import { HANG_TOOL, PENDING_CALL_ID, type RogueRunOptions } from './runRogue.ts';

@@ -4,7 +4,7 @@ import { defaultSdk } from '../sdk/load.ts';
 import type { Endpoint, RequestOptions, SdkAdapter } from '../sdk/SdkAdapter.ts';
 import { describeAction } from '../sim/actions.ts';
 import { DEFAULT_SEED } from '../sim/defaults.ts';
-import type { JsonValue } from '../sim/json.ts';
+import type { JsonValue } from '../util/json.ts';
 import { createScheduledPair, type ScheduledTransport } from '../sim/memoryTransport.ts';
 import { quiesce } from '../sim/realGlobals.ts';
 import { otherSide, type RequestMethod, type Side } from '../sim/scenario.ts';

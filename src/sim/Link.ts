@@ -1,4 +1,4 @@
-import type { JsonValue } from './json.ts';
+import type { JsonValue } from '../util/json.ts';
 import type { Side } from './scenario.ts';
 
 /** A queued item: a frame, or the writer's end of stream. */

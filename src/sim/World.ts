@@ -2,7 +2,7 @@ import type { Endpoint, HandlerContext, RequestOptions, SdkAdapter } from '../sd
 import { messageOf } from '../util/errors.ts';
 import type { SimAction } from './actions.ts';
 import { applyAdapterFaults, hasAdapterFault } from './adapterFaults.ts';
-import type { JsonValue } from './json.ts';
+import type { JsonValue } from '../util/json.ts';
 import { HttpNetwork, type OpenExchange } from './http/HttpNetwork.ts';
 import { resolveHttpMode } from './http/resolveHttpMode.ts';
 import { createScheduledPair, type ScheduledTransport } from './memoryTransport.ts';

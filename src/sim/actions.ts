@@ -2,7 +2,7 @@ import { describeHttpDelivery, type HttpDelivery } from './http/HttpNetwork.ts';
 import type { ScheduledTransport } from './memoryTransport.ts';
 import type { CallerAction } from './scenario.ts';
 import type { Gate } from './scriptedHandler.ts';
-import { summarizeFrame } from './trace.ts';
+import { summarizeFrame } from '../util/jsonrpc.ts';
 import type { PendingTimer } from './VirtualClock.ts';
 
 /**

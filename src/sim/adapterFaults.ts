@@ -1,5 +1,5 @@
 import { isNotificationFrame, isRequestFrame, isResponseFrame } from '../util/jsonrpc.ts';
-import type { JsonValue } from './json.ts';
+import type { JsonValue } from '../util/json.ts';
 import type { ScheduledTransport } from './memoryTransport.ts';
 import type { Side } from './scenario.ts';
 

@@ -1,5 +1,5 @@
 import { getEventListeners } from 'node:events';
-import type { JsonValue } from './json.ts';
+import type { JsonValue } from '../util/json.ts';
 import type { Side } from './scenario.ts';
 import type { OpenExchange } from './http/HttpNetwork.ts';
 import type { PendingTimer } from './VirtualClock.ts';

@@ -15,7 +15,8 @@ export type {
   Side,
 } from './scenario.ts';
 export { methodSender, otherSide } from './scenario.ts';
-export { formatTrace, formatEvent, summarizeFrame, traceHash } from './trace.ts';
+export { formatTrace, formatEvent, traceHash } from './trace.ts';
+export { summarizeFrame } from '../util/jsonrpc.ts';
 export type { RunOutcome, TraceEvent, TraceEventBody, WireId } from './trace.ts';
 export { ScenarioError } from './validate.ts';
 export { globalsRestored } from './realGlobals.ts';

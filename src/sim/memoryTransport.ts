@@ -1,6 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { wireCopy, type JsonValue } from './json.ts';
+import { wireCopy, type JsonValue } from '../util/json.ts';
 import { Link } from './Link.ts';
 import type { Side } from './scenario.ts';
 import type { TraceEventBody } from './trace.ts';

@@ -1,5 +1,5 @@
 import type { AdapterFault } from './adapterFaults.ts';
-import type { JsonValue } from './json.ts';
+import type { JsonValue } from '../util/json.ts';
 
 /** The two ends of a connection. Every lifecycle rule applies in both directions. */
 export type Side = 'client' | 'server';

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { JsonValue } from './json.ts';
+import type { JsonValue } from '../util/json.ts';
 import type { HandlerStep, RequestMethod, Side } from './scenario.ts';
+import { summarizeFrame } from '../util/jsonrpc.ts';
 
 /** A JSON-RPC id as it appears on the wire (the SDK uses integers; rogue peers may not). */
 export type WireId = string | number;
@@ -211,28 +212,3 @@ export function formatEvent(e: TraceEvent): string {
   }
 }
 
-/** `tools/call id=1 token=1`, `result id=1`, `notifications/progress token=1 2/5`. */
-export function summarizeFrame(frame: JsonValue): string {
-  if (!frame || typeof frame !== 'object' || Array.isArray(frame)) return JSON.stringify(frame);
-  const f = frame as Record<string, JsonValue>;
-  const params = (f.params && typeof f.params === 'object' ? f.params : {}) as Record<string, JsonValue>;
-  const meta = (params._meta && typeof params._meta === 'object' ? params._meta : {}) as Record<string, JsonValue>;
-  if (typeof f.method === 'string') {
-    const parts = [f.method];
-    if ('id' in f) parts.push(`id=${JSON.stringify(f.id)}`);
-    if (f.method === 'notifications/progress') {
-      parts.push(`token=${JSON.stringify(params.progressToken)}`, `${params.progress}${params.total !== undefined ? `/${params.total}` : ''}`);
-    } else if (f.method === 'notifications/cancelled') {
-      parts.push(`requestId=${JSON.stringify(params.requestId)}`);
-    } else if (meta.progressToken !== undefined) {
-      parts.push(`token=${JSON.stringify(meta.progressToken)}`);
-    }
-    return parts.join(' ');
-  }
-  if ('result' in f) return `result id=${JSON.stringify(f.id)}`;
-  if ('error' in f) {
-    const err = f.error as Record<string, JsonValue> | null;
-    return `error id=${JSON.stringify(f.id)} code=${err?.code}`;
-  }
-  return JSON.stringify(frame);
-}

@@ -1,3 +1,5 @@
+import type { JsonValue } from './json.ts';
+
 /**
  * JSON-RPC 2.0 frame shapes, for every part that reads frames off the wire (the oracle, the
  * HTTP exchanges, adapter faults, rogue judges). Classification only: no MCP semantics.
@@ -44,4 +46,30 @@ export function isNotificationFrame(frame: unknown): frame is Frame & { method: 
 /** A response: an object without `method` that carries `result` or `error`. */
 export function isResponseFrame(frame: unknown): frame is Frame & { id: unknown } {
   return isJsonObject(frame) && !('method' in frame) && ('result' in frame || 'error' in frame);
+}
+
+/** `tools/call id=1 token=1`, `result id=1`, `notifications/progress token=1 2/5`. */
+export function summarizeFrame(frame: JsonValue): string {
+  if (!frame || typeof frame !== 'object' || Array.isArray(frame)) return JSON.stringify(frame);
+  const f = frame as Record<string, JsonValue>;
+  const params = (f.params && typeof f.params === 'object' ? f.params : {}) as Record<string, JsonValue>;
+  const meta = (params._meta && typeof params._meta === 'object' ? params._meta : {}) as Record<string, JsonValue>;
+  if (typeof f.method === 'string') {
+    const parts = [f.method];
+    if ('id' in f) parts.push(`id=${JSON.stringify(f.id)}`);
+    if (f.method === 'notifications/progress') {
+      parts.push(`token=${JSON.stringify(params.progressToken)}`, `${params.progress}${params.total !== undefined ? `/${params.total}` : ''}`);
+    } else if (f.method === 'notifications/cancelled') {
+      parts.push(`requestId=${JSON.stringify(params.requestId)}`);
+    } else if (meta.progressToken !== undefined) {
+      parts.push(`token=${JSON.stringify(meta.progressToken)}`);
+    }
+    return parts.join(' ');
+  }
+  if ('result' in f) return `result id=${JSON.stringify(f.id)}`;
+  if ('error' in f) {
+    const err = f.error as Record<string, JsonValue> | null;
+    return `error id=${JSON.stringify(f.id)} code=${err?.code}`;
+  }
+  return JSON.stringify(frame);
 }

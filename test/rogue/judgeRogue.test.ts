@@ -2,7 +2,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { describe, expect, it } from 'vitest';
 import { closeOnCancel, passThrough, rejectOnNotification, replyToNotifications } from '../../src/rogue/brokenWrappers.ts';
 import { cancel, judgeRogue, notification, progress, runRogue, type RogueRunOptions } from '../../src/rogue/index.ts';
-import type { JsonValue } from '../../src/sim/json.ts';
+import type { JsonValue } from '../../src/util/json.ts';
 
 const ids = async (frames: JsonValue[], options: RogueRunOptions) => judgeRogue(await runRogue(frames, options)).findings.map((f) => f.invariant);
 

@@ -1,10 +1,11 @@
 import type { OpenExchange } from '../../sim/http/HttpNetwork.ts';
-import type { JsonValue } from '../../sim/json.ts';
+import type { JsonValue } from '../../util/json.ts';
 import type { TraceEvent, WireId } from '../../sim/trace.ts';
 import { isJsonObject, isRequestFrame } from '../../util/jsonrpc.ts';
 import { finding, type Finding } from '../finding.ts';
 import type { RuleFactory } from '../rule.ts';
-import { canonicalJson, summarizeFrame } from './frameText.ts';
+import { canonicalJson } from '../../util/json.ts';
+import { summarizeFrame } from '../../util/jsonrpc.ts';
 
 interface ExchangeView {
   readonly conn: number;

@@ -1,4 +1,4 @@
-import type { JsonValue } from '../../sim/json.ts';
+import type { JsonValue } from '../../util/json.ts';
 import { isJsonObject } from '../../util/jsonrpc.ts';
 import { ECHO_TOOL, GATE_TOOL, HTTP_ROGUE_PROTOCOL_VERSION, toolParams, type HttpAttack, type HttpExchangeRecord, type HttpRogueRunResult } from './runHttpRogue.ts';
 

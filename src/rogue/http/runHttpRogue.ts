@@ -3,7 +3,7 @@ import { defaultSdk } from '../../sdk/load.ts';
 import type { Endpoint, HttpServerTransport, SdkAdapter, StreamableHttp } from '../../sdk/SdkAdapter.ts';
 import { DEFAULT_SEED } from '../../sim/defaults.ts';
 import { splitSse } from '../../sim/http/sse.ts';
-import type { JsonValue } from '../../sim/json.ts';
+import type { JsonValue } from '../../util/json.ts';
 import { quiesce } from '../../sim/realGlobals.ts';
 import type { WireId } from '../../sim/trace.ts';
 import { withSandbox } from '../../sim/withSandbox.ts';

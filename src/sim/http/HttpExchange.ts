@@ -1,6 +1,6 @@
 import type { Endpoint, SimServerTransport } from '../../sdk/SdkAdapter.ts';
 import { isRequestFrame } from '../../util/jsonrpc.ts';
-import type { JsonValue } from '../json.ts';
+import type { JsonValue } from '../../util/json.ts';
 import type { WireId } from '../trace.ts';
 import type { SseBlock } from './sse.ts';
 import type { HttpConnection } from './HttpConnection.ts';
