@@ -59,6 +59,20 @@ module.exports = {
       to: { path: '^src/(campaign|baseline|report|cli|rogue|index\\.ts)' },
     },
     {
+      name: 'defaults-are-a-leaf',
+      severity: 'error',
+      comment: 'src/options/defaults.ts holds named constants that every layer may read; it imports nothing of mcp-sim but types.',
+      from: { path: '^src/options/defaults\\.ts$' },
+      to: { path: '^src/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'below-options-read-only-defaults',
+      severity: 'error',
+      comment: 'The layers under src/options/ may read its defaults, not its resolvers (which sit above them).',
+      from: { path: '^src/(util|sdk|sim|model|workload|check)/' },
+      to: { path: '^src/options/', pathNot: '^src/options/defaults\\.ts$' },
+    },
+    {
       name: 'nothing-imports-the-cli',
       severity: 'error',
       comment: 'The CLI parses arguments and calls the programmatic API; nothing else depends on it.',

@@ -7,7 +7,10 @@
  */
 import { Bench } from 'tinybench';
 import { fileURLToPath } from 'node:url';
+import { caseAt } from '../src/campaign/simCase.ts';
 import { runChecked } from '../src/check/index.ts';
+import { resolveCampaignOptions } from '../src/options/index.ts';
+import type { Profile } from '../src/sim/index.ts';
 import { defaultSdk } from '../src/sdk/load.ts';
 import type { SdkModules } from '../src/sdk/SdkAdapter.ts';
 import { runScenario, type Scenario } from '../src/sim/index.ts';
@@ -69,10 +72,25 @@ const messagesOf = (n: number) => 3 + 3 * n;
 
 export interface HarnessNumbers {
   scenariosPerSec: Record<string, number>;
+  /** Generated cases per second, drawn and judged as `mcp-sim check` does (mean, not median: cases differ). */
+  campaignRunsPerSec: { memory: number; both: number };
   nsPerMessage: { harness: number; bare: number; ratio: number };
   tenMinuteScenarioMs: number;
   oracle: { withoutPerSec: number; withPerSec: number; shareOfRunTime: number };
   http: { perSec: number; withOraclePerSec: number; vsMemory: number };
+}
+
+/**
+ * One case after another of the default campaign on `profiles`, drawn with `caseAt` from the
+ * resolved default workload and run by `runChecked` with coverage, as `check` runs them.
+ */
+function campaignTask(profiles: Profile[]): () => Promise<void> {
+  const { seed, workload } = resolveCampaignOptions({ workload: { profiles } }, {});
+  let index = 0;
+  return async () => {
+    const c = caseAt(seed, index++, workload);
+    await runChecked(c.scenario, { tape: c.tape, seed: c.seed, coverage: true });
+  };
 }
 
 /** The 1-request scenario on the Streamable HTTP profile (stateful, SSE responses). */
@@ -92,7 +110,9 @@ export async function measureHarness(quick = false): Promise<{ numbers: HarnessN
   bench
     .add('harness + oracle: 1-request scenario', async () => { await runChecked(one); })
     .add('http profile: 1-request scenario', async () => { await runScenario(oneOverHttp); })
-    .add('http profile + oracle: 1-request scenario', async () => { await runChecked(oneOverHttp); });
+    .add('http profile + oracle: 1-request scenario', async () => { await runChecked(oneOverHttp); })
+    .add('campaign: memory profile', campaignTask(['memory']))
+    .add('campaign: memory and http profiles', campaignTask(['memory', 'http']));
   // Task functions are declared `async`: tinybench would otherwise call one to detect whether it
   // returns a promise, and two runs would overlap (runs share the process's globals).
   await bench.run();
@@ -103,6 +123,11 @@ export async function measureHarness(quick = false): Promise<{ numbers: HarnessN
     return r.latency.p50; // ms
   };
   const perSec = (name: string) => 1000 / mean(name);
+  const meanPerSec = (name: string) => {
+    const r = bench.tasks.find((t) => t.name === name)?.result;
+    if (!r || !('latency' in r)) throw new Error(`harness bench: task "${name}" did not complete`);
+    return 1000 / r.latency.mean;
+  };
   const harnessNs = (mean('harness: 5-request scenario') * 1e6) / messagesOf(5);
   const bareNs = (mean('bare SDK: 5-request exchange') * 1e6) / messagesOf(5);
   const numbers: HarnessNumbers = {
@@ -110,6 +135,7 @@ export async function measureHarness(quick = false): Promise<{ numbers: HarnessN
       '1-request': perSec('harness: 1-request scenario'),
       '5-request': perSec('harness: 5-request scenario'),
     },
+    campaignRunsPerSec: { memory: meanPerSec('campaign: memory profile'), both: meanPerSec('campaign: memory and http profiles') },
     nsPerMessage: { harness: harnessNs, bare: bareNs, ratio: harnessNs / bareNs },
     tenMinuteScenarioMs: mean('harness: 10 virtual minutes'),
     oracle: {
@@ -130,6 +156,7 @@ export function formatHarnessNumbers(n: HarnessNumbers): string[] {
   return [
     `1-request scenarios/s: ${n.scenariosPerSec['1-request']!.toFixed(0)} (target ≥ 1000 on one core)`,
     `5-request scenarios/s: ${n.scenariosPerSec['5-request']!.toFixed(0)}`,
+    `campaign (cases drawn and judged as check does): ${n.campaignRunsPerSec.memory.toFixed(0)} runs/s on the memory profile, ${n.campaignRunsPerSec.both.toFixed(0)} on memory and http`,
     `cost per delivered message: harness ${(n.nsPerMessage.harness / 1000).toFixed(1)} µs, bare SDK ${(n.nsPerMessage.bare / 1000).toFixed(1)} µs, ratio ${n.nsPerMessage.ratio.toFixed(2)}× (target ≤ 3×)`,
     `a scenario spanning 10 virtual minutes: ${n.tenMinuteScenarioMs.toFixed(2)} ms of wall time`,
     `oracle: ${n.oracle.withoutPerSec.toFixed(0)} scenarios/s without, ${n.oracle.withPerSec.toFixed(0)} with; it takes ${(n.oracle.shareOfRunTime * 100).toFixed(0)}% of a checked run (target ≤ 50%)`,

@@ -2,8 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pc from 'picocolors';
 import { loadBaseline } from '../baseline/baseline.ts';
-import { runCampaign } from '../campaign/runCampaign.ts';
-import { runChecked } from '../check/index.ts';
+import { campaignOn } from '../campaign/check.ts';
 import { formatCampaignReport } from '../report/textReport.ts';
 import { replayFile } from '../campaign/replayFile.ts';
 import { createProgress } from './progress.ts';
@@ -32,12 +31,9 @@ export async function checkCommand(options: ResolvedCampaignOptions): Promise<nu
   console.log(`  baseline      ${baseline ? `${known.size} known invariant(s)` : 'none for this SDK version'}`);
 
   const progress = { run: createProgress('runs'), shrink: createProgress('shrinking') };
-  const report = await runCampaign(options, {
-    runner: (scenario, runOptions) => runChecked(scenario, { ...runOptions, sdk: adapter }),
-    onProgress: (done, total, phase) => {
-      progress[phase].update(done, total);
-      if (done === total) progress[phase].stop();
-    },
+  const report = await campaignOn(adapter, options, (done, total, phase) => {
+    progress[phase].update(done, total);
+    if (done === total) progress[phase].stop();
   });
 
   const replayFiles = new Map<string, string>();

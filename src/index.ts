@@ -1,0 +1,74 @@
+/**
+ * mcp-sim's public API. Everything a test suite, a script or another tool may rely on is
+ * exported here by name; the rest of `src/` is internal and may change.
+ *
+ * - `runScenario`: one scenario under one schedule tape against the real SDK, in virtual time.
+ * - `runChecked` / `judge`: that run judged by the lifecycle oracle.
+ * - `check`: a fuzz campaign, as `mcp-sim check` runs it.
+ * - `loadSdk` / `defaultSdk`: an SDK release, loaded through its adapter.
+ */
+
+// Simulator: scenarios, runs, traces.
+export {
+  runScenario,
+  formatTrace,
+  formatEvent,
+  traceHash,
+  summarizeFrame,
+  globalsRestored,
+  ScenarioError,
+  DEFAULT_MAX_STEPS,
+  DEFAULT_MAX_VIRTUAL_MS,
+  DEFAULT_SEED,
+} from './sim/index.ts';
+export type {
+  RunOptions,
+  RunResult,
+  RunOutcome,
+  Scenario,
+  CallerAction,
+  CallOptions,
+  HandlerProgram,
+  HandlerStep,
+  HandlerEnd,
+  HandlerFaults,
+  AbortPolicy,
+  HttpMode,
+  Profile,
+  RequestMethod,
+  Side,
+  TraceEvent,
+  WireId,
+} from './sim/index.ts';
+
+// Oracle: judging a run, the invariant catalogue, coverage.
+export { runChecked, type CheckedRun, type CheckedRunOptions, type EndState } from './check/index.ts';
+export { judge, judgeWithCoverage, invariants, invariant, coverage, racePairs, legalActions, sessionView } from './model/index.ts';
+export type { Finding, Invariant, InvariantId, Level, Coverage, JudgeOptions, RacePair } from './model/index.ts';
+
+// Campaigns and their options.
+export { check, campaignOn, runCampaign, caseAt, caseSeed, minimize, readReplayFile } from './campaign/index.ts';
+export type { CampaignReport, Counterexample, FindingSummary, SimCase, ReplayFile } from './campaign/index.ts';
+export {
+  resolveCampaignOptions,
+  resolveReplayOptions,
+  resolveBaselineOptions,
+  resolvePropertyOptions,
+  replayCaseCommand,
+  OptionError,
+} from './options/index.ts';
+export type { CampaignOptions, ResolvedCampaignOptions, ReplayOptions, BaselineOptions, PropertyOptions } from './options/index.ts';
+
+// Generators, for property tests of one's own.
+export { scenarioArbitrary, tapeArbitrary, type ScenarioConstraints } from './workload/index.ts';
+
+// Baselines of known violations.
+export { loadBaseline, type Baseline, type BaselineEntry } from './baseline/baseline.ts';
+export { knownFinding } from './baseline/known.ts';
+
+// Reports.
+export { formatCampaignReport, formatFinding, toMermaid } from './report/index.ts';
+
+// SDK releases.
+export { loadSdk, defaultSdk, installedSdk, SdkNotInstalledError } from './sdk/index.ts';
+export type { SdkAdapter, SdkFacts, SdkLocation } from './sdk/index.ts';
