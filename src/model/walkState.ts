@@ -38,6 +38,12 @@ export abstract class WalkState implements Walk {
   readonly obligations: Obligation[] = [];
 
   protected abstract readonly rules: readonly Rule[];
+  /**
+   * For each walk event kind, the hooks of the rules that have one, in rule order: the walker
+   * emits several events per trace event, and asking all ten rules for each cost more than
+   * the hooks themselves. Set once the rules exist (`setRules`).
+   */
+  private hooks: HookLists = {};
   private readonly seen = new Set<string>();
   protected readonly callsByLabel = new Map<string, Call>();
   /**
@@ -149,20 +155,27 @@ export abstract class WalkState implements Walk {
 
   // ── Moves ────────────────────────────────────────────────────────────────────────────────
 
-  /** Tells every rule, in order. */
+  /** Collects the rules' hooks by event kind; call once, when the rules are made. */
+  protected indexHooks(rules: readonly Rule[]): void {
+    this.hooks = hookLists(rules);
+  }
+
+  /** Tells every rule that listens for `o.kind`, in rule order. */
   protected emit(o: WalkEvent): void {
-    for (const r of this.rules) (r[o.kind] as ((o: WalkEvent) => void) | undefined)?.(o);
+    const hooks = this.hooks[o.kind];
+    if (hooks === undefined) return;
+    for (let k = 0; k < hooks.length; k++) hooks[k]!(o);
   }
 
   protected reqMove(rec: Requester, event: RequesterEvent['type'], e: TraceEvent): boolean {
-    const next = this.move(requesterStepper, 'requester', rec.snap, event);
+    const next = this.move(requesterStepper, requesterKeys, rec.snap, event);
     if (next) rec.snap = next;
     else this.emit({ kind: 'refused', machine: 'requester', e, event, rec, wire: wireOf(rec) });
     return next !== undefined;
   }
 
   protected rcvMove(rec: Receiver, event: ReceiverEvent['type'], e: TraceEvent): boolean {
-    const next = this.move(receiverStepper, 'receiver', rec.snap, event);
+    const next = this.move(receiverStepper, receiverKeys, rec.snap, event);
     if (next) rec.snap = next;
     else this.emit({ kind: 'refused', machine: 'receiver', e, event, rec, wire: wireOf(rec), handler: handlerOf(rec) });
     return next !== undefined;
@@ -171,7 +184,7 @@ export abstract class WalkState implements Walk {
   protected sessionMove(e: TraceEvent, conn: number, event: SessionEvent['type']): void {
     const snap = this.sessions.get(conn);
     if (!snap) return;
-    const next = this.move(sessionStepper, 'session', snap, event);
+    const next = this.move(sessionStepper, sessionKeys, snap, event);
     if (next) this.sessions.set(conn, next);
     else this.emit({ kind: 'refused', machine: 'session', e, event, conn });
   }
@@ -185,12 +198,82 @@ export abstract class WalkState implements Walk {
     return this.coverage;
   }
 
-  private move<M extends AnyStateMachine>(stepper: MachineStepper<M>, machine: string, snap: SnapshotFrom<M>, event: string): SnapshotFrom<M> | undefined {
+  private move<M extends AnyStateMachine>(stepper: MachineStepper<M>, keys: TransitionKeys, snap: SnapshotFrom<M>, event: string): SnapshotFrom<M> | undefined {
     const next = stepper.step(snap, event);
     if (next && this.coverage) {
-      const k = `${machine}: ${stepper.key(snap)} -${event}-> ${stepper.key(next)}`;
+      const k = keys.of(stepper, snap, event, next);
       this.transitions[k] = (this.transitions[k] ?? 0) + 1;
     }
     return next;
   }
 }
+
+type HookLists = { [K in WalkEvent['kind']]?: ((o: WalkEvent) => void)[] };
+
+/** Every walk event kind (a record, so that a new kind must be listed here to compile). */
+const walkEventKinds: Readonly<Record<WalkEvent['kind'], true>> = {
+  frameSent: true,
+  requestSent: true,
+  strayResponse: true,
+  cancelSent: true,
+  strayProgress: true,
+  progressSent: true,
+  cancelDelivered: true,
+  progressDelivered: true,
+  responseDelivered: true,
+  callSettled: true,
+  callSettledAgain: true,
+  onprogress: true,
+  handlerAborted: true,
+  handlerEnded: true,
+  sideClosed: true,
+  connectionClosed: true,
+  refused: true,
+};
+const isWalkEventKind = (k: string): k is WalkEvent['kind'] => Object.hasOwn(walkEventKinds, k);
+
+/**
+ * The hooks of `rules` by kind, bound to their rule, in rule order; kinds nobody hooks are absent.
+ * Every walk makes its own rules, so this runs once per walk: a rule made as an object literal
+ * lists its few hooks by itself, any other (a class instance) is asked for every kind.
+ */
+function hookLists(rules: readonly Rule[]): HookLists {
+  const lists: HookLists = {};
+  for (const r of rules) {
+    if (Object.getPrototypeOf(r) === Object.prototype) {
+      for (const key in r) if (isWalkEventKind(key)) addHook(lists, r, key);
+    } else {
+      for (const key in walkEventKinds) addHook(lists, r, key as WalkEvent['kind']);
+    }
+  }
+  return lists;
+}
+
+function addHook(lists: HookLists, r: Rule, kind: WalkEvent['kind']): void {
+  const hook = r[kind] as ((o: WalkEvent) => void) | undefined;
+  if (typeof hook !== 'function') return;
+  (lists[kind] ??= []).push(hook.bind(r));
+}
+
+/**
+ * Coverage's names of one machine's transitions (`requester: A -EVENT-> B`), memoized per
+ * (canonical snapshot, event): a walk counts every move, and building the name each time cost
+ * more than the move. The next snapshot is a function of the pair, so the name is too.
+ */
+class TransitionKeys {
+  private readonly byFrom = new Map<object, Map<string, string>>();
+
+  constructor(private readonly machine: string) {}
+
+  of<M extends AnyStateMachine>(stepper: MachineStepper<M>, snap: SnapshotFrom<M>, event: string, next: SnapshotFrom<M>): string {
+    let byEvent = this.byFrom.get(snap);
+    if (!byEvent) this.byFrom.set(snap, (byEvent = new Map()));
+    let k = byEvent.get(event);
+    if (k === undefined) byEvent.set(event, (k = `${this.machine}: ${stepper.key(snap)} -${event}-> ${stepper.key(next)}`));
+    return k;
+  }
+}
+
+const requesterKeys = new TransitionKeys('requester');
+const receiverKeys = new TransitionKeys('receiver');
+const sessionKeys = new TransitionKeys('session');

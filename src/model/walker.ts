@@ -39,6 +39,8 @@ const matches = (re: RegExp, text: string): boolean => text.search(re) !== -1;
  */
 export class TraceWalker extends WalkState {
   protected readonly rules: readonly Rule[];
+  /** The rules' `trace` hooks, bound, in rule order (most rules have none). */
+  private readonly traceHooks: ((e: TraceEvent) => void)[] = [];
   private readonly facts: SdkFacts | undefined;
   /** `side:conn` pairs that learnt their connection closed. */
   private readonly closed = new Set<string>();
@@ -50,6 +52,8 @@ export class TraceWalker extends WalkState {
     super(options.coverage ?? false);
     this.facts = options.facts;
     this.rules = options.rules?.(this) ?? [];
+    this.indexHooks(this.rules);
+    for (const r of this.rules) if (r.trace) this.traceHooks.push(r.trace.bind(r));
   }
 
   /** Feeds one event: ends the previous step first when the event starts a new one. */
@@ -58,7 +62,7 @@ export class TraceWalker extends WalkState {
       this.endStep();
       this.currentStep = e.step;
     }
-    for (const r of this.rules) r.trace?.(e);
+    for (let k = 0; k < this.traceHooks.length; k++) this.traceHooks[k]!(e);
     switch (e.kind) {
       case 'connect':
         return this.onConnect(e);
