@@ -47,7 +47,7 @@ async function explain(c: SimCase, family: string, found: readonly Finding[]): P
   const dir = DEFAULT_REPRO_DIR;
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `property-${family}-${found[0]!.invariant}.json`);
-  writeFileSync(file, JSON.stringify(replayFile(found[0]!.invariant, c), null, 2) + '\n');
+  writeFileSync(file, JSON.stringify(replayFile(found[0]!.invariant, c, sdk), null, 2) + '\n');
   const ready = result.trace.find((e) => e.kind === 'ready')?.i ?? 0;
   return [
     `new ${family} finding(s) on ${sdk.name}@${sdk.version}: no baseline entry covers this case`,

@@ -7,6 +7,7 @@ import { formatCampaignReport } from '../report/textReport.ts';
 import { replayFile } from '../campaign/replayFile.ts';
 import { createProgress } from './progress.ts';
 import { defaultSdk } from '../sdk/load.ts';
+import { TOOL } from '../util/toolVersion.ts';
 import type { ResolvedCampaignOptions } from '../options/index.ts';
 
 /** `mcp-sim check`: seed first, the resolved options, the campaign, the report, a verdict line. */
@@ -41,10 +42,10 @@ export async function checkCommand(options: ResolvedCampaignOptions): Promise<nu
     if (!f.counterexample) continue;
     mkdirSync(options.reproDir, { recursive: true });
     const file = join(options.reproDir, `${f.invariant}.json`);
-    writeFileSync(file, JSON.stringify(replayFile(f.invariant, f.counterexample.case, { seed, caseIndex: f.firstCase, workload }), null, 2) + '\n');
+    writeFileSync(file, JSON.stringify(replayFile(f.invariant, f.counterexample.case, sdk, { seed, caseIndex: f.firstCase, workload }), null, 2) + '\n');
     replayFiles.set(f.invariant, file);
   }
-  console.log(formatCampaignReport(report, { replayFiles, known: (id) => known.has(id) }));
+  console.log(formatCampaignReport(report, { replayFiles, known: (id) => known.has(id), madeWith: { tool: TOOL, sdk } }));
   // The SDK facts in each run result hold RegExps, which JSON would write as `{}`: write their source.
   const asJson = (_key: string, value: unknown) => (value instanceof RegExp ? value.source : value);
   if (options.jsonFile) writeFileSync(options.jsonFile, JSON.stringify({ sdk, ...report }, asJson, 2) + '\n');

@@ -14,14 +14,15 @@ import {
 import { baselineCommand } from './baseline.ts';
 import { checkCommand } from './check.ts';
 import { wholeNumberArg } from './flagParsers.ts';
-import { replayCommand } from './replay.ts';
+import { REPLAY_EXIT_HELP, replayCommand } from './replay.ts';
 import { rogueCommand } from './rogue.ts';
-import { addWorkloadOptions, workloadOf, type WorkloadFlags } from './workloadFlags.ts';
+import { addReplayCoordinateOptions, addWorkloadOptions, workloadOf, type ReplayCoordinateFlags, type WorkloadFlags } from './workloadFlags.ts';
 
 /**
  * The `mcp-sim` command line; returns the process exit code (0 pass, 1 a violation, 2 bad usage
- * or an error). Commander only parses: each action hands the flags to the resolver of its kind
- * of run (src/options/), which fills in the defaults and rejects bad values, then runs it.
+ * or an error, 3 a replay whose expected finding did not reproduce). Commander only parses: each
+ * action hands the flags to the resolver of its kind of run (src/options/), which fills in the
+ * defaults and rejects bad values, then runs it.
  */
 export async function main(argv: readonly string[]): Promise<number> {
   let code = 0;
@@ -52,14 +53,15 @@ export async function main(argv: readonly string[]): Promise<number> {
     .description('replay one case: from a replay file written by check, by campaign seed and case index, or a baseline entry')
     .option('--seed <n>', 'campaign seed', wholeNumberArg('--seed'))
     .option('--case <n>', 'case index in that campaign', wholeNumberArg('--case'));
-  addWorkloadOptions(replay)
+  addReplayCoordinateOptions(addWorkloadOptions(replay))
     .option('--baseline <entry>', 'a baseline entry of the installed SDK: "<invariant> <variant> <shape>"')
     .option('--full', 'print every trace event (sends included)')
     .option('--mermaid', 'print a Mermaid sequence diagram')
     .option('--self-check', 'replay twice and compare trace hashes')
+    .addHelpText('after', REPLAY_EXIT_HELP)
     .action(async (file: string | undefined, opts: ReplayFlags) => {
-      const { case: caseIndex, baseline: baselineEntry, seed, full, mermaid, selfCheck } = opts;
-      const options = resolveReplayOptions({ file, seed, caseIndex, baselineEntry, full, mermaid, selfCheck, workload: workloadOf(opts) });
+      const { case: caseIndex, baseline: baselineEntry, seed, full, mermaid, selfCheck, expect, madeWith } = opts;
+      const options = resolveReplayOptions({ file, seed, caseIndex, baselineEntry, full, mermaid, selfCheck, expect, madeWith, workload: workloadOf(opts) });
       code = await replayCommand(options);
     });
 
@@ -108,7 +110,7 @@ interface CheckFlags extends WorkloadFlags {
 }
 
 /** What commander parses for `replay`. */
-interface ReplayFlags extends WorkloadFlags {
+interface ReplayFlags extends WorkloadFlags, ReplayCoordinateFlags {
   seed?: number;
   case?: number;
   baseline?: string;

@@ -1,33 +1,66 @@
+import { readdirSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import pc from 'picocolors';
-import { loadBaseline } from '../baseline/baseline.ts';
+import { baselinePath, loadBaseline } from '../baseline/baseline.ts';
 import { entryKey } from '../baseline/buildBaseline.ts';
 import { readReplayFile, type CaseOrigin } from '../campaign/replayFile.ts';
 import { caseAt, type SimCase } from '../campaign/simCase.ts';
+import type { InvariantId } from '../model/invariants.ts';
 import { workloadArgs, type ReplaySource, type ResolvedReplayOptions } from '../options/index.ts';
-import { installedSdk } from '../sdk/load.ts';
+import { madeWithArg, madeWithMismatch, replayFlags, type MadeWith } from '../options/replayCaseCommand.ts';
+import { defaultSdk } from '../sdk/load.ts';
 import { runChecked } from '../check/index.ts';
 import { toMermaid } from '../report/mermaid.ts';
 import { formatFinding, traceExcerpt } from '../report/textReport.ts';
 import { formatTrace } from '../sim/index.ts';
+import { TOOL, packageId, type PackageId } from '../util/toolVersion.ts';
 
-/** The case a replay source names, with a label for the header line. */
-function loadCase(source: ReplaySource): { label: string; simCase: SimCase; origin?: CaseOrigin } {
+/** Exit codes of `replay`: 0 no violation, 1 a violation, 2 bad usage or refused, 3 the expected finding did not reproduce. */
+export const REPLAY_EXIT = { pass: 0, violation: 1, refused: 2, notReproduced: 3 } as const;
+
+/** The exit codes, as `replay --help` prints them. */
+export const REPLAY_EXIT_HELP = `
+Exit codes:
+  ${REPLAY_EXIT.pass}  the case shows no violation (and the expected finding, if any, reproduced)
+  ${REPLAY_EXIT.violation}  the case shows a violation (MUST or DERIVED), or --self-check saw another trace hash
+  ${REPLAY_EXIT.refused}  bad usage, an unreadable file or unknown baseline entry, or refused: the case was made with
+     other mcp-sim or SDK versions (--made-with, a replay file's "madeWith") or another replay file schemaVersion
+  ${REPLAY_EXIT.notReproduced}  NOT reproduced: the invariant the case should show (--expect, a replay file's "invariant",
+     a baseline entry's) did not show
+`;
+
+/** The case a replay source names, with a label for the header line and what it should show. */
+interface LoadedCase {
+  readonly label: string;
+  readonly simCase: SimCase;
+  readonly origin?: CaseOrigin;
+  /** The invariant the source says the case shows (a replay file's, a baseline entry's). */
+  readonly expect?: InvariantId;
+  /** The versions the source says made the case (a replay file's), and how to name the source. */
+  readonly madeWith?: MadeWith;
+  readonly legacy?: boolean;
+}
+
+function loadCase(source: ReplaySource, sdk: PackageId): LoadedCase {
   switch (source.kind) {
     case 'baseline': {
-      const sdk = installedSdk();
-      const entries = loadBaseline(sdk.name, sdk.version)?.entries ?? [];
+      const baseline = loadBaseline(sdk.name, sdk.version);
+      const entries = baseline?.entries ?? [];
       const entry = entries.find((e) => entryKey(e) === source.entry);
-      if (!entry) {
-        const near = entries.filter((e) => entryKey(e).startsWith(source.entry.split(' ')[0]!)).map(entryKey);
-        throw new Error(
-          `replay: no baseline entry "${source.entry}" for ${sdk.name}@${sdk.version}` +
-            (near.length ? `; entries of that invariant:\n  ${near.join('\n  ')}` : ''),
-        );
-      }
-      return { label: `baseline="${source.entry}"`, simCase: entry.counterexample };
+      if (!entry) throw new Error(noSuchEntry(source.entry, sdk, entries.map(entryKey), baseline !== undefined));
+      return { label: `baseline="${source.entry}" of ${packageId(sdk)}`, simCase: entry.counterexample, expect: entry.invariant };
     }
-    case 'file':
-      return { label: `file=${source.file}`, ...readReplayFile(source.file) };
+    case 'file': {
+      const { simCase, origin, invariant, madeWith, legacy } = readReplayFile(source.file);
+      return {
+        label: `file=${source.file}`,
+        simCase,
+        ...(origin && { origin }),
+        ...(invariant && { expect: invariant }),
+        ...(madeWith && { madeWith }),
+        ...(legacy && { legacy }),
+      };
+    }
     case 'case': {
       const flags = workloadArgs(source.workload);
       return {
@@ -38,14 +71,86 @@ function loadCase(source: ReplaySource): { label: string; simCase: SimCase; orig
   }
 }
 
-/** `mcp-sim replay`: the byte-identical run of one case, its findings, trace and diagram. */
+/**
+ * Why a baseline entry cannot be replayed: the installed SDK has no baseline, or its baseline has
+ * no such entry. When the baseline of another version of the SDK has it, says so: it would be
+ * another case (or none) under the installed release, never that one.
+ */
+function noSuchEntry(entry: string, sdk: PackageId, keys: readonly string[], hasBaseline: boolean): string {
+  const elsewhere = otherBaselineVersions(sdk).filter((v) => loadBaselineQuietly(sdk.name, v)?.entries.some((e) => entryKey(e) === entry));
+  if (elsewhere.length > 0) {
+    const other = `${sdk.name}@${elsewhere[elsewhere.length - 1]}`;
+    return (
+      `replay refused: "${entry}" is an entry of the baseline of ${elsewhere.map((v) => `${sdk.name}@${v}`).join(', ')}, but ${packageId(sdk)} is installed` +
+      `${hasBaseline ? ', whose baseline has no such entry' : ''}. Fix: replay it with ${other} (npm i ${other}), or pick an entry of ${packageId(sdk)} (npx mcp-sim baseline --table).`
+    );
+  }
+  if (!hasBaseline) return `replay: no baseline for ${packageId(sdk)}, so no entry "${entry}"; npx mcp-sim baseline --update writes one`;
+  const near = keys.filter((k) => k.startsWith(`${entry.split(' ')[0]!} `));
+  return `replay: no baseline entry "${entry}" for ${packageId(sdk)}` + (near.length ? `; entries of that invariant:\n  ${near.join('\n  ')}` : '');
+}
+
+/** Versions of `sdk`'s package other than its own that have a baseline file. */
+function otherBaselineVersions(sdk: PackageId): string[] {
+  const prefix = basename(baselinePath(sdk.name, '')).replace(/\.json$/, '');
+  try {
+    return readdirSync(dirname(baselinePath(sdk.name, sdk.version)))
+      .filter((f) => f.startsWith(prefix) && f.endsWith('.json'))
+      .map((f) => f.slice(prefix.length, -'.json'.length))
+      .filter((v) => v !== sdk.version)
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+function loadBaselineQuietly(pkg: string, version: string) {
+  try {
+    return loadBaseline(pkg, version);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `mcp-sim replay`: the byte-identical run of one case, its findings, trace and diagram. Refuses
+ * (throws, exit 2) a case made with other mcp-sim or SDK versions than these; when the case names
+ * the invariant it should show, ends with "reproduced: <invariant>" or "NOT reproduced: …" (exit 3).
+ */
 export async function replayCommand(options: ResolvedReplayOptions): Promise<number> {
-  const { label, simCase, origin } = loadCase(options.source);
-  console.log(pc.bold(`mcp-sim replay  ${label}  run seed=${simCase.seed}`));
+  const adapter = await defaultSdk();
+  const current: MadeWith = { tool: TOOL, sdk: { name: adapter.name, version: adapter.version } };
+  const loaded = loadCase(options.source, current.sdk);
+  const { label, simCase, origin } = loaded;
+
+  // Never run something else: the versions the coordinates name must be these.
+  const recorded = [
+    options.madeWith && { madeWith: options.madeWith, what: `this case (${replayFlags.madeWith})` },
+    loaded.madeWith && { madeWith: loaded.madeWith, what: options.source.kind === 'file' ? options.source.file : 'the case' },
+  ];
+  for (const r of recorded) {
+    const refused = r && madeWithMismatch(r.madeWith, current, r.what);
+    if (refused) throw new Error(refused);
+  }
+  if (options.expect && loaded.expect && options.expect !== loaded.expect) {
+    throw new Error(
+      `replay: ${replayFlags.expect} ${options.expect}, but ${options.source.kind === 'file' ? options.source.file : 'the baseline entry'} shows ${loaded.expect}; drop ${replayFlags.expect} or make it ${loaded.expect}`,
+    );
+  }
+  const expect = options.expect ?? loaded.expect;
+  if (loaded.legacy) {
+    process.stderr.write(
+      `warning: ${label.replace(/^file=/, '')} has no schemaVersion (it is older than the field): the versions that made it are unknown, so it replays unchecked ` +
+        `with ${packageId(current.tool)} and ${packageId(current.sdk)}; run mcp-sim check again for a file that pins them\n`,
+    );
+  }
+
+  const checked = options.madeWith ?? loaded.madeWith;
+  console.log(pc.bold(`mcp-sim replay  ${label}  run seed=${simCase.seed}`) + (checked ? pc.dim(`  made with ${madeWithArg(checked)}`) : ''));
   console.log(`  tape ${JSON.stringify(simCase.tape)}`);
   console.log(`  scenario ${JSON.stringify(simCase.scenario)}`);
   if (origin) console.log(`  shrunk from case ${origin.caseIndex} of campaign seed ${origin.campaignSeed}: ${origin.command}`);
-  const run = { tape: simCase.tape, seed: simCase.seed };
+  const run = { tape: simCase.tape, seed: simCase.seed, sdk: adapter };
   const { result, findings } = await runChecked(simCase.scenario, run);
   console.log(`  trace hash ${result.hash}, ${result.steps} steps, ${result.virtualMs} ms virtual, outcome ${result.outcome.kind}`);
   console.log('');
@@ -53,13 +158,38 @@ export async function replayCommand(options: ResolvedReplayOptions): Promise<num
   console.log('');
   console.log(findings.length === 0 ? pc.green('no findings') : findings.map(formatFinding).join('\n'));
   if (options.mermaid) console.log(`\n\`\`\`mermaid\n${toMermaid(result.trace, { skipHandshake: true })}\n\`\`\``);
+  let deterministic = true;
   if (options.selfCheck) {
     const again = await runChecked(simCase.scenario, run);
-    if (again.result.hash !== result.hash) {
-      console.log(pc.red(`✗ harness.deterministic: second replay gave hash ${again.result.hash}, first ${result.hash}`));
-      return 1;
-    }
-    console.log(pc.green(`self-check: second replay gave the same hash ${result.hash}`));
+    deterministic = again.result.hash === result.hash;
+    console.log(
+      deterministic
+        ? pc.green(`self-check: second replay gave the same hash ${result.hash}`)
+        : pc.red(`✗ harness.deterministic: second replay gave hash ${again.result.hash}, first ${result.hash}`),
+    );
   }
-  return findings.some((f) => f.severity === 'violation') ? 1 : 0;
+  const violation = !deterministic || findings.some((f) => f.severity === 'violation');
+  if (expect === undefined) return violation ? REPLAY_EXIT.violation : REPLAY_EXIT.pass;
+
+  if (findings.some((f) => f.invariant === expect)) {
+    console.log(pc.bold(`reproduced: ${expect}`));
+    return violation ? REPLAY_EXIT.violation : REPLAY_EXIT.pass;
+  }
+  const shown = [...new Set(findings.map((f) => f.invariant))];
+  console.log(
+    pc.red(
+      pc.bold(`NOT reproduced: ${expect}`) +
+        ` (exit ${REPLAY_EXIT.notReproduced}): this run shows ${shown.length ? `only ${shown.join(', ')}` : 'no finding'}; ${notReproducedHint(options.source, checked)}`,
+    ),
+  );
+  return REPLAY_EXIT.notReproduced;
+}
+
+/** What a finding that did not reproduce means, for this source. */
+function notReproducedHint(source: ReplaySource, checked: MadeWith | undefined): string {
+  if (source.kind === 'baseline') return 'the entry is stale: update the baseline (npx mcp-sim baseline --update)';
+  if (!checked) {
+    return `the versions that made the case are unknown (${source.kind === 'file' ? 'an older replay file' : `no ${replayFlags.madeWith}`}): it may come from another mcp-sim or SDK`;
+  }
+  return 'under the versions that found it, this is a defect of the harness (nondeterminism or a lost coordinate): please report it';
 }

@@ -8,6 +8,7 @@ import {
   KNOWN_PROFILES,
   workloadFlags,
 } from '../options/index.ts';
+import { replayFlags } from '../options/replayCaseCommand.ts';
 import type { Profile } from '../sim/index.ts';
 import type { ScenarioConstraints } from '../workload/index.ts';
 import { commaListArg, wholeNumberArg } from './flagParsers.ts';
@@ -54,4 +55,24 @@ export function workloadOf(flags: WorkloadFlags): ScenarioConstraints {
   if (flags.serverRequests !== undefined) picked.serverRequests = flags.serverRequests;
   if (flags.faults !== undefined) picked.faults = flags.faults;
   return picked;
+}
+
+/**
+ * Registers `replay`'s coordinate flags with the names `coordinateArgs` prints
+ * (src/options/replayCaseCommand.ts): `--expect <invariant>` and `--made-with <tool@v,sdk@v>`.
+ * Their values are checked by `resolveReplayOptions`.
+ */
+export function addReplayCoordinateOptions(command: Command): Command {
+  return command
+    .option(`${replayFlags.expect} <invariant>`, 'the invariant the case should show: ends with "reproduced: <invariant>", or "NOT reproduced: …" and exit 3')
+    .option(
+      `${replayFlags.madeWith} <versions>`,
+      'the mcp-sim and SDK versions that found the case, <tool>@<version>,<sdk package>@<version>: replay refuses (exit 2) under others',
+    );
+}
+
+/** The coordinate flags as commander parses them. */
+export interface ReplayCoordinateFlags {
+  expect?: string;
+  madeWith?: string;
 }

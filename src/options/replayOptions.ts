@@ -1,7 +1,9 @@
+import { invariants, type InvariantId } from '../model/invariants.ts';
 import type { ScenarioConstraints } from '../workload/scenarioArbitrary.ts';
 import { DEFAULT_REPLAY_FULL, DEFAULT_REPLAY_MERMAID, DEFAULT_SELF_CHECK } from './defaults.ts';
 import { OptionError } from './OptionError.ts';
 import { booleanValue, seedValue, wholeNumber } from './optionRules.ts';
+import { parseMadeWith, replayFlags, type MadeWith } from './replayCaseCommand.ts';
 import { resolveWorkload, workloadFlags, type ResolvedWorkload } from './workloadOptions.ts';
 
 /**
@@ -23,6 +25,18 @@ export interface ReplayOptions {
   readonly workload?: ScenarioConstraints;
   /** A baseline entry of the installed SDK: `"<invariant> <variant> <shape>"`. */
   readonly baselineEntry?: string;
+  /**
+   * The invariant the case should show (`--expect`): replay ends with "reproduced: <invariant>"
+   * or "NOT reproduced: …" and exits 3 when it did not. A replay file and a baseline entry name
+   * their own; given with them, it must be the same.
+   */
+  readonly expect?: string;
+  /**
+   * The mcp-sim and SDK versions the case was made with (`--made-with`), as text
+   * (`mcp-sim@0.1.0,@modelcontextprotocol/sdk@1.32.2`) or parsed: replay refuses to run under
+   * others. A replay file records its own.
+   */
+  readonly madeWith?: string | MadeWith;
   /** Print every trace event, sends included. @default DEFAULT_REPLAY_FULL (false) */
   readonly full?: boolean;
   /** Print a Mermaid sequence diagram. @default DEFAULT_REPLAY_MERMAID (false) */
@@ -40,6 +54,10 @@ export type ReplaySource =
 /** A replay with its one source resolved and every default filled in. */
 export interface ResolvedReplayOptions {
   readonly source: ReplaySource;
+  /** The invariant `--expect` names, when given. */
+  readonly expect?: InvariantId;
+  /** The versions `--made-with` names, when given. */
+  readonly madeWith?: MadeWith;
   readonly full: boolean;
   readonly mermaid: boolean;
   readonly selfCheck: boolean;
@@ -86,10 +104,30 @@ export function resolveReplayOptions(input: ReplayOptions = {}): ResolvedReplayO
       workload: resolveWorkload(input.workload),
     };
   }
+  const expect = input.expect === undefined ? undefined : expectedInvariant(input.expect);
+  const madeWith = input.madeWith === undefined ? undefined : typeof input.madeWith === 'string' ? parseMadeWith(input.madeWith) : checkedMadeWith(input.madeWith);
   return Object.freeze({
     source,
+    ...(expect !== undefined && { expect }),
+    ...(madeWith !== undefined && { madeWith }),
     full: booleanValue({ option: 'full', flag: '--full' }, input.full ?? DEFAULT_REPLAY_FULL),
     mermaid: booleanValue({ option: 'mermaid', flag: '--mermaid' }, input.mermaid ?? DEFAULT_REPLAY_MERMAID),
     selfCheck: booleanValue({ option: 'selfCheck', flag: '--self-check' }, input.selfCheck ?? DEFAULT_SELF_CHECK),
   });
+}
+
+/** An invariant id of the catalogue (`docs/invariants.md`), or an `OptionError`. */
+export function expectedInvariant(id: unknown, flag: string = replayFlags.expect): InvariantId {
+  if (typeof id !== 'string' || !invariants.has(id as InvariantId)) {
+    throw new OptionError({ option: 'expect', flag }, id, 'must be an invariant id of the catalogue', 'give one as check printed it, e.g. cancel.not-initialize (docs/invariants.md lists them)');
+  }
+  return id as InvariantId;
+}
+
+function checkedMadeWith(m: MadeWith): MadeWith {
+  const ok = (p: unknown) => typeof p === 'object' && p !== null && typeof (p as { name?: unknown }).name === 'string' && typeof (p as { version?: unknown }).version === 'string';
+  if (!ok(m.tool) || !ok(m.sdk)) {
+    throw new OptionError({ option: 'madeWith', flag: replayFlags.madeWith }, m, 'must be { tool: { name, version }, sdk: { name, version } }', 'pass the versions a case was made with, or leave it out');
+  }
+  return { tool: { name: m.tool.name, version: m.tool.version }, sdk: { name: m.sdk.name, version: m.sdk.version } };
 }

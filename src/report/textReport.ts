@@ -2,7 +2,7 @@ import pc from 'picocolors';
 import type { CampaignReport, FindingSummary } from '../campaign/runCampaign.ts';
 import type { Finding } from '../model/finding.ts';
 import type { InvariantId } from '../model/invariants.ts';
-import { replayCaseCommand } from '../options/index.ts';
+import { replayCaseCommand, replayFileCommand, type MadeWith } from '../options/replayCaseCommand.ts';
 import { formatEvent, type TraceEvent } from '../sim/index.ts';
 
 const badge = {
@@ -28,6 +28,8 @@ export interface ReportContext {
   replayFiles: ReadonlyMap<string, string>;
   /** Whether the invariant is a known one for this SDK version (in the baseline). */
   known: (invariant: InvariantId) => boolean;
+  /** The mcp-sim and SDK versions the campaign ran with: each printed replay command names them. */
+  madeWith: MadeWith;
 }
 
 function formatSummary(s: FindingSummary, report: CampaignReport, ctx: ReportContext): string {
@@ -47,9 +49,9 @@ function formatSummary(s: FindingSummary, report: CampaignReport, ctx: ReportCon
       traceExcerpt(cx.result.trace, ready + 1),
     );
     const file = ctx.replayFiles.get(s.invariant);
-    if (file) lines.push(`    replay: ${pc.bold(`npx mcp-sim replay ${file}`)}`);
+    if (file) lines.push(`    replay: ${pc.bold(replayFileCommand(file))}`);
   }
-  lines.push(`    replay the original case: ${replayCaseCommand(report.seed, s.firstCase, report.workload)}`);
+  lines.push(`    replay the original case: ${replayCaseCommand(report.seed, s.firstCase, report.workload, { expect: s.invariant, madeWith: ctx.madeWith })}`);
   return lines.join('\n');
 }
 

@@ -2,6 +2,9 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { REPLAY_FILE_SCHEMA_VERSION } from '../../src/campaign/replayFile.ts';
+import { installedSdk } from '../../src/sdk/load.ts';
+import { TOOL } from '../../src/util/toolVersion.ts';
 import { runMain } from './runMain.ts';
 
 describe('mcp-sim check (tiny budget)', () => {
@@ -52,13 +55,18 @@ describe('mcp-sim check (tiny budget)', () => {
     expect(files.length).toBeGreaterThan(0);
     for (const name of files) {
       const file = JSON.parse(readFileSync(join(dir, name), 'utf8'));
-      expect(Object.keys(file)).toEqual(['invariant', 'scenario', 'tape', 'seed', 'origin']);
+      expect(Object.keys(file)).toEqual(['schemaVersion', 'invariant', 'madeWith', 'scenario', 'tape', 'seed', 'origin']);
+      expect(file.schemaVersion).toBe(REPLAY_FILE_SCHEMA_VERSION);
+      expect(file.madeWith).toEqual({ tool: { name: TOOL.name, version: TOOL.version }, sdk: installedSdk() });
       expect(name).toBe(`${file.invariant}.json`);
       expect(file.origin).toMatchObject({
         campaignSeed: 20261130,
         workload: { profiles: ['http'], actionsMax: 3, stepsMax: 4, serverRequests: true, faults: false },
       });
-      expect(file.origin.command).toBe(`npx mcp-sim replay --seed 20261130 --case ${file.origin.caseIndex} --profiles http --actions-max 3 --no-faults`);
+      expect(file.origin.command).toBe(
+        `npx mcp-sim replay --seed 20261130 --case ${file.origin.caseIndex} --profiles http --actions-max 3 --no-faults ` +
+          `--expect ${file.invariant} --made-with ${TOOL.name}@${TOOL.version},${installedSdk().name}@${installedSdk().version}`,
+      );
       expect(run.stdout).toContain(`replay: npx mcp-sim replay ${join(dir, name)}`);
       expect(run.stdout).toContain(`replay the original case: ${file.origin.command}`);
     }
@@ -68,5 +76,6 @@ describe('mcp-sim check (tiny budget)', () => {
     expect(replay.lines[1]).toBe(`  tape ${JSON.stringify(file.tape)}`);
     expect(replay.lines[3]).toBe(`  shrunk from case ${file.origin.caseIndex} of campaign seed 20261130: ${file.origin.command}`);
     expect(replay.lines.filter((l) => /^(✗|!|·) /.test(l)).some((l) => l.includes(` ${file.invariant} (`))).toBe(true);
+    expect(replay.lines.at(-1)).toBe(`reproduced: ${file.invariant}`);
   });
 });

@@ -24,9 +24,13 @@ const simCase = {
 
 describe('mcp-sim replay', () => {
   it('replays a file: header, tape, scenario, trace hash, trace, findings; the same hash every time', async () => {
+    // A hand-written file: no schemaVersion (read with a warning), no invariant (no expectation: exit 0 or 1).
     const file = join(dir, 'case.json');
-    writeFileSync(file, JSON.stringify({ invariant: 'none', ...simCase }));
+    writeFileSync(file, JSON.stringify(simCase));
     const a = await runMain(['replay', file, '--mermaid']);
+    expect(a.stderr).toMatch(new RegExp(`^warning: ${file} has no schemaVersion .* replays unchecked with mcp-sim@[^ ]+ and @modelcontextprotocol/sdk@[^ ]+;`));
+    expect(a.stderr.trim().split('\n')).toHaveLength(1);
+    expect(a.stdout).not.toMatch(/reproduced/);
     expect(a.lines[0]).toBe(`mcp-sim replay  file=${file}  run seed=0`);
     expect(a.lines[1]).toBe('  tape []');
     expect(a.lines[2]).toBe(`  scenario ${JSON.stringify(simCase.scenario)}`);
@@ -66,6 +70,11 @@ describe('mcp-sim replay', () => {
     const wrong = await runMain(['replay', other]);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain(`${other} has no "scenario" and "tape"`);
+    const unknown = join(dir, 'unknown-invariant.json');
+    writeFileSync(unknown, JSON.stringify({ invariant: 'none', ...simCase }));
+    const named = await runMain(['replay', unknown]);
+    expect(named.code).toBe(2);
+    expect(named.stderr).toContain(`${unknown} names invariant "none", which is not in the catalogue`);
     const entry = await runMain(['replay', '--baseline', 'cancel.not-initialize nowhere plain']);
     expect(entry.code).toBe(2);
     expect(entry.stderr).toMatch(/no baseline entry "cancel.not-initialize nowhere plain" for @modelcontextprotocol\/sdk@[\d.]+; entries of that invariant:\n {2}cancel.not-initialize /);

@@ -24,10 +24,13 @@ describe('check → "replay the original case" → replay', () => {
     }
     expect(pairs.length, check.stdout).toBeGreaterThan(1);
     for (const { invariant, args } of pairs) {
-      expect(args.slice(5)).toEqual(workload);
+      expect(args.slice(5, 5 + workload.length)).toEqual(workload);
+      expect(args.slice(5 + workload.length, 7 + workload.length)).toEqual(['--expect', invariant]);
       const replay = await runMain(args);
       const found = replay.lines.filter((l) => /^(✗|!|·) /.test(l)).map((l) => l.split(' ').filter(Boolean)[2]);
       expect(found, `${args.join(' ')} should show ${invariant}`).toContain(invariant);
+      expect(replay.lines.at(-1)).toBe(`reproduced: ${invariant}`);
+      expect(replay.code).not.toBe(3);
     }
     // The flags matter: without them, these commands draw other cases. (One at a time: runMain
     // captures output with spies that concurrent runs would undo for each other.)

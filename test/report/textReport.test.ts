@@ -54,7 +54,9 @@ const base: CampaignReport = {
   nondeterministic: [],
   runsPerSecond: 10,
 };
-const ctx = { replayFiles: new Map([['cancel.not-initialize', '.mcp-sim/repro/cancel.not-initialize.json']]), known: (id: string) => id === 'cancel.not-initialize' };
+const madeWith = { tool: { name: 'mcp-sim', version: '0.1.0' }, sdk: { name: '@modelcontextprotocol/sdk', version: '1.32.2' } };
+const ctx = { replayFiles: new Map([['cancel.not-initialize', '.mcp-sim/repro/cancel.not-initialize.json']]), known: (id: string) => id === 'cancel.not-initialize', madeWith };
+const pinned = '--made-with mcp-sim@0.1.0,@modelcontextprotocol/sdk@1.32.2';
 
 describe('formatCampaignReport', () => {
   const text = plain(formatCampaignReport(base, ctx));
@@ -88,14 +90,14 @@ describe('formatCampaignReport', () => {
     expect(lines.filter((l) => l.startsWith('    replay: '))).toHaveLength(1);
   });
 
-  it('prints a replay command for every original case that carries the non-default workload flags', () => {
+  it('prints a replay command for every original case that carries the non-default workload flags, the invariant and the versions', () => {
     expect(lines.filter((l) => l.includes('replay the original case'))).toEqual([
-      '    replay the original case: npx mcp-sim replay --seed 4242 --case 11 --profiles http --actions-max 3 --no-faults',
-      '    replay the original case: npx mcp-sim replay --seed 4242 --case 4 --profiles http --actions-max 3 --no-faults',
-      '    replay the original case: npx mcp-sim replay --seed 4242 --case 0 --profiles http --actions-max 3 --no-faults',
+      `    replay the original case: npx mcp-sim replay --seed 4242 --case 11 --profiles http --actions-max 3 --no-faults --expect cancel.not-initialize ${pinned}`,
+      `    replay the original case: npx mcp-sim replay --seed 4242 --case 4 --profiles http --actions-max 3 --no-faults --expect timeout.max-total ${pinned}`,
+      `    replay the original case: npx mcp-sim replay --seed 4242 --case 0 --profiles http --actions-max 3 --no-faults --expect cancel.abort-swallowed ${pinned}`,
     ]);
     const defaults = plain(formatCampaignReport({ ...base, workload: resolveWorkload() }, ctx));
-    expect(defaults).toContain('    replay the original case: npx mcp-sim replay --seed 4242 --case 11\n');
+    expect(defaults).toContain(`    replay the original case: npx mcp-sim replay --seed 4242 --case 11 --expect cancel.not-initialize ${pinned}\n`);
   });
 
   it('ends with coverage, marking race pairs never hit', () => {
