@@ -7,12 +7,13 @@
  * installed SDK write to bench/results/; other runs (--quick, --sdk, --compare) write to a
  * subfolder of it that git ignores, so they never overwrite the committed results.
  */
-import { existsSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
 import { heapMethodDescription } from './lib/heap.ts';
+import { writeFileAtomic } from '../src/util/atomicWrite.ts';
 import { SdkNotInstalledError, installedSdk, loadSdkVersion } from '../src/sdk/load.ts';
 import type { SdkAdapter } from '../src/sdk/SdkAdapter.ts';
 import { analyze, suiteCharts, summaryMarkdown, terminalReport, type RunRecord } from './lib/report.ts';
@@ -194,11 +195,11 @@ async function main(argv: string[]): Promise<number> {
     const chartFiles = new Map<string, string>();
     for (const [name, svg] of await suiteCharts(run)) {
       const file = `${name}.svg`;
-      writeFileSync(join(dir, file), `${svg}\n`);
+      writeFileAtomic(join(dir, file), `${svg}\n`);
       chartFiles.set(name, file);
     }
-    writeFileSync(join(dir, 'latest.json'), `${JSON.stringify(run, null, 2)}\n`);
-    writeFileSync(join(dir, 'summary.md'), `${summaryMarkdown(run, chartFiles)}\n`);
+    writeFileAtomic(join(dir, 'latest.json'), `${JSON.stringify(run, null, 2)}\n`);
+    writeFileAtomic(join(dir, 'summary.md'), `${summaryMarkdown(run, chartFiles)}\n`);
     log(`wrote ${relative(process.cwd(), dir) || '.'}/{latest.json,summary.md,${[...chartFiles.values()].join(',')}}`);
   }
   log(`done in ${((realNow() - started) / 1000).toFixed(0)} s`);

@@ -1,5 +1,4 @@
 import fc from 'fast-check';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadBaseline, type Baseline } from '../src/baseline/baseline.ts';
 import { knownFinding } from '../src/baseline/known.ts';
@@ -13,6 +12,7 @@ import { formatFinding, traceExcerpt } from '../src/report/textReport.ts';
 import { propertyArbitrary } from '../src/baseline/propertyCases.ts';
 import { replayFile } from '../src/campaign/replayFile.ts';
 import { DEFAULT_REPRO_DIR, resolvePropertyOptions, type ResolvedPropertyOptions } from '../src/options/index.ts';
+import { writeFileAtomic } from '../src/util/atomicWrite.ts';
 
 /** The suite's options, resolved once: seed and runs follow `MCP_SIM_SEED` and `MCP_SIM_RUNS`. */
 export const propertyOptions: ResolvedPropertyOptions = resolvePropertyOptions();
@@ -33,9 +33,14 @@ const inject = (c: SimCase): SimCase =>
     ? { ...c, scenario: { ...c.scenario, adapterFaults: [{ side: 'client', fault: injected }, { side: 'server', fault: injected }] } }
     : c;
 
-/** Findings of `family` that neither the baseline nor the scripted handlers' own conduct explain. */
+/**
+ * Findings of `family` that neither the baseline nor the scripted handlers' own conduct explain.
+ * A knock-on (`rootCause`) counts under its root cause, as in a campaign: known when its root is
+ * (`knownFinding`), and otherwise reported once, by the property of the root's family (which
+ * fails on a finding of any severity, so no knock-on needs to stand on its own here).
+ */
 export function newFindings(c: SimCase, findings: readonly Finding[], family: string): Finding[] {
-  return findings.filter((f) => f.invariant.startsWith(`${family}.`) && !knownFinding(baseline, c, f));
+  return findings.filter((f) => f.invariant.startsWith(`${family}.`) && !knownFinding(baseline, c, f) && f.rootCause === undefined);
 }
 
 /**
@@ -45,9 +50,8 @@ export function newFindings(c: SimCase, findings: readonly Finding[], family: st
 async function explain(c: SimCase, family: string, found: readonly Finding[]): Promise<string> {
   const { result } = await runChecked(c.scenario, { tape: c.tape, seed: c.seed });
   const dir = DEFAULT_REPRO_DIR;
-  mkdirSync(dir, { recursive: true });
   const file = join(dir, `property-${family}-${found[0]!.invariant}.json`);
-  writeFileSync(file, JSON.stringify(replayFile(found[0]!.invariant, c, sdk), null, 2) + '\n');
+  writeFileAtomic(file, JSON.stringify(replayFile(found[0]!.invariant, c, sdk), null, 2) + '\n', { mkdir: true });
   const ready = result.trace.find((e) => e.kind === 'ready')?.i ?? 0;
   return [
     `new ${family} finding(s) on ${sdk.name}@${sdk.version}: no baseline entry covers this case`,

@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SimCase } from '../campaign/simCase.ts';
 import type { InvariantId } from '../model/invariants.ts';
+import { writeFileAtomic } from '../util/atomicWrite.ts';
 
 /** One violation known for an SDK version, with the minimal case that shows it. */
 export interface BaselineEntry {
@@ -51,7 +52,7 @@ export function loadBaseline(pkg: string, version: string): Baseline | undefined
 
 export function saveBaseline(baseline: Baseline): string {
   const file = baselinePath(baseline.package, baseline.version);
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, JSON.stringify(baseline, null, 2) + '\n');
+  // Atomically: an interrupted update leaves the old baseline, never half a file.
+  writeFileAtomic(file, JSON.stringify(baseline, null, 2) + '\n', { mkdir: true });
   return file;
 }

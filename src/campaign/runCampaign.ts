@@ -2,10 +2,12 @@ import fc from 'fast-check';
 import { addCoverage, coverage as traceCoverage, type Coverage } from '../model/coverage.ts';
 import type { Finding } from '../model/finding.ts';
 import type { InvariantId } from '../model/invariants.ts';
-import type { ResolvedCampaignOptions, ResolvedWorkload } from '../options/index.ts';
+import type { ResolvedCampaignOptions, ResolvedWorkload, ShardSpec } from '../options/index.ts';
 import type { RunOptions, RunResult, Scenario } from '../sim/index.ts';
 import { realGlobals } from '../sim/realGlobals.ts';
 import { minimize } from './minimize.ts';
+import { addKnockOns, copyEntry, countedFindings, countsAs, knockOnsOf, mergeKnockOns, type FoundEntry, type KnockOnSummary } from './rootCauses.ts';
+import { shardRange, type CaseRange } from './shard.ts';
 import { caseAt, caseSeed, simCaseArbitrary, type SimCase } from './simCase.ts';
 
 /** Runs one scenario and judges it: the oracle's `runChecked`, or any stand-in for tests. */
@@ -14,10 +16,51 @@ export type CheckedRunner = (
   options: RunOptions & { readonly coverage?: boolean },
 ) => Promise<{ readonly result: RunResult; readonly findings: readonly Finding[]; readonly coverage?: Coverage }>;
 
+/**
+ * Runs a campaign's cases and shrinks its counterexamples somewhere else than in this thread:
+ * worker threads (`CampaignWorkers`, `workerPool.ts`), each with its own globals. The result
+ * must be what `runCases` and `shrinkCounterexample` give in process.
+ */
+export interface CaseExecutor {
+  /** How many runs it runs at once. */
+  readonly size: number;
+  /**
+   * The tally of the longest prefix of `range` it ran: every case, unless `shouldStop()` turned
+   * true (checked between runs). `onPrefix` is called with the prefix done so far.
+   */
+  runCases(job: CasesJob, control: { readonly shouldStop: () => boolean; readonly onPrefix?: (done: number) => void }): Promise<CampaignTally>;
+  /** `shrinkCounterexample` of each task, in task order; `cut()` turning true cuts every shrink short. */
+  shrinkAll(
+    tasks: readonly { readonly invariant: InvariantId; readonly fcSeed: number }[],
+    settings: ShrinkSettings,
+    control: { readonly cut: () => boolean; readonly onDone?: (done: number) => void },
+  ): Promise<(Counterexample | undefined)[]>;
+}
+
+/** The cases of one campaign to run: `[from, to)` of seed `seed` drawn with `workload`. */
+export interface CasesJob extends CaseRange {
+  readonly seed: number;
+  readonly workload: ResolvedWorkload;
+  readonly selfCheck: boolean;
+}
+
+/** What shrinking one counterexample needs besides the runner. */
+export interface ShrinkSettings {
+  readonly workload: ResolvedWorkload;
+  readonly shrinkTimeMsMax: number;
+}
+
 /** What a campaign calls back: the runner that judges each case and a progress display. */
 export interface CampaignHooks {
   readonly runner: CheckedRunner;
   readonly onProgress?: (done: number, total: number, phase: 'run' | 'shrink') => void;
+  /** Aborting it (Ctrl-C) stops the runs after the current one and skips or cuts shrinking. */
+  readonly signal?: AbortSignal;
+  /**
+   * Runs the cases and shrinks in worker threads when given (and `options.workers` > 1);
+   * otherwise `runner` runs everything in this thread.
+   */
+  readonly executor?: CaseExecutor;
 }
 
 /** A minimal reproduction of one invariant's failure. */
@@ -41,12 +84,18 @@ export interface FindingSummary {
   /** Index of the first case that found it (replay: `--seed <campaign seed> --case <index>`). */
   readonly firstCase: number;
   readonly counterexample?: Counterexample;
+  /** Knock-ons counted under this root cause (`rootCauses.ts`): the report lists them under it. */
+  readonly knockOns?: readonly KnockOnSummary[];
 }
+
+/** Why a campaign did fewer runs than it was asked for, or shrank less. */
+export type StopReason = 'time-limit' | 'interrupted';
 
 export interface CampaignReport {
   readonly seed: number;
   /** The workload the cases were drawn with: with `seed` and a case index, it names a case. */
   readonly workload: ResolvedWorkload;
+  /** Runs done: cases `shard.from` … `shard.from + runs − 1` (from 0 without a shard). */
   readonly runs: number;
   readonly wallMs: number;
   readonly steps: number;
@@ -59,86 +108,278 @@ export interface CampaignReport {
   /** Cases whose second run gave another trace hash (only with `selfCheck`). */
   readonly nondeterministic: readonly number[];
   readonly runsPerSecond: number;
+  // Set by `runCampaign` (optional only so that a report can be written by hand):
+  /** Runs the whole campaign was asked for (`--runs`); `runs` is smaller when it was cut or sharded. */
+  readonly planned?: number;
+  /** Set when the runs were cut (time limit, Ctrl-C) or, interrupted, shrinking was skipped or cut. */
+  readonly stopped?: StopReason;
+  /** Set on the report of one shard (`--shard I/N`): which slice of the campaign's cases it ran. */
+  readonly shard?: ShardSpec & CaseRange;
+  readonly selfCheck?: boolean;
+  readonly shrink?: boolean;
+  /** Wall-clock time of the runs alone (without shrinking): `runsPerSecond` is `runs / runWallMs`. */
+  readonly runWallMs?: number;
 }
 
 const severityRank = { violation: 0, warning: 1, note: 2 } as const;
+
+// ---------------------------------------------------------------------------------------------
+// One run, and the tally of many
+// ---------------------------------------------------------------------------------------------
+
+/** What one run adds to a campaign report: its totals, its coverage and the invariants it counts; no trace. */
+export interface RunRecord {
+  readonly index: number;
+  readonly steps: number;
+  readonly virtualMs: number;
+  readonly outcome: string;
+  readonly coverage: Coverage;
+  /** The run's first finding of each invariant it broke, in the order the oracle saw them (knock-ons aside). */
+  readonly counted: readonly Finding[];
+  /** Knock-ons counted under their root's entry (`rootCauses.ts`), the first of each per root. */
+  readonly knockOns?: readonly Finding[];
+  /** With self-check: the second run gave another trace hash. */
+  readonly nondeterministic: boolean;
+}
+
+/** A run's record: which of its findings the campaign counts (each invariant once, its first finding the example). */
+export function recordOf(index: number, checked: Awaited<ReturnType<CheckedRunner>>, again?: Awaited<ReturnType<CheckedRunner>>): RunRecord {
+  const { result, findings } = checked;
+  const { counted, knockOns } = countedFindings(findings);
+  return {
+    index,
+    steps: result.steps,
+    virtualMs: result.virtualMs,
+    outcome: result.outcome.kind,
+    // A runner that does not count coverage itself (a stand-in) gets the trace walked here.
+    coverage: checked.coverage ?? traceCoverage([result.trace], result.sdk?.facts),
+    counted,
+    ...(knockOns.length > 0 && { knockOns }),
+    nondeterministic: again !== undefined && again.result.hash !== result.hash,
+  };
+}
+
+/**
+ * The sum of the runs of cases `from` … `to − 1`, in index order: everything a report needs but
+ * shrinking. Tallies of neighbouring ranges merge (`mergeTally`) into the tally of their union,
+ * equal to the tally of running it at once, key order of the counts included. That is what
+ * lets workers and shards run slices and the report stay the one of a single run.
+ */
+export interface CampaignTally {
+  readonly from: number;
+  to: number;
+  steps: number;
+  virtualMs: number;
+  readonly outcomes: Record<string, number>;
+  readonly coverage: Coverage;
+  /** By invariant: the example (first finding in its first case), runs found in, first case. */
+  readonly found: Map<InvariantId, FoundEntry>;
+  readonly nondeterministic: number[];
+}
+
+/** The tally of no run, starting at case `from`. */
+export function emptyTally(from: number): CampaignTally {
+  return { from, to: from, steps: 0, virtualMs: 0, outcomes: {}, coverage: traceCoverage([]), found: new Map(), nondeterministic: [] };
+}
+
+/** Adds the next run (case `tally.to`) to `tally`, in place. */
+export function addRecord(tally: CampaignTally, record: RunRecord): CampaignTally {
+  if (record.index !== tally.to) throw new Error(`addRecord: case ${record.index} is not the next case (${tally.to}) of the tally`);
+  tally.to++;
+  tally.steps += record.steps;
+  tally.virtualMs += record.virtualMs;
+  addCoverage(tally.coverage, record.coverage);
+  tally.outcomes[record.outcome] = (tally.outcomes[record.outcome] ?? 0) + 1;
+  for (const f of record.counted) {
+    const seen = tally.found.get(f.invariant);
+    if (seen) seen.runs++;
+    else tally.found.set(f.invariant, { example: f, runs: 1, firstCase: record.index });
+  }
+  addKnockOns(tally.found, record.knockOns, record.index);
+  if (record.nondeterministic) tally.nondeterministic.push(record.index);
+  return tally;
+}
+
+/** Adds `next`, the tally of the cases right after `into`'s, to `into`, in place. */
+export function mergeTally(into: CampaignTally, next: CampaignTally): CampaignTally {
+  if (next.from !== into.to) throw new Error(`mergeTally: cases from ${next.from} do not follow cases up to ${into.to}`);
+  into.to = next.to;
+  into.steps += next.steps;
+  into.virtualMs += next.virtualMs;
+  addCoverage(into.coverage, next.coverage);
+  for (const [kind, n] of Object.entries(next.outcomes)) into.outcomes[kind] = (into.outcomes[kind] ?? 0) + n;
+  for (const [id, f] of next.found) {
+    const seen = into.found.get(id);
+    if (seen) {
+      seen.runs += f.runs;
+      mergeKnockOns(seen, f);
+    } else into.found.set(id, copyEntry(f));
+  }
+  into.nondeterministic.push(...next.nondeterministic);
+  return into;
+}
+
+/**
+ * Runs cases `job.from` … `job.to − 1` one after another in this thread, checking `shouldStop`
+ * before each: the tally of the cases run (a prefix of the range). What `runCampaign` does in
+ * process, and what each worker thread does with the slices it is given.
+ */
+export async function runCases(
+  job: CasesJob,
+  runner: CheckedRunner,
+  control: { readonly shouldStop?: () => boolean; readonly onRun?: (done: number) => void } = {},
+): Promise<CampaignTally> {
+  const tally = emptyTally(job.from);
+  for (let index = job.from; index < job.to; index++) {
+    if (control.shouldStop?.()) break;
+    addRecord(tally, await runCase(index, job, runner));
+    control.onRun?.(index + 1 - job.from);
+  }
+  return tally;
+}
+
+/** Case `index` of the campaign, run (twice with self-check) and recorded. */
+export async function runCase(index: number, job: Omit<CasesJob, 'from' | 'to'>, runner: CheckedRunner): Promise<RunRecord> {
+  const simCase = caseAt(job.seed, index, job.workload);
+  const checked = await runner(simCase.scenario, { tape: simCase.tape, seed: simCase.seed, coverage: true });
+  const again = job.selfCheck ? await runner(simCase.scenario, { tape: simCase.tape, seed: simCase.seed }) : undefined;
+  return recordOf(index, checked, again);
+}
+
+/** What a report says besides its tally. */
+export interface ReportContext {
+  readonly seed: number;
+  readonly workload: ResolvedWorkload;
+  readonly planned: number;
+  readonly selfCheck: boolean;
+  readonly shrink: boolean;
+  readonly stopped?: StopReason;
+  readonly shard?: ShardSpec & CaseRange;
+  readonly wallMs: number;
+  readonly runWallMs: number;
+}
+
+/**
+ * The report of a tally (pure): each invariant once, violations first, then warnings, then
+ * notes, by id among equals; without counterexamples (`runCampaign` shrinks after this, and
+ * `merge` takes them from the shards).
+ */
+export function summarize(tally: CampaignTally, context: ReportContext): CampaignReport {
+  const runs = tally.to - tally.from;
+  const findings: FindingSummary[] = [...tally.found]
+    .sort(([a, x], [b, y]) => severityRank[x.example.severity] - severityRank[y.example.severity] || a.localeCompare(b))
+    .map(([invariant, seen]) => ({ invariant, example: seen.example, runs: seen.runs, firstCase: seen.firstCase, ...knockOnsOf(seen) }));
+  return {
+    seed: context.seed,
+    workload: context.workload,
+    runs,
+    wallMs: context.wallMs,
+    steps: tally.steps,
+    virtualMs: tally.virtualMs,
+    outcomes: tally.outcomes,
+    findings,
+    coverage: tally.coverage,
+    nondeterministic: tally.nondeterministic,
+    runsPerSecond: runs / Math.max(context.runWallMs / 1000, 1e-9),
+    planned: context.planned,
+    ...(context.stopped && { stopped: context.stopped }),
+    ...(context.shard && { shard: context.shard }),
+    selfCheck: context.selfCheck,
+    shrink: context.shrink,
+    runWallMs: context.runWallMs,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The campaign
+// ---------------------------------------------------------------------------------------------
 
 /**
  * A fuzz campaign: generated scenarios and schedules, each run judged by the oracle; every
  * distinct invariant broken is reported once, with its first case and a shrunk counterexample.
  * Takes resolved options (`resolveCampaignOptions`), so every default comes from one place.
+ *
+ * The cases run in this thread, or in worker threads when `hooks.executor` is given and
+ * `options.workers` > 1; either way the report is the same (runs are pure functions of their
+ * case, and tallies merge in case order). A time limit or an aborted `hooks.signal` stops the
+ * runs between two runs: the report then covers cases `from` … `from + runs − 1` and equals the
+ * report of a campaign of that many runs (timings aside).
  */
 export async function runCampaign(options: ResolvedCampaignOptions, hooks: CampaignHooks): Promise<CampaignReport> {
-  const { seed, runs, workload } = options;
+  const { seed, workload } = options;
   const started = realGlobals.Date.now();
-  const byInvariant = new Map<InvariantId, { example: Finding; runs: number; firstCase: number }>();
-  const outcomes: Record<string, number> = {};
-  const nondeterministic: number[] = [];
-  let steps = 0;
-  let virtualMs = 0;
-  const coverage = traceCoverage([]);
-
-  for (let index = 0; index < runs; index++) {
-    const simCase = caseAt(seed, index, workload);
-    const checked = await hooks.runner(simCase.scenario, { tape: simCase.tape, seed: simCase.seed, coverage: true });
-    const { result, findings } = checked;
-    steps += result.steps;
-    virtualMs += result.virtualMs;
-    // A runner that does not count coverage itself (a stand-in) gets the trace walked here.
-    addCoverage(coverage, checked.coverage ?? traceCoverage([result.trace], result.sdk?.facts));
-    outcomes[result.outcome.kind] = (outcomes[result.outcome.kind] ?? 0) + 1;
-    for (const id of new Set(findings.map((f) => f.invariant))) {
-      const seen = byInvariant.get(id);
-      if (seen) seen.runs++;
-      else byInvariant.set(id, { example: findings.find((f) => f.invariant === id)!, runs: 1, firstCase: index });
-    }
-    if (options.selfCheck) {
-      const again = await hooks.runner(simCase.scenario, { tape: simCase.tape, seed: simCase.seed });
-      if (again.result.hash !== result.hash) nondeterministic.push(index);
-    }
-    hooks.onProgress?.(index + 1, runs, 'run');
-  }
+  const shard = options.shard && { ...options.shard, ...shardRange(options.shard.index, options.shard.count, options.runs) };
+  const range: CaseRange = shard ?? { from: 0, to: options.runs };
+  const total = range.to - range.from;
+  const deadline = options.timeLimitSeconds === undefined ? undefined : started + options.timeLimitSeconds * 1000;
+  let stopped: StopReason | undefined;
+  // Read between runs only, never inside one (a run fakes Date): the real clock and the signal.
+  const shouldStop = () => {
+    stopped ??= hooks.signal?.aborted ? 'interrupted' : deadline !== undefined && realGlobals.Date.now() >= deadline ? 'time-limit' : undefined;
+    return stopped !== undefined;
+  };
+  const executor = options.workers > 1 ? hooks.executor : undefined;
+  const job: CasesJob = { seed, workload, selfCheck: options.selfCheck, ...range };
+  const onRun = (done: number) => hooks.onProgress?.(done, total, 'run');
+  const tally = executor ? await executor.runCases(job, { shouldStop, onPrefix: onRun }) : await runCases(job, hooks.runner, { shouldStop, onRun });
+  // A stop asked for after the last run changes nothing.
+  if (tally.to === range.to && stopped === 'time-limit') stopped = undefined;
   const runWallMs = realGlobals.Date.now() - started;
 
-  const findings: FindingSummary[] = [];
-  const sorted = [...byInvariant].sort(
-    ([a, x], [b, y]) => severityRank[x.example.severity] - severityRank[y.example.severity] || a.localeCompare(b),
-  );
-  let shrunk = 0;
-  for (const [invariant, seen] of sorted) {
-    const counterexample = options.shrink
-      ? await shrinkCounterexample(invariant, caseSeed(seed, seen.firstCase), { runner: hooks.runner, workload, shrinkTimeMsMax: options.shrinkTimeMsMax })
-      : undefined;
-    findings.push({ invariant, ...seen, ...(counterexample && { counterexample }) });
-    if (options.shrink) hooks.onProgress?.(++shrunk, sorted.length, 'shrink');
+  const context = { seed, workload, planned: options.runs, selfCheck: options.selfCheck, shrink: options.shrink, ...(shard && { shard }), runWallMs };
+  const unshrunk = summarize(tally, { ...context, wallMs: runWallMs });
+  // Interrupted during the runs: report what was found, unshrunk. Interrupted while shrinking: cut it short.
+  const findings =
+    options.shrink && stopped !== 'interrupted'
+      ? await shrinkAll(unshrunk.findings, options, hooks, executor, () => {
+          if (hooks.signal?.aborted) stopped = 'interrupted';
+          return stopped === 'interrupted';
+        })
+      : unshrunk.findings;
+  const report = summarize(tally, { ...context, ...(stopped && { stopped }), wallMs: realGlobals.Date.now() - started });
+  return { ...report, findings };
+}
+
+/** Shrinks the first case of each finding, in report order, in this thread or on the executor. */
+async function shrinkAll(
+  findings: readonly FindingSummary[],
+  options: ResolvedCampaignOptions,
+  hooks: CampaignHooks,
+  executor: CaseExecutor | undefined,
+  cut: () => boolean,
+): Promise<FindingSummary[]> {
+  const tasks = findings.map((f) => ({ invariant: f.invariant, fcSeed: caseSeed(options.seed, f.firstCase) }));
+  const settings: ShrinkSettings = { workload: options.workload, shrinkTimeMsMax: options.shrinkTimeMsMax };
+  const onDone = (done: number) => hooks.onProgress?.(done, tasks.length, 'shrink');
+  let counterexamples: (Counterexample | undefined)[];
+  if (executor) {
+    counterexamples = await executor.shrinkAll(tasks, settings, { cut, onDone });
+  } else {
+    counterexamples = [];
+    for (const task of tasks) {
+      counterexamples.push(cut() ? undefined : await shrinkCounterexample(task.invariant, task.fcSeed, { runner: hooks.runner, ...settings, cut }));
+      onDone(counterexamples.length);
+    }
   }
-  return {
-    seed,
-    workload,
-    runs,
-    wallMs: realGlobals.Date.now() - started,
-    steps,
-    virtualMs,
-    outcomes,
-    findings,
-    coverage,
-    nondeterministic,
-    runsPerSecond: runs / Math.max(runWallMs / 1000, 1e-9),
-  };
+  return findings.map((f, i) => {
+    const counterexample = counterexamples[i];
+    return counterexample ? { ...f, counterexample } : f;
+  });
 }
 
 /**
  * Lets fast-check re-find the case (same seed, first value) and shrink it while the invariant
  * still fires (fewer actions, fewer steps, a tape closer to the natural order), then makes it
- * 1-minimal with the greedy pass of `minimize`.
+ * 1-minimal with the greedy pass of `minimize`. When `cut()` turns true (Ctrl-C), no candidate
+ * runs any more: the smallest case found to fire so far is the counterexample.
  */
 export async function shrinkCounterexample(
   invariant: InvariantId,
   fcSeed: number,
-  options: { readonly runner: CheckedRunner; readonly workload: ResolvedWorkload; readonly shrinkTimeMsMax: number },
+  options: { readonly runner: CheckedRunner; readonly workload: ResolvedWorkload; readonly shrinkTimeMsMax: number; readonly cut?: () => boolean },
 ): Promise<Counterexample | undefined> {
   const fires = async (c: SimCase) =>
-    (await options.runner(c.scenario, { tape: c.tape, seed: c.seed })).findings.some((f) => f.invariant === invariant);
+    !options.cut?.() && (await options.runner(c.scenario, { tape: c.tape, seed: c.seed })).findings.some((f) => countsAs(f, invariant));
   const details = await fc.check(
     fc.asyncProperty(simCaseArbitrary(options.workload), async (c) => !(await fires(c))),
     { seed: fcSeed, numRuns: 1, interruptAfterTimeLimit: options.shrinkTimeMsMax, markInterruptAsFailure: false },

@@ -4,10 +4,14 @@ import { judgeWithCoverage } from '../model/judge.ts';
 import { endState as snapshotEnd, type EndState } from '../sim/endState.ts';
 import { runScenario, type RunOptions, type RunResult } from '../sim/runScenario.ts';
 import type { Scenario } from '../sim/scenario.ts';
+import { confirmBlame } from './confirmBlame.ts';
 
 export interface CheckedRun {
   readonly result: RunResult;
-  /** Every broken invariant, in the order the oracle saw them. */
+  /**
+   * Every broken invariant, in the order the oracle saw them; knock-ons carry their `rootCause`,
+   * and a blame of an interleaving that a counterfactual run refuted is replaced by what it is.
+   */
   readonly findings: readonly Finding[];
   /** The world at the end of the run (correlation maps, timers, signal listeners). */
   readonly endState: EndState;
@@ -23,12 +27,21 @@ export interface CheckedRunOptions extends RunOptions {
 /**
  * Runs `scenario` under `options` and judges it: the trace plus an end-of-run snapshot taken in
  * `atEnd` (chained after the caller's own `atEnd`, if any), against the facts of the SDK that ran.
+ * A finding that blames an interleaving is confirmed by a counterfactual run (`confirmBlame`):
+ * only runs with such a finding pay for it.
  */
 export async function runChecked(scenario: Scenario, options: CheckedRunOptions = {}): Promise<CheckedRun> {
-  let end: EndState | undefined;
   const { coverage: countCoverage = false, ...runOptions } = options;
+  const run = await runJudged(scenario, runOptions, countCoverage);
+  const findings = await confirmBlame(scenario, run, runOptions, (s, o) => runJudged(s, o, false));
+  return findings === run.findings ? run : { ...run, findings };
+}
+
+/** One run judged by the model alone: the oracle's verdict on this trace, before any counterfactual. */
+async function runJudged(scenario: Scenario, options: RunOptions, countCoverage: boolean): Promise<CheckedRun> {
+  let end: EndState | undefined;
   const result = await runScenario(scenario, {
-    ...runOptions,
+    ...options,
     atEnd: (world) => {
       options.atEnd?.(world);
       end = snapshotEnd(world);

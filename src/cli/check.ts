@@ -1,14 +1,28 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pc from 'picocolors';
 import { loadBaseline } from '../baseline/baseline.ts';
 import { campaignOn } from '../campaign/check.ts';
 import { formatCampaignReport } from '../report/textReport.ts';
 import { replayFile } from '../campaign/replayFile.ts';
-import { createProgress } from './progress.ts';
+import type { CampaignReport } from '../campaign/runCampaign.ts';
+import { formatRange, shardRange } from '../campaign/shard.ts';
+import { sweepOn } from '../campaign/sweep.ts';
+import { createProgress, createTimedProgress } from './progress.ts';
 import { defaultSdk } from '../sdk/load.ts';
-import { TOOL } from '../util/toolVersion.ts';
-import type { ResolvedCampaignOptions } from '../options/index.ts';
+import { realGlobals } from '../sim/realGlobals.ts';
+import { writeFileAtomic, writeJsonAtomic } from '../util/atomicWrite.ts';
+import { TOOL, type PackageId } from '../util/toolVersion.ts';
+import type { InvariantId } from '../model/invariants.ts';
+import { AUTO_WORKER_RUNS_MIN, type ResolvedCampaignOptions, type ResolvedWorkload } from '../options/index.ts';
+
+/** Exit code of a campaign stopped by Ctrl-C (128 + SIGINT), after its partial report. */
+export const EXIT_INTERRUPTED = 130;
+
+/** The exit statuses of `check`, for its help. */
+export const CHECK_EXIT_HELP = `
+Exit status: 0 pass, 1 a violation beyond the baseline (with --seeds: in any seed), 2 bad usage or
+an error (a worker thread that failed is one, named with the cases it held), 130 stopped by Ctrl-C
+(after printing and writing the report of the runs done; a second Ctrl-C quits at once).`;
 
 /** `mcp-sim check`: seed first, the resolved options, the campaign, the report, a verdict line. */
 export async function checkCommand(options: ResolvedCampaignOptions): Promise<number> {
@@ -19,47 +33,233 @@ export async function checkCommand(options: ResolvedCampaignOptions): Promise<nu
   const baseline = loadBaseline(sdk.name, sdk.version);
   const known = new Set(baseline?.entries.map((e) => e.invariant) ?? []);
 
-  console.log(pc.bold(`mcp-sim check  seed=${seed}`));
+  console.log(pc.bold(options.seeds ? `mcp-sim check  seeds=${options.seeds[0]}..${options.seeds.at(-1)}` : `mcp-sim check  seed=${seed}`));
+  printCampaignOptions(sdk, { ...options, runs }, workload);
+  const how = [...(options.workers === 1 ? ['in process'] : []), ...(options.workersAuto ? [`default: one per core, at most one per ${AUTO_WORKER_RUNS_MIN} runs`] : [])];
+  console.log(`  workers       ${options.workers}${how.length > 0 ? ` (${how.join('; ')})` : ''}`);
+  if (options.shard) {
+    const range = shardRange(options.shard.index, options.shard.count, runs);
+    console.log(`  shard         ${options.shard.index}/${options.shard.count}: ${formatRange(range)} of the ${runs}-run campaign`);
+  }
+  if (options.timeLimitSeconds !== undefined) console.log(`  time limit    ${options.timeLimitSeconds} s of runs${options.seeds ? ' for the whole sweep' : ''}`);
+  console.log(`  baseline      ${baseline ? `${known.size} known invariant(s)` : 'none for this SDK version'}`);
+
+  const interrupt = interruptOnSigint();
+  try {
+    if (options.seeds) return await sweepCommand(options, { adapter, sdk, known, signal: interrupt.signal });
+    const progress = progressFor(options);
+    let report: CampaignReport;
+    try {
+      report = await campaignOn(adapter, options, progress.update, { signal: interrupt.signal });
+    } finally {
+      progress.stop();
+    }
+    return presentCampaign(report, { sdk, known, reproDir: options.reproDir, jsonFile: options.jsonFile });
+  } finally {
+    interrupt.dispose();
+  }
+}
+
+/** The option lines `check` and `merge` print under their first line. */
+export function printCampaignOptions(
+  sdk: PackageId,
+  options: { readonly runs: number; readonly shrink: boolean; readonly shrinkTimeMsMax?: number; readonly selfCheck: boolean },
+  workload: ResolvedWorkload,
+): void {
   console.log(`  sdk           ${sdk.name}@${sdk.version}`);
-  console.log(`  runs          ${runs}`);
+  console.log(`  runs          ${options.runs}`);
   console.log(`  profiles      ${workload.profiles.join(', ')}`);
   console.log(`  actions max   ${workload.actionsMax}`);
   console.log(`  steps max     ${workload.stepsMax}`);
   console.log(`  server reqs   ${workload.serverRequests}`);
   console.log(`  faults        ${workload.faults} (close, reconnect)`);
-  console.log(`  shrink        ${options.shrink}${options.shrink ? ` (at most ${options.shrinkTimeMsMax / 1000} s per counterexample)` : ''}`);
+  const budget = options.shrink && options.shrinkTimeMsMax !== undefined ? ` (at most ${options.shrinkTimeMsMax / 1000} s per counterexample)` : '';
+  console.log(`  shrink        ${options.shrink}${budget}`);
   console.log(`  self-check    ${options.selfCheck}`);
-  console.log(`  baseline      ${baseline ? `${known.size} known invariant(s)` : 'none for this SDK version'}`);
+}
 
-  const progress = { run: createProgress('runs'), shrink: createProgress('shrinking') };
-  const report = await campaignOn(adapter, options, (done, total, phase) => {
-    progress[phase].update(done, total);
-    if (done === total) progress[phase].stop();
-  });
+/** The progress display of one campaign's runs and shrinks (runs against time under a time limit). */
+function progressFor(options: ResolvedCampaignOptions) {
+  const run =
+    options.timeLimitSeconds === undefined ? createProgress('runs') : createTimedProgress('runs', options.timeLimitSeconds, () => realGlobals.Date.now());
+  const progress = { run, shrink: createProgress('shrinking') };
+  return {
+    update(done: number, total: number, phase: 'run' | 'shrink') {
+      progress[phase].update(done, total);
+      if (done === total) progress[phase].stop();
+    },
+    stop() {
+      progress.run.stop();
+      progress.shrink.stop();
+    },
+  };
+}
 
+/**
+ * Ctrl-C: the first stops the campaign after its current run (the report of the runs done is
+ * printed and written, exit 130); a second one quits at once. Only sets a flag: the handler may
+ * fire between two steps of a run, while the run has the process's clock.
+ */
+function interruptOnSigint(): { readonly signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const onSigint = () => {
+    if (controller.signal.aborted) {
+      process.stderr.write('\nmcp-sim: interrupted again: quitting without a report\n');
+      process.exit(EXIT_INTERRUPTED);
+    }
+    process.stderr.write('\nmcp-sim: interrupted: stopping after the current run, then the report of the runs done (Ctrl-C again quits at once)\n');
+    controller.abort();
+  };
+  process.on('SIGINT', onSigint);
+  return { signal: controller.signal, dispose: () => process.off('SIGINT', onSigint) };
+}
+
+/** Where a report goes and what it is judged against. */
+export interface Presentation {
+  readonly sdk: PackageId;
+  /** Invariants the SDK release's baseline lists. */
+  readonly known: ReadonlySet<InvariantId>;
+  readonly reproDir: string;
+  readonly jsonFile: string | undefined;
+}
+
+/** The lines that say a report covers less than its campaign: cut, interrupted or one shard. */
+export function scopeLines(report: CampaignReport): string[] {
+  const planned = report.planned ?? report.runs;
+  const from = report.shard?.from ?? 0;
+  const of = report.shard ? `${report.shard.to - report.shard.from}` : `${planned}`;
+  const done = `${report.runs} of ${of} runs done (${report.runs > 0 ? formatRange({ from, to: from + report.runs }) : 'no case'})`;
+  const lines: string[] = [];
+  if (report.shard) {
+    lines.push(`shard ${report.shard.index}/${report.shard.count}: ${formatRange(report.shard)} of the ${planned}-run campaign; join the shards' --json reports with mcp-sim merge`);
+  }
+  const ranAll = report.runs === (report.shard ? report.shard.to - report.shard.from : planned);
+  if (report.stopped === 'time-limit') lines.push(`cut by the time limit: ${done}; the findings are those of --runs ${report.runs}`);
+  if (report.stopped === 'interrupted') {
+    lines.push(ranAll ? 'interrupted (Ctrl-C) while shrinking: every run done; counterexamples may be missing or not minimal' : `interrupted (Ctrl-C): ${done}; not shrunk`);
+  }
+  return lines;
+}
+
+/** The replay file of each counterexample, written into `dir`; by invariant. */
+function writeReplayFiles(report: CampaignReport, sdk: PackageId, dir: string): Map<string, string> {
   const replayFiles = new Map<string, string>();
   for (const f of report.findings) {
     if (!f.counterexample) continue;
-    mkdirSync(options.reproDir, { recursive: true });
-    const file = join(options.reproDir, `${f.invariant}.json`);
-    writeFileSync(file, JSON.stringify(replayFile(f.invariant, f.counterexample.case, sdk, { seed, caseIndex: f.firstCase, workload }), null, 2) + '\n');
+    const file = join(dir, `${f.invariant}.json`);
+    const origin = { seed: report.seed, caseIndex: f.firstCase, workload: report.workload };
+    writeFileAtomic(file, JSON.stringify(replayFile(f.invariant, f.counterexample.case, sdk, origin), null, 2) + '\n', { mkdir: true });
     replayFiles.set(f.invariant, file);
   }
-  console.log(formatCampaignReport(report, { replayFiles, known: (id) => known.has(id), madeWith: { tool: TOOL, sdk } }));
-  // The SDK facts in each run result hold RegExps, which JSON would write as `{}`: write their source.
-  const asJson = (_key: string, value: unknown) => (value instanceof RegExp ? value.source : value);
-  if (options.jsonFile) writeFileSync(options.jsonFile, JSON.stringify({ sdk, ...report }, asJson, 2) + '\n');
+  return replayFiles;
+}
 
+// The SDK facts in each run result hold RegExps, which JSON would write as `{}`: write their source.
+const asJson = (_key: string, value: unknown) => (value instanceof RegExp ? value.source : value);
+
+/** A campaign report as `--json` writes it: the SDK and mcp-sim that made it, then the report. */
+export function campaignDocument(report: CampaignReport, sdk: PackageId): Record<string, unknown> {
+  return { sdk, tool: TOOL, ...report };
+}
+
+/** Violations the baseline does not list, and whether the campaign fails. */
+function verdictOf(report: CampaignReport, known: ReadonlySet<InvariantId>) {
   const fresh = report.findings.filter((f) => f.example.severity === 'violation' && !known.has(f.invariant));
-  const stale = [...known].filter((id) => !report.findings.some((f) => f.invariant === id));
+  return { fresh, failed: fresh.length > 0 || report.nondeterministic.length > 0 };
+}
+
+/**
+ * Writes the replay files and the JSON report (atomically), prints the report and the verdict,
+ * and returns the exit code: 130 when interrupted, 1 for a violation beyond the baseline (or a
+ * nondeterministic case), 0 otherwise. What `check` and `merge` end with.
+ */
+export function presentCampaign(report: CampaignReport, p: Presentation): number {
+  const replayFiles = writeReplayFiles(report, p.sdk, p.reproDir);
+  for (const line of scopeLines(report)) console.log(pc.yellow(line));
+  console.log(formatCampaignReport(report, { replayFiles, known: (id) => p.known.has(id), madeWith: { tool: TOOL, sdk: p.sdk } }));
+  if (p.jsonFile) writeJsonAtomic(p.jsonFile, campaignDocument(report, p.sdk), { replacer: asJson, mkdir: true });
+
+  const { fresh, failed } = verdictOf(report, p.known);
+  const stale = [...p.known].filter((id) => !report.findings.some((f) => f.invariant === id));
   if (stale.length > 0) {
     console.log(pc.dim(`baseline entries not met by this campaign: ${stale.join(', ')} (the property suite checks them exactly)`));
   }
-  const failed = fresh.length > 0 || report.nondeterministic.length > 0;
   console.log(
     failed
-      ? pc.red(`FAIL: ${fresh.length} violation(s) not in the baseline (${fresh.map((f) => f.invariant).join(', ')}); seed=${seed}`)
-      : pc.green(`PASS: no violation beyond the baseline of ${sdk.name}@${sdk.version}; seed=${seed}`),
+      ? pc.red(`FAIL: ${fresh.length} violation(s) not in the baseline (${fresh.map((f) => f.invariant).join(', ')}); seed=${report.seed}`)
+      : pc.green(`PASS: no violation beyond the baseline of ${p.sdk.name}@${p.sdk.version}; seed=${report.seed}`),
   );
+  if (report.stopped === 'interrupted') return EXIT_INTERRUPTED;
+  return failed ? 1 : 0;
+}
+
+/**
+ * `check --seeds A..B`: one campaign per seed; a line per seed that passes, the full report of
+ * each seed that fails (its replay files under `<out>/seed-<seed>/`), then the union of the
+ * violations beyond the baseline and one verdict. Exits 1 when any seed fails.
+ */
+async function sweepCommand(
+  options: ResolvedCampaignOptions,
+  ctx: { readonly adapter: Awaited<ReturnType<typeof defaultSdk>>; readonly sdk: PackageId; readonly known: ReadonlySet<InvariantId>; readonly signal: AbortSignal },
+): Promise<number> {
+  const seeds = options.seeds!;
+  let progress = progressFor(options);
+  const verdicts: { seed: number; failed: boolean; fresh: InvariantId[]; report: CampaignReport }[] = [];
+  const result = await sweepOn(ctx.adapter, options, {
+    signal: ctx.signal,
+    onCampaignStart: (seed, position, count) => {
+      progress = progressFor(options);
+      process.stderr.write(`seed ${seed} (${position} of ${count})\n`);
+    },
+    onProgress: (done, total, phase) => progress.update(done, total, phase),
+    onCampaignDone: (report) => {
+      progress.stop();
+      const { fresh, failed } = verdictOf(report, ctx.known);
+      verdicts.push({ seed: report.seed, failed, fresh: fresh.map((f) => f.invariant), report });
+      const replayFiles = writeReplayFiles(report, ctx.sdk, join(options.reproDir, `seed-${report.seed}`));
+      console.log('');
+      const summary = `seed ${report.seed}: ${report.runs} runs, ${report.findings.length} invariant(s) broken, ${fresh.length} violation(s) beyond the baseline`;
+      if (!failed) {
+        console.log(pc.green(`PASS ${summary}`));
+        for (const line of scopeLines(report)) console.log(pc.yellow(`  ${line}`));
+        return;
+      }
+      console.log(pc.red(`FAIL ${summary}${report.nondeterministic.length > 0 ? `, ${report.nondeterministic.length} nondeterministic case(s)` : ''}`));
+      for (const line of scopeLines(report)) console.log(pc.yellow(line));
+      console.log(formatCampaignReport(report, { replayFiles, known: (id) => ctx.known.has(id), madeWith: { tool: TOOL, sdk: ctx.sdk } }));
+    },
+  });
+
+  // The union of the violations beyond the baseline: each with the seeds (and first cases) that found it.
+  const union = new Map<InvariantId, string[]>();
+  for (const v of verdicts) {
+    for (const id of v.fresh) union.set(id, [...(union.get(id) ?? []), `seed ${v.seed} case ${v.report.findings.find((f) => f.invariant === id)!.firstCase}`]);
+  }
+  const failedSeeds = verdicts.filter((v) => v.failed).map((v) => v.seed);
+  console.log('');
+  console.log(
+    `sweep of seeds ${seeds[0]}..${seeds.at(-1)}: ${verdicts.length} of ${seeds.length} seed(s) run, ` +
+      `${failedSeeds.length} failed${failedSeeds.length > 0 ? ` (${failedSeeds.join(', ')})` : ''}` +
+      `${result.notRun.length > 0 ? `; not run: ${result.notRun.join(', ')} (${result.stopped === 'interrupted' ? 'interrupted' : 'time limit'})` : ''}`,
+  );
+  for (const [id, where] of union) console.log(pc.red(`  ✗ ${id}: ${where.join(', ')}`));
+  if (options.jsonFile) {
+    const document = {
+      sdk: ctx.sdk,
+      tool: TOOL,
+      seeds: verdicts.map((v) => ({ seed: v.seed, verdict: v.failed ? 'fail' : 'pass', fresh: v.fresh, report: v.report })),
+      notRun: result.notRun,
+      ...(result.stopped && { stopped: result.stopped }),
+      fresh: [...union].map(([invariant, where]) => ({ invariant, where })),
+    };
+    writeJsonAtomic(options.jsonFile, document, { replacer: asJson, mkdir: true });
+  }
+  const failed = failedSeeds.length > 0;
+  console.log(
+    failed
+      ? pc.red(`FAIL: ${union.size} violation(s) not in the baseline over ${failedSeeds.length} seed(s) (${[...union.keys()].join(', ')}); seeds=${seeds[0]}..${seeds.at(-1)}`)
+      : pc.green(`PASS: no violation beyond the baseline of ${ctx.sdk.name}@${ctx.sdk.version}; seeds=${seeds[0]}..${seeds.at(-1)}`),
+  );
+  if (result.stopped === 'interrupted') return EXIT_INTERRUPTED;
   return failed ? 1 : 0;
 }

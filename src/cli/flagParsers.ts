@@ -15,3 +15,11 @@ export function wholeNumberArg(flag: string) {
 export function commaListArg(value: string): string[] {
   return value.split(',').map((s) => s.trim()).filter(Boolean);
 }
+
+/** Parses the text of a flag that takes a number of seconds, fractions allowed (`--time-limit 1.5`). */
+export function secondsArg(flag: string) {
+  return (value: string): number => {
+    if (!/^\s*\d+(\.\d+)?\s*$/.test(value)) throw new InvalidArgumentError(`${flag} takes a number of seconds, got "${value}".`);
+    return Number(value);
+  };
+}

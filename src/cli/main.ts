@@ -1,5 +1,7 @@
 import { Command } from 'commander';
 import {
+  AUTO_WORKER_RUNS_MIN,
+  CAMPAIGN_RUNS_LIMIT,
   DEFAULT_BASELINE_RUNS,
   DEFAULT_CAMPAIGN_RUNS,
   DEFAULT_CAMPAIGN_SEED,
@@ -12,15 +14,17 @@ import {
   resolveReplayOptions,
 } from '../options/index.ts';
 import { baselineCommand } from './baseline.ts';
-import { checkCommand } from './check.ts';
-import { wholeNumberArg } from './flagParsers.ts';
+import { CHECK_EXIT_HELP, checkCommand } from './check.ts';
+import { secondsArg, wholeNumberArg } from './flagParsers.ts';
+import { mergeCommand } from './merge.ts';
 import { REPLAY_EXIT_HELP, replayCommand } from './replay.ts';
 import { rogueCommand } from './rogue.ts';
 import { addReplayCoordinateOptions, addWorkloadOptions, workloadOf, type ReplayCoordinateFlags, type WorkloadFlags } from './workloadFlags.ts';
 
 /**
  * The `mcp-sim` command line; returns the process exit code (0 pass, 1 a violation, 2 bad usage
- * or an error, 3 a replay whose expected finding did not reproduce). Commander only parses: each
+ * or an error, 3 a replay whose expected finding did not reproduce, 130 a campaign stopped by
+ * Ctrl-C after its partial report). Commander only parses: each
  * action hands the flags to the resolver of its kind of run (src/options/), which fills in the
  * defaults and rejects bad values, then runs it.
  */
@@ -42,10 +46,38 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--self-check', 'run every case twice and compare trace hashes (harness.deterministic)')
     .option('--json <file>', 'also write the report as JSON')
     .option('--out <dir>', `folder for replay files of counterexamples (default: ${DEFAULT_REPRO_DIR})`)
+    .option('--workers <n>', `worker threads that run the cases; 1 runs them in process; the report does not depend on it (default: one per core, at most one per ${AUTO_WORKER_RUNS_MIN} runs)`, wholeNumberArg('--workers'))
+    .option('--shard <i/n>', 'run only slice I of N of the campaign (contiguous case indices); join the shards\' --json reports with mcp-sim merge')
+    .option('--time-limit <seconds>', `stop starting runs after this many seconds and report the runs done (without --runs: run until then, at most ${CAMPAIGN_RUNS_LIMIT} runs)`, secondsArg('--time-limit'))
+    .option('--seeds <a..b>', 'a sweep: one campaign per seed from A to B, one combined report; exits 1 if any seed fails')
+    .addHelpText('after', CHECK_EXIT_HELP)
     .action(async (opts: CheckFlags) => {
       const { out: reproDir, json: jsonFile, ...rest } = opts;
-      const options = resolveCampaignOptions({ seed: rest.seed, runs: rest.runs, shrink: rest.shrink, selfCheck: rest.selfCheck, reproDir, jsonFile, workload: workloadOf(opts) });
+      const options = resolveCampaignOptions({
+        seed: rest.seed,
+        runs: rest.runs,
+        shrink: rest.shrink,
+        selfCheck: rest.selfCheck,
+        reproDir,
+        jsonFile,
+        workload: workloadOf(opts),
+        workers: rest.workers,
+        shard: rest.shard,
+        timeLimitSeconds: rest.timeLimit,
+        seeds: rest.seeds,
+      });
       code = await checkCommand(options);
+    });
+
+  program
+    .command('merge')
+    .description("join the --json reports of a campaign's shards (check --shard I/N) into the report of the whole campaign; prints and exits like check")
+    .argument('<files...>', 'the JSON report of every shard, in any order')
+    .option('--json <file>', 'also write the merged report as JSON')
+    .option('--out <dir>', `folder for replay files of counterexamples (default: ${DEFAULT_REPRO_DIR})`)
+    .addHelpText('after', '\nExit status: 0 pass, 1 a violation beyond the baseline, 2 shards that do not make one campaign (other seeds, workloads, SDK or mcp-sim versions; a shard missing, twice, or cut short).')
+    .action(async (files: string[], opts: { json?: string; out?: string }) => {
+      code = await mergeCommand({ files, ...(opts.json !== undefined && { jsonFile: opts.json }), ...(opts.out !== undefined && { reproDir: opts.out }) });
     });
 
   const replay = program
@@ -107,6 +139,10 @@ interface CheckFlags extends WorkloadFlags {
   selfCheck?: boolean;
   out?: string;
   json?: string;
+  workers?: number;
+  shard?: string;
+  timeLimit?: number;
+  seeds?: string;
 }
 
 /** What commander parses for `replay`. */

@@ -1,4 +1,37 @@
+import type { Side } from '../sim/scenario.ts';
 import { invariant, type InvariantId, type Level } from './invariants.ts';
+
+/**
+ * What a finding is about, as data other passes can match on (`attribution.ts` links a knock-on
+ * to its root cause by them, `blame.ts` finds a blamed symptom again in another run). Every
+ * field is optional: a rule sets the ones it knows. Ids are the `idKey` of wire ids (`n0`, `s"a"`).
+ */
+export interface Subjects {
+  /** The side that sent the request(s) concerned: the ids are that side's. */
+  readonly sender?: Side;
+  /** The connection it happened on. */
+  readonly conn?: number;
+  /** The client that connection belongs to (0 unless the scenario has several). */
+  readonly client?: number;
+  /** `idKey` of the wire ids of the requests concerned. */
+  readonly ids?: readonly string[];
+  /** The caller's call concerned, by label. */
+  readonly call?: string;
+  /** The side whose conduct is at stake when no request is (a side that closed, say). */
+  readonly side?: Side;
+  /** The caller AbortSignal concerned (whose abort sent a cancel, whose listeners leaked). */
+  readonly signal?: string;
+  /** A finding that blames an interleaving: the calls whose race it blames (a response crossing their cancel). */
+  readonly raced?: readonly string[];
+}
+
+/** The earlier finding of the same trace that a knock-on follows from (`attribution.ts`). */
+export interface RootCause {
+  readonly invariant: InvariantId;
+  readonly request?: string;
+  /** Trace index of the root finding. */
+  readonly at: number;
+}
 
 /**
  * One broken rule in one run. Severity follows the level: MUST and DERIVED are violations (they
@@ -15,13 +48,22 @@ export interface Finding {
   readonly request?: string;
   /** One sentence a user understands without reading code. */
   readonly message: string;
+  /** What it is about, for attribution and blame confirmation. */
+  readonly subjects?: Subjects;
+  /** Set on a knock-on: the root finding it follows from (its root's root, for a chain). */
+  readonly rootCause?: RootCause;
+  /**
+   * Set on a finding that replaced a blame a counterfactual run refuted (`blame.ts`): the
+   * invariant first blamed and the counterfactual that showed the symptom without the race.
+   */
+  readonly reclassified?: { readonly from: InvariantId; readonly counterfactual: string };
 }
 
 export function severityOf(level: Level): Finding['severity'] {
   return level === 'SHOULD' ? 'warning' : level === 'ADVICE' ? 'note' : 'violation';
 }
 
-export function finding(id: InvariantId, at: number, message: string, request?: string): Finding {
+export function finding(id: InvariantId, at: number, message: string, request?: string, subjects?: Subjects): Finding {
   const inv = invariant(id);
   return {
     invariant: id,
@@ -31,5 +73,6 @@ export function finding(id: InvariantId, at: number, message: string, request?: 
     at,
     ...(request !== undefined && { request }),
     message,
+    ...(subjects !== undefined && { subjects }),
   };
 }

@@ -1,5 +1,5 @@
 /**
- * The invariant catalogue (`shared/invariants.md`) as data: ids are stable names used by findings,
+ * The invariant catalogue (`docs/invariants.md`) as data: ids are stable names used by findings,
  * baselines and reports. Spec sections are pages of revision 2025-11-25.
  */
 
@@ -11,7 +11,21 @@ export interface Invariant {
   /** Spec page under https://modelcontextprotocol.io/specification/2025-11-25/ */
   readonly section: string;
   readonly property: string;
+  /**
+   * The invariant blames an interleaving: its findings say that a race (a response and a cancel
+   * crossing, say) caused a symptom. Such a finding is confirmed by a counterfactual run without
+   * the race (`src/check/confirmBlame.ts`, judged by `blame.ts`); when the symptom stays, the
+   * finding is reported as what it is instead.
+   */
+  readonly blamesInterleaving?: true;
+  /**
+   * Not judged by a rule on one trace: reported only in place of a blame that a counterfactual
+   * run refuted (`blame.ts`).
+   */
+  readonly fromCounterfactual?: true;
 }
+
+type Flags = { readonly blamesInterleaving?: true; readonly fromCounterfactual?: true };
 
 const table = [
   ['rpc.well-formed', 'MUST', 'basic/index', 'every frame is a valid JSON-RPC 2.0 request, notification, result or error'],
@@ -37,7 +51,7 @@ const table = [
   ['cancel.zombie-work', 'SHOULD', 'basic/utilities/cancellation', 'after the abort, the handler stops within bounded virtual time: no more downstream calls, progress attempts or new timers'],
   ['cancel.abort-swallowed', 'ADVICE', 'basic/utilities/cancellation', 'the handler does not return a normal result after its signal aborted (a swallowed AbortError)'],
   ['cancel.late-response-silent', 'SHOULD', 'basic/utilities/cancellation', 'a response arriving after the caller cancelled neither resolves the call nor raises an error callback'],
-  ['cancel.race-graceful', 'MUST', 'basic/utilities/cancellation', 'every order of {response, cancel} leaves the session usable: no crash, no duplicate response, the next request succeeds'],
+  ['cancel.race-graceful', 'MUST', 'basic/utilities/cancellation', 'every order of {response, cancel} leaves the session usable: no crash, no duplicate response, the next request succeeds', { blamesInterleaving: true }],
   ['timeout.settles', 'SHOULD', 'basic/lifecycle#timeouts', 'every call settles at the caller within its timeout bound of virtual time, whatever the peer does'],
   ['timeout.sends-cancel', 'SHOULD', 'basic/lifecycle#timeouts', 'a timed-out request is followed promptly by its cancellation (except initialize)'],
   ['timeout.reset-on-progress', 'DERIVED', 'basic/lifecycle#timeouts', 'with reset-on-progress on, each progress moves the deadline to progress time + timeout; with it off, progress changes nothing'],
@@ -46,11 +60,13 @@ const table = [
   ['lifecycle.close-settles', 'DERIVED', 'basic/lifecycle', 'on close every pending call rejects, every in-flight handler is aborted, nothing more is sent on the closed connection'],
   ['lifecycle.reconnect-isolation', 'DERIVED', 'basic/lifecycle', 'after close and reconnect, nothing of the old connection (timers, cancels, responses, handlers) reaches the new one'],
   ['lifecycle.close-once', 'DERIVED', 'basic/lifecycle', 'each side observes its close exactly once'],
+  ['lifecycle.session-usable', 'DERIVED', 'basic/lifecycle', 'a session no caller closed stays usable without any race: in the natural order no call fails because the connection is gone and no side closes by itself (reported where a race was blamed for it and the natural order shows it too)', { fromCounterfactual: true }],
   ['http.exchange-completes', 'MUST', 'basic/transports#streamable-http', 'every POST carrying a request ends: a JSON body, or an SSE stream that closes; also when the request was cancelled (the case of the seed issue)'],
   ['http.accepted-202', 'MUST', 'basic/transports#streamable-http', 'a POST of notifications or responses gets 202 with no body (or an HTTP error)'],
   ['http.single-stream', 'MUST', 'basic/transports#streamable-http', 'each server message goes out on exactly one stream (no broadcast; replays on resumption excepted)'],
   ['http.duplicate-inflight-id', 'DERIVED', 'basic/transports#streamable-http', 'two in-flight requests that share an id never leave a POST orphaned: the server rejects the second or answers both'],
   ['http.disconnect-not-cancel', 'SHOULD', 'basic/transports#streamable-http', 'a client dropping an SSE stream is not by itself a cancellation (revision 2025-11-25; inverted in 2026-07-28)'],
+  ['http.stateless-server-request', 'ADVICE', 'basic/transports#streamable-http', 'a stateless Streamable HTTP server has no stream to the client outside a POST: a server-initiated request sent there fails with the connection-gone error, race or no race (reported where a race was blamed for it)', { fromCounterfactual: true }],
   ['http.rejects-bad-input', 'MUST', 'basic/transports#streamable-http', 'a POST or GET the server cannot accept gets an HTTP error status (4xx), never a 2xx or no answer, and the session stays usable'],
   ['leak.correlation-maps', 'DERIVED', '(harness: quiescence)', 'with nothing in flight, every correlation map is empty: response handlers, progress handlers, timeout records, handler abort controllers, HTTP request→stream maps'],
   ['leak.timers', 'DERIVED', '(harness: quiescence)', 'no virtual timers remain except ones the scenario owns by design'],
@@ -65,8 +81,17 @@ const table = [
 export type InvariantId = (typeof table)[number][0];
 
 export const invariants: ReadonlyMap<InvariantId, Invariant> = new Map(
-  table.map(([id, level, section, property]) => [id, { id, level, section, property }]),
+  table.map((row) => {
+    const [id, level, section, property] = row;
+    const flags: Flags = row.length > 4 ? (row as readonly unknown[])[4] as Flags : {};
+    return [id, { id, level, section, property, ...flags }];
+  }),
 );
+
+/** True when findings of `id` blame an interleaving and need a counterfactual to stand (`blamesInterleaving`). */
+export function blamesInterleaving(id: InvariantId): boolean {
+  return invariants.get(id)?.blamesInterleaving === true;
+}
 
 export function invariant(id: InvariantId): Invariant {
   return invariants.get(id)!;

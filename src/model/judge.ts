@@ -1,6 +1,7 @@
 import type { SdkFacts } from '../sdk/facts.ts';
 import type { EndState } from '../sim/endState.ts';
 import type { TraceEvent } from '../sim/trace.ts';
+import { attribute } from './attribution.ts';
 import type { Coverage } from './coverage.ts';
 import type { Finding } from './finding.ts';
 import { leaksRule } from './leaks.ts';
@@ -44,7 +45,9 @@ export interface JudgeOptions {
  * Judges one run: every finding its trace and end-state snapshot show, on every profile (the
  * HTTP rules find nothing in a trace without HTTP events). Pure: the same trace, snapshot and
  * facts give the same findings, in trace order of detection. Without an end state, the checks
- * that need one (leaks, HTTP exchanges left open) find nothing.
+ * that need one (leaks, HTTP exchanges left open) find nothing. A finding that follows from
+ * another of the same trace carries its `rootCause` (`attribution.ts`). A finding that blames an
+ * interleaving is as the trace shows it: `runChecked` confirms it with a counterfactual run.
  */
 export function judge(trace: readonly TraceEvent[], endState: EndState | undefined, options: JudgeOptions): Finding[] {
   return judgeWithCoverage(trace, endState, { ...options, coverage: false }).findings;
@@ -67,7 +70,7 @@ export function judgeWithCoverage(
   for (const e of trace) walker.feed(e);
   walker.finish(trace.at(-1), endState);
   return {
-    findings: walker.findings,
+    findings: attribute(walker.findings),
     coverage: countCoverage ? { transitions: { ...walker.transitions }, races: { ...walker.races } } : undefined,
   };
 }

@@ -68,7 +68,9 @@ export const leaksRule: RuleFactory = (walk, facts) => ({
       if (sig.abortListeners === 0) continue;
       const users = calls.filter((c) => c.options.signal === sig.name);
       if (users.some((c) => !c.settled)) continue;
-      walk.flag(finding('leak.abort-listeners', at, `signal ${sig.name} still has ${sig.abortListeners} abort listener(s) after all ${users.length} call(s) using it settled.`, `signal:${sig.name}`));
+      walk.flag(
+        finding('leak.abort-listeners', at, `signal ${sig.name} still has ${sig.abortListeners} abort listener(s) after all ${users.length} call(s) using it settled.`, `signal:${sig.name}`, { signal: sig.name }),
+      );
     }
   },
 });

@@ -2,6 +2,7 @@ import { finding } from './finding.ts';
 import { show } from './ids.ts';
 import { handlerOf } from './records.ts';
 import type { RuleFactory } from './rule.ts';
+import { receiverSubjects } from './subjects.ts';
 import { deadlineOf } from './rules/timeout.ts';
 
 /**
@@ -28,7 +29,7 @@ export const livenessRule: RuleFactory = (walk, facts) => ({
     if (!quiescent) return;
     for (const rec of walk.receivers()) {
       if (handlerOf(rec) === 'running') {
-        walk.flag(finding('liveness.handler-ends', at, `the ${rec.side}'s handler of request ${show(rec.id)} neither ended nor was aborted.`, walk.receivedLabel(rec)));
+        walk.flag(finding('liveness.handler-ends', at, `the ${rec.side}'s handler of request ${show(rec.id)} neither ended nor was aborted.`, walk.receivedLabel(rec), receiverSubjects(walk, rec)));
       }
     }
   },

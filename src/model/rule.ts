@@ -30,6 +30,8 @@ export interface Walk {
   requesterOfClient(side: Side, client: number, id: unknown): RequesterRec | undefined;
   /** The client that connection `conn` belongs to (0 unless the scenario has several). */
   clientOf(conn: number): number;
+  /** The step in which the caller aborted signal `signal`, if it did. */
+  abortStep(signal: string): number | undefined;
   /** A request's name in findings: its call's label, or `side:id` for a request seen only on the wire. */
   label(rec: RequesterRec): string;
   /** The name of a received request: its requester's label. */

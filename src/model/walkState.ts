@@ -95,6 +95,10 @@ export abstract class WalkState implements Walk {
     return this.connClient.get(conn) ?? 0;
   }
 
+  abortStep(signal: string): number | undefined {
+    return this.abortedSignals.get(signal);
+  }
+
   label(rec: RequesterRec): string {
     return rec.call?.call ?? `${rec.from}:${show(rec.id)}`;
   }

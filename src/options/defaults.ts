@@ -102,3 +102,31 @@ export const ENV_SEED = 'MCP_SIM_SEED';
  * that differ above bit 31 would run the same campaign. @default 0xffff_ffff
  */
 export const SEED_MAX = 0xffff_ffff;
+
+/**
+ * Worker threads of a campaign when none is asked for: one per core
+ * (`os.availableParallelism()`), but at most one per `AUTO_WORKER_RUNS_MIN` runs, so that a
+ * short campaign (such as the default 300 runs) stays in process rather than pay for starting
+ * workers. `--workers N` is taken as given; `--workers 1` runs in process.
+ * @default 'cores'
+ */
+export const DEFAULT_WORKERS = 'cores' as const;
+
+/**
+ * Fewest runs per worker thread that a campaign starts on its own (`DEFAULT_WORKERS`): a
+ * worker takes about half a second to load the harness and the SDK, some 400 runs of the
+ * default workload. @default 500
+ */
+export const AUTO_WORKER_RUNS_MIN = 500;
+
+/** Most worker threads a campaign may ask for. @default 256 */
+export const WORKERS_MAX = 256;
+
+/** Wall-clock budget of a campaign's runs, in seconds: none, every run is done. @default undefined */
+export const DEFAULT_TIME_LIMIT_SECONDS: number | undefined = undefined;
+
+/** Longest time limit (`--time-limit`): a week, in seconds. @default 604_800 */
+export const TIME_LIMIT_SECONDS_MAX = 604_800;
+
+/** Most seeds one `check --seeds A..B` sweep may run. @default 1_000 */
+export const SEEDS_SWEEP_MAX = 1_000;

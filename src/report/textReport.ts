@@ -20,7 +20,20 @@ export function traceExcerpt(trace: readonly TraceEvent[], from = 0): string {
 }
 
 export function formatFinding(f: Finding): string {
-  return `${badge[f.severity]} ${pc.bold(f.invariant)} (${f.level}, ${f.section})${f.request ? ` [${f.request}]` : ''}: ${f.message}`;
+  return `${badge[f.severity]} ${pc.bold(f.invariant)} (${f.level}, ${f.section})${f.request ? ` [${f.request}]` : ''}: ${f.message}${knockOnNote(f)}`;
+}
+
+/** ` (knock-on of <root> …)` for a finding that follows from another of its trace (`rootCause`). */
+function knockOnNote(f: Finding): string {
+  const r = f.rootCause;
+  return r ? pc.dim(` (knock-on of ${r.invariant}${r.request ? ` [${r.request}]` : ''}, event #${r.at})`) : '';
+}
+
+/** The knock-ons counted under a root cause's entry, one line each. */
+function knockOnLines(s: FindingSummary): string[] {
+  return (s.knockOns ?? []).map(
+    (k) => pc.dim(`    knock-on effect: ${k.invariant} (${k.example.level}) in ${k.runs} of these runs, first in case ${k.firstCase}: ${k.example.message}`),
+  );
 }
 
 export interface ReportContext {
@@ -38,6 +51,7 @@ function formatSummary(s: FindingSummary, report: CampaignReport, ctx: ReportCon
   const lines = [
     `${formatFinding(shown)}${ctx.known(s.invariant) ? pc.dim(' (known: in baseline)') : ''}`,
     pc.dim(`    found in ${s.runs} of ${report.runs} runs; first in case ${s.firstCase}`),
+    ...knockOnLines(s),
   ];
   const cx = s.counterexample;
   if (cx) {

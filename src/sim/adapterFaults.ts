@@ -12,7 +12,8 @@ import type { Side } from './scenario.ts';
  * `progress-after-response`, `task-shaped-result`, `drop-outgoing-cancel`, `cancel-initialize`,
  * `cancel-without-id`, `malformed-notification`.
  * Incoming (what reaches the side's SDK): `reply-to-notification`, `drop-incoming-progress`,
- * `answer-cancelled`, `close-on-late-response`, `drop-incoming-cancel` (the SDK never learns of
+ * `answer-cancelled`, `close-on-late-response`, `close-on-response` (any response, late or not: a
+ * session that breaks with no race), `drop-incoming-cancel` (the SDK never learns of
  * cancellations, so it never aborts a handler: the regression the property suite must catch).
  * Connection: `double-close` (the SDK is told of its close twice), `hide-close` (never told).
  * Caller options (applied where the world calls `request()`): `drop-timeout-option`,
@@ -36,6 +37,7 @@ export type AdapterFaultKind =
   | 'drop-incoming-cancel'
   | 'answer-cancelled'
   | 'close-on-late-response'
+  | 'close-on-response'
   | 'double-close'
   | 'hide-close'
   | 'drop-timeout-option'
@@ -63,6 +65,8 @@ export function applyAdapterFaults(faults: readonly AdapterFault[] | undefined, 
   const open = new Map<unknown, unknown>();
   /** Ids of requests this side cancelled. */
   const cancelled = new Set<unknown>();
+  /** Id of the initialize request this side sent (`close-on-response` lets its answer through). */
+  let initializeId: unknown;
 
   const sendOut = async (m: Msg): Promise<void> => {
     const isResponse = isResponseFrame(m);
@@ -97,6 +101,7 @@ export function applyAdapterFaults(faults: readonly AdapterFault[] | undefined, 
         out = { ...out, result: { ...(out.result as Msg), task: { taskId: `task-${String(m.id)}`, status: 'working' } } };
       }
     }
+    if (isRequest && m.method === 'initialize') initializeId = m.id;
     await realSend(out as never);
     if (isRequest && m.method !== 'initialize' && has('duplicate-request')) await realSend(out as never);
     if (isRequest && m.method === 'initialize' && has('cancel-initialize')) {
@@ -134,6 +139,7 @@ export function applyAdapterFaults(faults: readonly AdapterFault[] | undefined, 
           void realSend({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'adapter fault: replied to a notification' } } as never).catch(() => {});
         }
         if (isResponse && has('close-on-late-response') && cancelled.has(m.id)) void transport.close();
+        else if (isResponse && has('close-on-response') && m.id !== initializeId) void transport.close();
       }),
     set: (h: ((m: never) => void) | undefined) => {
       sdkOnMessage = h;

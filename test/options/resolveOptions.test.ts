@@ -1,5 +1,8 @@
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import {
+  AUTO_WORKER_RUNS_MIN,
+  CAMPAIGN_RUNS_LIMIT,
   DEFAULT_ACTIONS_MAX,
   DEFAULT_BASELINE_RUNS,
   DEFAULT_BASELINE_SHRINK_TIME_MS_MAX,
@@ -16,6 +19,7 @@ import {
   resolvePropertyOptions,
   resolveReplayOptions,
   resolveWorkload,
+  type CampaignOptions,
 } from '../../src/options/index.ts';
 
 const workloadDefaults = { actionsMax: DEFAULT_ACTIONS_MAX, stepsMax: DEFAULT_STEPS_MAX, serverRequests: true, faults: true, profiles: ['memory', 'http'] };
@@ -31,7 +35,49 @@ describe('resolveCampaignOptions', () => {
       selfCheck: false,
       reproDir: DEFAULT_REPRO_DIR,
       jsonFile: undefined,
+      // One worker per core, at most one per AUTO_WORKER_RUNS_MIN runs: 300 runs stay in process.
+      workers: 1,
+      workersAuto: true,
+      shard: undefined,
+      timeLimitSeconds: undefined,
+      seeds: undefined,
     });
+  });
+
+  it('resolves workers, shards, time limits and seed sweeps, and refuses bad ones with the fix', () => {
+    const cores = availableParallelism();
+    expect(resolveCampaignOptions({ runs: 100_000 }, {})).toMatchObject({ workers: cores, workersAuto: true });
+    expect(resolveCampaignOptions({ runs: AUTO_WORKER_RUNS_MIN * 2 - 1 }, {}).workers).toBe(1);
+    expect(resolveCampaignOptions({ runs: 10, workers: 3 }, {})).toMatchObject({ workers: 3, workersAuto: false });
+    expect(resolveCampaignOptions({ runs: 2, workers: 3 }, {}).workers).toBe(2);
+    expect(resolveCampaignOptions({ runs: 10, shard: '2/4' }, {}).shard).toEqual({ index: 2, count: 4 });
+    expect(resolveCampaignOptions({ runs: 10, shard: { index: 1, count: 1 } }, {}).shard).toEqual({ index: 1, count: 1 });
+    expect(resolveCampaignOptions({ timeLimitSeconds: 1.5 }, {})).toMatchObject({ timeLimitSeconds: 1.5, runs: CAMPAIGN_RUNS_LIMIT });
+    expect(resolveCampaignOptions({ timeLimitSeconds: 60, runs: 7 }, {}).runs).toBe(7);
+    expect(resolveCampaignOptions({ timeLimitSeconds: 60 }, { MCP_SIM_RUNS: '8' }).runs).toBe(8);
+    expect(resolveCampaignOptions({ seeds: '4..6' }, {})).toMatchObject({ seeds: [4, 5, 6], seed: 4 });
+    const message = (input: CampaignOptions) => {
+      try {
+        resolveCampaignOptions(input, {});
+      } catch (e) {
+        expect(e).toBeInstanceOf(OptionError);
+        return (e as Error).message;
+      }
+      throw new Error('accepted');
+    };
+    expect(message({ shard: '3/2' })).toBe('--shard (shard) = "3/2": has shard index 3, outside 1 … 2. Fix: give an index from 1 to 2 (shards are numbered from 1).');
+    expect(message({ shard: '0/2' })).toMatch(/^--shard \(shard\) = "0\/2": has shard index 0, outside 1 … 2/);
+    expect(message({ shard: '1/0' })).toMatch(/needs a shard count N ≥ 1/);
+    expect(message({ shard: 'half' })).toBe('--shard (shard) = "half": must be I/N: slice I of N (for example 2/4). Fix: give two whole numbers with a slash, such as --shard 1/4.');
+    expect(message({ runs: 3, shard: '1/4' })).toMatch(/splits 3 run\(s\) into 4 shards, and every shard needs at least one run/);
+    expect(message({ shard: '1/2', timeLimitSeconds: 5 })).toMatch(/^--time-limit \(timeLimitSeconds\) = 5: could cut a shard short, and merge needs every run of every shard/);
+    expect(message({ shard: '1/2', seeds: '1..2' })).toMatch(/^--shard \(shard\) = "1\/2": splits one campaign, and --seeds runs several/);
+    expect(message({ seeds: '1..2', seed: 3 })).toMatch(/^--seeds \(seeds\) = "1..2": is a sweep over seeds, and a single seed is given too/);
+    expect(message({ seeds: '2..1' })).toMatch(/runs from 2 down to 1/);
+    expect(message({ seeds: '1..5000' })).toMatch(/names 5000 seeds; a sweep runs at most 1000/);
+    expect(message({ seeds: '1-3' })).toMatch(/must be a range A..B of seeds/);
+    expect(message({ workers: 0 })).toMatch(/^--workers \(workers\) = 0: must be a whole number from 1 to 256/);
+    expect(message({ timeLimitSeconds: 0 })).toMatch(/^--time-limit \(timeLimitSeconds\) = 0: must be a number of seconds > 0/);
   });
 
   it('reads MCP_SIM_SEED and MCP_SIM_RUNS from the env it is given; explicit options win', () => {

@@ -1,8 +1,9 @@
 import type { Side } from '../../sim/scenario.ts';
 import { finding } from '../finding.ts';
-import { isValidId, other, show } from '../ids.ts';
+import { idKey, isValidId, other, show } from '../ids.ts';
 import { handlerOf, type ReceiverRec } from '../records.ts';
 import type { Obligation, RuleFactory, Walk } from '../rule.ts';
+import { callSubjects, receiverSubjects, requesterSubjects, withAbortingSignal } from '../subjects.ts';
 import { LateDelivery } from './lateDelivery.ts';
 
 /** A cancel reached a handler that runs (or starts later in this step): its signal must abort in this step. */
@@ -16,7 +17,9 @@ class AbortDue implements Obligation {
   check(walk: Walk): void {
     if (this.done || handlerOf(this.rec) !== 'running') return;
     const { rec } = this;
-    walk.flag(finding('cancel.handler-aborted', this.at, `the cancellation of request ${show(rec.id)} reached the ${rec.side} but its handler's signal was not aborted.`, walk.receivedLabel(rec)));
+    walk.flag(
+      finding('cancel.handler-aborted', this.at, `the cancellation of request ${show(rec.id)} reached the ${rec.side} but its handler's signal was not aborted.`, walk.receivedLabel(rec), receiverSubjects(walk, rec)),
+    );
   }
 }
 
@@ -47,9 +50,9 @@ export const cancelRule: RuleFactory = (walk) => {
       if (!isValidId(id)) {
         walk.flag(finding('cancel.well-formed', e.i, `the ${X} sent notifications/cancelled with requestId ${show(id)}; it must name the request by its id.`, `${X}:${e.conn}`));
       } else if (!rec) {
-        walk.flag(finding('cancel.in-flight-only', e.i, `the ${X} cancelled request ${show(id)}, which it never sent.`, `${X}:${show(id)}`));
+        walk.flag(finding('cancel.in-flight-only', e.i, `the ${X} cancelled request ${show(id)}, which it never sent.`, `${X}:${show(id)}`, { sender: X, conn: e.conn, client: walk.clientOf(e.conn), ids: [idKey(id)] }));
       } else if (rec.method === 'initialize') {
-        walk.flag(finding('cancel.not-initialize', e.i, `the ${X} cancelled its initialize request (id ${show(id)}).`, walk.label(rec)));
+        walk.flag(finding('cancel.not-initialize', e.i, `the ${X} cancelled its initialize request (id ${show(id)}).`, walk.label(rec), requesterSubjects(walk, rec)));
       }
     },
 
@@ -57,21 +60,22 @@ export const cancelRule: RuleFactory = (walk) => {
       if (o.machine === 'requester' && o.event === 'CANCEL') {
         const why =
           o.wire === 'responded' || o.wire === 'lateResponse' ? 'whose response it already had' : o.wire === 'cancelled' ? 'a second time' : 'after the connection it was sent on closed';
-        walk.flag(finding('cancel.in-flight-only', o.e.i, `the ${o.rec.from} cancelled ${walk.label(o.rec)} ${why}.`, walk.label(o.rec)));
+        const subjects = withAbortingSignal(walk, requesterSubjects(walk, o.rec), o.rec, o.e.step);
+        walk.flag(finding('cancel.in-flight-only', o.e.i, `the ${o.rec.from} cancelled ${walk.label(o.rec)} ${why}.`, walk.label(o.rec), subjects));
       }
       if (o.machine !== 'receiver') return;
       const { rec } = o;
       // A cancel of initialize is the client's violation (cancel.not-initialize); the server may ignore it.
       if (o.event === 'RESPOND' && o.wire === 'cancelRequested' && rec.method !== 'initialize') {
-        walk.flag(finding('cancel.no-response-after', o.e.i, `the ${rec.side} answered request ${show(rec.id)} after it had received its cancellation.`, walk.receivedLabel(rec)));
+        walk.flag(finding('cancel.no-response-after', o.e.i, `the ${rec.side} answered request ${show(rec.id)} after it had received its cancellation.`, walk.receivedLabel(rec), receiverSubjects(walk, rec)));
       }
       if (o.event === 'PROGRESS' && o.wire === 'cancelRequested') {
-        walk.flag(finding('cancel.zombie-work', o.e.i, `the ${rec.side} sent progress for ${walk.receivedLabel(rec)} after it had received the cancellation.`, walk.receivedLabel(rec)));
+        walk.flag(finding('cancel.zombie-work', o.e.i, `the ${rec.side} sent progress for ${walk.receivedLabel(rec)} after it had received the cancellation.`, walk.receivedLabel(rec), receiverSubjects(walk, rec)));
       }
       if (o.event === 'STEP' && o.handler === 'aborted' && !zombies.has(rec) && o.e.kind === 'handler-step') {
         zombies.add(rec);
         const e = o.e;
-        walk.flag(finding('cancel.zombie-work', e.i, `the ${e.side}'s handler for request ${show(e.id)} ran step #${e.index} (${e.op.kind}) after its signal aborted.`, walk.receivedLabel(rec)));
+        walk.flag(finding('cancel.zombie-work', e.i, `the ${e.side}'s handler for request ${show(e.id)} ran step #${e.index} (${e.op.kind}) after its signal aborted.`, walk.receivedLabel(rec), receiverSubjects(walk, rec)));
       }
     },
 
@@ -112,21 +116,33 @@ export const cancelRule: RuleFactory = (walk) => {
  * settle check comes after the timeout rule's, as the findings' order always had it.
  */
 export const cancelRaceRule: RuleFactory = (walk, facts) => {
-  const crossings: { readonly conn: number; readonly side: Side; readonly i: number; readonly step: number }[] = [];
+  const crossings: { readonly conn: number; readonly side: Side; readonly i: number; readonly step: number; readonly call: string | undefined }[] = [];
+  /** The calls whose response crossed their cancel on `conn` before trace index `i`: the race a finding blames. */
+  const raced = (conn: number, i: number): string[] => [
+    ...new Set(crossings.filter((x) => x.conn === conn && x.i <= i && x.call !== undefined).map((x) => x.call!)),
+  ];
   let callerCloseStep = -1;
   return {
     trace(e) {
       if (e.kind === 'action' && e.action.startsWith('caller #') && / close (client|server)$/.test(e.action)) callerCloseStep = e.step;
     },
 
-    responseDelivered({ e, wire }) {
-      if (wire === 'cancelled' || wire === 'timedOut') crossings.push({ conn: e.conn, side: e.to, i: e.i, step: e.step });
+    responseDelivered({ e, rec, wire }) {
+      if (wire === 'cancelled' || wire === 'timedOut') crossings.push({ conn: e.conn, side: e.to, i: e.i, step: e.step, call: rec.call?.call });
     },
 
     sideClosed({ e }) {
       const crossing = crossings.find((x) => x.conn === e.conn && x.step === e.step);
       if (!crossing || callerCloseStep === e.step) return;
-      walk.flag(finding('cancel.race-graceful', e.i, `the ${crossing.side} closed connection ${e.conn} right after a response and a cancel crossed; the race must leave the session usable.`, `${crossing.side}:${e.conn}`));
+      walk.flag(
+        finding(
+          'cancel.race-graceful',
+          e.i,
+          `the ${crossing.side} closed connection ${e.conn} right after a response and a cancel crossed; the race must leave the session usable.`,
+          `${crossing.side}:${e.conn}`,
+          { side: e.side, conn: e.conn, client: walk.clientOf(e.conn), raced: raced(e.conn, e.i) },
+        ),
+      );
     },
 
     callSettled({ e, call }) {
@@ -134,7 +150,7 @@ export const cancelRaceRule: RuleFactory = (walk, facts) => {
       if (e.outcome !== 'rejected' || (e.message ?? '').search(facts.errorText.connectionGone) === -1) return;
       const crossing = crossings.find((x) => x.conn === call.conn && x.i < call.startI);
       if (!crossing || callerCloseStep >= crossing.step) return;
-      walk.flag(finding('cancel.race-graceful', e.i, `call ${e.call}, started after a response and a cancel crossed, failed with "${e.message}": the race broke the session.`, e.call));
+      walk.flag(finding('cancel.race-graceful', e.i, `call ${e.call}, started after a response and a cancel crossed, failed with "${e.message}": the race broke the session.`, e.call, { ...callSubjects(walk, call), raced: raced(call.conn, call.startI) }));
     },
   };
 };

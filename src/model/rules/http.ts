@@ -3,6 +3,7 @@ import type { JsonValue } from '../../util/json.ts';
 import type { TraceEvent, WireId } from '../../sim/trace.ts';
 import { isJsonObject, isRequestFrame } from '../../util/jsonrpc.ts';
 import { finding, type Finding } from '../finding.ts';
+import { idKey } from '../ids.ts';
 import type { RuleFactory } from '../rule.ts';
 import { canonicalJson } from '../../util/json.ts';
 import { summarizeFrame } from '../../util/jsonrpc.ts';
@@ -155,8 +156,12 @@ export function httpFindings(trace: readonly TraceEvent[], openExchanges: readon
     seen.exchanges.add(exchange);
     writtenOn.set(key, seen);
     if (seen.exchanges.size === 2) {
+      const conn = exchanges.get(exchange)?.conn ?? 0;
+      const id = serverRequestIdOf(frame);
+      // The same request, or cancel of one, twice is the same id twice (`attribution.ts`).
+      const subjects = id === undefined ? undefined : { sender: 'server' as const, conn, client: clientOf.get(conn) ?? 0, ids: [idKey(id)] };
       out.push(
-        finding('http.single-stream', at, `Server message ${summarizeFrame(frame)} went out on exchanges ${[...seen.exchanges].map((x) => `#${x}`).join(' and ')}.`),
+        finding('http.single-stream', at, `Server message ${summarizeFrame(frame)} went out on exchanges ${[...seen.exchanges].map((x) => `#${x}`).join(' and ')}.`, undefined, subjects),
       );
     }
   };
@@ -218,6 +223,13 @@ export function httpFindings(trace: readonly TraceEvent[], openExchanges: readon
     }
   }
   return out;
+}
+
+/** The id of the server's request a server message is (a request) or names (its cancel), if any. */
+function serverRequestIdOf(frame: JsonValue): unknown {
+  if (isRequestFrame(frame)) return frame.id;
+  if (isJsonObject(frame) && frame.method === 'notifications/cancelled' && isJsonObject(frame.params)) return frame.params.requestId;
+  return undefined;
 }
 
 function isCancelOf(frame: JsonValue, id: WireId): boolean {

@@ -49,7 +49,10 @@ export const rpcRule: RuleFactory = (walk) => {
       const ids = sentIds.get(`${X}:${e.conn}`) ?? new Set<string>();
       sentIds.set(`${X}:${e.conn}`, ids);
       const k = idKey(rec.id);
-      if (ids.has(k)) walk.flag(finding('rpc.request-id-unique', e.i, `the ${X} reused request id ${show(rec.id)} on connection ${e.conn}.`, `${X}:${show(rec.id)}`));
+      if (ids.has(k)) {
+        const subjects = { sender: X, conn: e.conn, client: walk.clientOf(e.conn), ids: [k] };
+        walk.flag(finding('rpc.request-id-unique', e.i, `the ${X} reused request id ${show(rec.id)} on connection ${e.conn}.`, `${X}:${show(rec.id)}`, subjects));
+      }
       ids.add(k);
       if (!rec.call) return;
       const meta = params?._meta as Record<string, unknown> | undefined;
