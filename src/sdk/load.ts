@@ -13,9 +13,19 @@ import { createV1Adapter } from './v1/v1Adapter.ts';
 /** The SDK's package name. */
 export const SDK_PACKAGE = '@modelcontextprotocol/sdk';
 
+/**
+ * The environment variable that puts another copy of the SDK in the installed one's place: a
+ * folder holding the SDK package, or a project folder with `node_modules/@modelcontextprotocol/sdk`
+ * (a relative path is taken from the working directory). Every default load (`defaultSdk()`,
+ * `loadSdk()`, `installedSdk()`) then uses that copy, so the CLI, the property suite and the
+ * benchmarks run against it unchanged, and its baseline is the one of its own name@version: a
+ * patched 1.32.2 (a mutant, a local fix) is judged against the 1.32.2 baseline.
+ */
+export const ENV_SDK = 'MCP_SIM_SDK';
+
 /** Where a release is loaded from. */
 export type SdkLocation =
-  /** The SDK installed next to mcp-sim (its own dependency). */
+  /** The SDK installed next to mcp-sim (its own dependency), or the copy `MCP_SIM_SDK` names. */
   | { readonly kind: 'installed' }
   /** A package installed next to mcp-sim under another name: an npm alias such as `sdk-1.20.0`. */
   | { readonly kind: 'package'; readonly name: string }
@@ -37,10 +47,33 @@ export function installCommand(version: string): string {
   return `npm i ${aliasFor(version)}@npm:${SDK_PACKAGE}@${version}`;
 }
 
-/** Name and version of the SDK installed next to mcp-sim, without loading it (reports and baselines name it). */
+/**
+ * Name and version of the SDK every run uses by default, without loading it (reports and
+ * baselines name it): the one installed next to mcp-sim, or the copy `MCP_SIM_SDK` names.
+ */
 export function installedSdk(): { readonly name: string; readonly version: string } {
-  const { name, version } = installedPackage();
+  const { name, version } = defaultPackage();
   return { name, version };
+}
+
+/** The `MCP_SIM_SDK` folder, or `undefined` when the variable is unset or empty. */
+function sdkOverride(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const path = env[ENV_SDK];
+  return path === undefined || path.trim() === '' ? undefined : path;
+}
+
+/** The package of the default SDK: `MCP_SIM_SDK`'s copy when set, else the installed one. */
+function defaultPackage(): SdkPackage {
+  const path = sdkOverride();
+  if (path === undefined) return installedPackage();
+  const pkg = packageInFolder(path, SDK_PACKAGE);
+  if (!pkg) {
+    throw new SdkNotInstalledError(
+      `${ENV_SDK}=${path} does not hold the SDK: no ${SDK_PACKAGE} in folder ${resolve(path)}. ` +
+        `Point ${ENV_SDK} at the package's own folder (the one with its package.json) or a project folder with node_modules/${SDK_PACKAGE}, or unset it to use the installed SDK.`,
+    );
+  }
+  return pkg;
 }
 
 function installedPackage(): SdkPackage {
@@ -70,15 +103,23 @@ export function loadSdk(location: SdkLocation = { kind: 'installed' }): Promise<
   return adapter;
 }
 
-let installed: Promise<SdkAdapter> | undefined;
+/** The default SDK's load, and the `MCP_SIM_SDK` value it was made for. */
+let installed: { readonly override: string | undefined; readonly adapter: Promise<SdkAdapter> } | undefined;
 
-/** The SDK installed next to mcp-sim: what every run uses unless told otherwise. Cached: runs ask for it each time. */
+/**
+ * The SDK installed next to mcp-sim, or the copy `MCP_SIM_SDK` names: what every run uses
+ * unless told otherwise. Cached (runs ask for it each time) for the variable's current value.
+ */
 export function defaultSdk(): Promise<SdkAdapter> {
-  if (!installed) {
-    installed = loadSdk();
-    installed.catch(() => (installed = undefined));
+  const override = sdkOverride();
+  if (!installed || installed.override !== override) {
+    const adapter = loadSdk();
+    installed = { override, adapter };
+    adapter.catch(() => {
+      if (installed?.adapter === adapter) installed = undefined;
+    });
   }
-  return installed;
+  return installed.adapter;
 }
 
 /**
@@ -103,7 +144,7 @@ export async function loadSdkVersion(version: string): Promise<SdkAdapter> {
 function locate(location: SdkLocation): SdkPackage {
   switch (location.kind) {
     case 'installed':
-      return installedPackage();
+      return defaultPackage();
     case 'package': {
       const pkg = findPackage(location.name, import.meta.url);
       if (!pkg) throw new SdkNotInstalledError(`mcp-sim: package "${location.name}" is not installed next to mcp-sim.`);
