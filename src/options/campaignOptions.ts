@@ -42,7 +42,7 @@ export interface CampaignOptions {
   readonly jsonFile?: string;
   /**
    * Worker threads that run the cases (1: in process). The report does not depend on it.
-   * @default DEFAULT_WORKERS: one per core, at most one per AUTO_WORKER_RUNS_MIN (500) runs
+   * @default DEFAULT_WORKERS: one per core, at most one per AUTO_WORKER_RUNS_MIN (5,000) runs
    */
   readonly workers?: number;
   /**
