@@ -114,7 +114,12 @@ export async function runScriptedHandler(
         throw new Error('unreachable: a hanging handler resumed');
     }
   } catch (error) {
-    if (!(error instanceof AbortedError)) throw error;
+    if (!(error instanceof AbortedError)) {
+      // A step failed on its own (a progress the transport could not send): the handler ends in
+      // that error, and the trace must say so, or the model takes it for a handler still running.
+      end('error');
+      throw error;
+    }
     if (program.onAbort === 'swallow') {
       end('swallowed');
       return result();
