@@ -89,6 +89,9 @@ export function formatCampaignReport(report: CampaignReport, ctx: ReportContext)
   );
   if (report.nondeterministic.length > 0) {
     out.push(pc.red(`✗ harness.deterministic: cases ${report.nondeterministic.join(', ')} gave another trace hash on a second run`));
+  } else if (report.selfCheck) {
+    // Say what was checked: a silent pass cannot be told from a self-check that never ran.
+    out.push(pc.green(`✓ harness.deterministic: all ${report.runs} cases gave the same trace hash on a second run`));
   }
   return out.join('\n');
 }

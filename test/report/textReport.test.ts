@@ -112,6 +112,13 @@ describe('formatCampaignReport', () => {
     const flaky = plain(formatCampaignReport({ ...base, nondeterministic: [3, 8] }, ctx));
     expect(flaky).toContain('✗ harness.deterministic: cases 3, 8 gave another trace hash on a second run');
   });
+
+  it('says a self-check passed when one ran, so that a pass is not mistaken for a check never made', () => {
+    const checked = plain(formatCampaignReport({ ...base, selfCheck: true }, ctx));
+    expect(checked).toContain(`✓ harness.deterministic: all ${base.runs} cases gave the same trace hash on a second run`);
+    const flaky = plain(formatCampaignReport({ ...base, selfCheck: true, nondeterministic: [3] }, ctx));
+    expect(flaky).not.toContain('✓ harness.deterministic');
+  });
 });
 
 describe('formatFinding and traceExcerpt', () => {
