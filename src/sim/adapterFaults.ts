@@ -9,7 +9,7 @@ import type { Side } from './scenario.ts';
  *
  * Outgoing (what the side's SDK sends): `duplicate-response`, `shift-response-id`,
  * `duplicate-request`, `fractional-request-id`, `strip-meta`, `constant-progress-token`,
- * `progress-after-response`, `task-shaped-result`, `drop-outgoing-cancel`, `cancel-initialize`,
+ * `progress-after-response`, `task-shaped-result`, `drop-outgoing-cancel`, `drop-outgoing-progress`, `cancel-initialize`,
  * `cancel-without-id`, `malformed-notification`.
  * Incoming (what reaches the side's SDK): `reply-to-notification`, `drop-incoming-progress`,
  * `answer-cancelled`, `close-on-late-response`, `close-on-response` (any response, late or not: a
@@ -29,6 +29,7 @@ export type AdapterFaultKind =
   | 'progress-after-response'
   | 'task-shaped-result'
   | 'drop-outgoing-cancel'
+  | 'drop-outgoing-progress'
   | 'cancel-initialize'
   | 'cancel-without-id'
   | 'malformed-notification'
@@ -83,6 +84,7 @@ export function applyAdapterFaults(faults: readonly AdapterFault[] | undefined, 
         out = { ...out, params: { ...out.params, _meta: { ...(out.params!._meta as Msg), progressToken: 'same-token' } } };
       }
     }
+    if (isNote && m.method === 'notifications/progress' && has('drop-outgoing-progress')) return;
     if (isNote && m.method === 'notifications/cancelled') {
       if (has('drop-outgoing-cancel')) return;
       cancelled.add(m.params?.requestId);

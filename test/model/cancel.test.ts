@@ -111,4 +111,11 @@ describe('cancel invariants', () => {
     expect(good.ids).not.toContain('cancel.race-graceful');
     expect(good.run.result.trace.some((e) => e.kind === 'call-settle' && e.call === 'c2' && e.outcome === 'resolved')).toBe(true);
   });
+
+  it('cancel.abort-sends-cancel: fires on an abort mid-call whose cancel never goes out / silent on the SDK\'s abort mid-call', async () => {
+    const s = (faults?: Parameters<typeof scenario>[2]) => scenario({ h: handler([sleep(50)]) }, [call('c1', 'h', { signal: 'a' }), abort('a')], faults);
+    const bad = await check(s([fault('client', 'drop-outgoing-cancel')]));
+    expect(bad.ids).toContain('cancel.abort-sends-cancel');
+    expect((await check(s())).ids).not.toContain('cancel.abort-sends-cancel');
+  });
 });

@@ -50,4 +50,10 @@ describe('progress invariants', () => {
     expect(bad.run.result.trace.some((e) => e.kind === 'onerror' && /unknown token/.test(e.message))).toBe(true);
     expect((await check(s)).ids).not.toContain('progress.race-silent');
   });
+
+  it('progress.reaches-requester: fires on a handler\'s progress dropped on its way out / silent on the SDK delivering it', async () => {
+    const bad = await check(scenario({ h: handler([progress(1)]) }, [call('c1', 'h', { onprogress: true })], [fault('server', 'drop-outgoing-progress')]));
+    expect(bad.ids).toContain('progress.reaches-requester');
+    expect((await check(withProgress(progress(1), progress(2)))).ids).not.toContain('progress.reaches-requester');
+  });
 });

@@ -1,7 +1,7 @@
 import type { Side } from '../../sim/scenario.ts';
 import { finding } from '../finding.ts';
 import { idKey, isValidId, other, show } from '../ids.ts';
-import { handlerOf, type ReceiverRec } from '../records.ts';
+import { handlerOf, isOpen, type ReceiverRec, type RequesterRec } from '../records.ts';
 import type { Obligation, RuleFactory, Walk } from '../rule.ts';
 import { callSubjects, receiverSubjects, requesterSubjects, withAbortingSignal } from '../subjects.ts';
 import { LateDelivery } from './lateDelivery.ts';
@@ -24,6 +24,24 @@ class AbortDue implements Obligation {
 }
 
 /**
+ * The caller aborted the signal of a call whose request was in flight: the SDK's abort listener
+ * sends the cancel synchronously, so it must go out (or be attempted: `send-failed`) in this step.
+ */
+class AbortCancelDue implements Obligation {
+  constructor(
+    readonly rec: RequesterRec,
+    readonly at: number,
+    readonly signal: string,
+  ) {}
+
+  check(walk: Walk): void {
+    if (this.rec.lastCancelStep === walk.step) return;
+    const name = walk.label(this.rec);
+    walk.flag(finding('cancel.abort-sends-cancel', this.at, `the caller aborted signal ${this.signal} while ${name} was in flight, but the ${this.rec.from} sent no cancellation for it.`, name, requesterSubjects(walk, this.rec)));
+  }
+}
+
+/**
  * `cancel.*` but the race rule (`cancelRaceRule`): a cancel is well-formed, names a request
  * its sender issued and still awaits, never initialize; its receiver sends no response after
  * it, aborts the handler's signal, and the handler stops (no more steps, no progress, no normal
@@ -38,6 +56,15 @@ export const cancelRule: RuleFactory = (walk) => {
   };
   return {
     trace(e) {
+      if (e.kind === 'abort-signal') {
+        // In flight: sent, not answered, not cancelled or timed out, its connection open at the requester.
+        for (const call of walk.calls()) {
+          const rec = call.req;
+          if (call.options.signal !== e.signal || call.settled || !rec || rec.method === 'initialize' || !isOpen(rec)) continue;
+          walk.oblige(new AbortCancelDue(rec, e.i, e.signal));
+        }
+        return;
+      }
       if (e.kind === 'deliver') late.delivered(e.to);
       if (e.kind !== 'onerror') return;
       const rec = late.erred(e);

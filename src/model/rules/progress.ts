@@ -1,7 +1,8 @@
 import { finding } from '../finding.ts';
-import { show } from '../ids.ts';
-import { isOpen, type CallRec, type ReceiverRec } from '../records.ts';
+import { idKey, other, show } from '../ids.ts';
+import { handlerOf, isOpen, wireOf, type CallRec, type ReceiverRec } from '../records.ts';
 import type { Obligation, RuleFactory, Walk } from '../rule.ts';
+import { receiverSubjects } from '../subjects.ts';
 import { LateDelivery } from './lateDelivery.ts';
 
 /** A progress reached the requester before the response: the caller's onprogress must run in this step. */
@@ -28,8 +29,37 @@ class OnprogressDue implements Obligation {
 export const progressRule: RuleFactory = (walk) => {
   const counters = new Map<ReceiverRec, { progress?: number; total?: number }>();
   const late = new LateDelivery();
+  /**
+   * `progress.reaches-requester`: progress a running handler emitted for an open request with a
+   * token, not yet delivered to the requester: `to:conn:token:progress` → oldest first.
+   */
+  const emitted = new Map<string, { readonly i: number; readonly rec: ReceiverRec; readonly progress: number }[]>();
+  const closedConns = new Set<number>();
+  let http = false;
+  const keyOf = (to: string, conn: number, token: string, progress: unknown) => `${to}:${conn}:${token}:${String(progress)}`;
   return {
     trace(e) {
+      if (e.kind === 'http-request') http = true;
+      if (e.kind === 'close' || e.kind === 'eof' || e.kind === 'drop') closedConns.add(e.conn);
+      if (e.kind === 'handler-step' && e.op.kind === 'progress') {
+        let rec: ReceiverRec | undefined;
+        for (const r of walk.receivers()) if (r.side === e.side && r.conn === e.conn && idKey(r.id) === idKey(e.id)) rec = r;
+        const wire = rec && wireOf(rec);
+        if (rec?.token !== undefined && (wire === 'open' || wire === 'progressing') && handlerOf(rec) === 'running') {
+          const k = keyOf(other(e.side), e.conn, rec.token, e.op.progress);
+          const list = emitted.get(k) ?? [];
+          list.push({ i: e.i, rec, progress: e.op.progress });
+          emitted.set(k, list);
+        }
+      }
+      if (e.kind === 'deliver') {
+        const frame = e.frame as { method?: unknown; params?: { progressToken?: unknown; progress?: unknown } } | null;
+        if (frame && typeof frame === 'object' && frame.method === 'notifications/progress') {
+          const k = keyOf(e.to, e.conn, idKey(frame.params?.progressToken), frame.params?.progress);
+          const list = emitted.get(k);
+          if (list?.length) list.shift();
+        }
+      }
       if (e.kind === 'deliver') late.delivered(e.to);
       if (e.kind !== 'onerror') return;
       const rec = late.erred(e);
@@ -75,6 +105,21 @@ export const progressRule: RuleFactory = (walk) => {
     progressDelivered({ e, rec, wire }) {
       if (wire !== 'pending' && wire !== 'progressing') return late.arrived(e, rec);
       if (rec.call?.options.onprogress && !rec.call.settled) walk.oblige(new OnprogressDue(rec.call, e.i));
+    },
+
+    finish({ outcome }) {
+      // Streamable HTTP states its own drops (JSON response mode, a disconnected SSE stream): judged on the memory link only.
+      // Before quiescence a progress may still be on its way.
+      if (http || outcome !== 'quiescent') return;
+      for (const list of emitted.values()) {
+        for (const { i, rec, progress } of list) {
+          if (closedConns.has(rec.conn) || wireOf(rec) === 'cancelRequested' || wireOf(rec) === 'closed') continue;
+          const req = walk.requester(other(rec.side), rec.conn, rec.id);
+          const gaveUp = req !== undefined && ['cancelled', 'lateResponse', 'timedOut', 'closed'].includes(wireOf(req));
+          if (gaveUp) continue;
+          walk.flag(finding('progress.reaches-requester', i, `the ${rec.side}'s handler emitted progress ${progress} for ${walk.receivedLabel(rec)}, but it never reached the ${other(rec.side)} though the connection stayed open.`, walk.receivedLabel(rec), receiverSubjects(walk, rec)));
+        }
+      }
     },
 
     onprogress({ call, late: afterSettle }) {
