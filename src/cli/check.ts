@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import pc from 'picocolors';
 import { loadBaseline } from '../baseline/baseline.ts';
+import { scriptedConductIds } from '../baseline/conduct.ts';
 import { campaignOn } from '../campaign/check.ts';
 import { formatCampaignReport } from '../report/textReport.ts';
 import { replayFile } from '../campaign/replayFile.ts';
@@ -12,8 +13,9 @@ import { defaultSdk } from '../sdk/load.ts';
 import { realGlobals } from '../sim/realGlobals.ts';
 import { writeFileAtomic, writeJsonAtomic } from '../util/atomicWrite.ts';
 import { TOOL, type PackageId } from '../util/toolVersion.ts';
+import type { Finding } from '../model/finding.ts';
 import type { InvariantId } from '../model/invariants.ts';
-import { AUTO_WORKER_RUNS_MIN, type ResolvedCampaignOptions, type ResolvedWorkload } from '../options/index.ts';
+import { AUTO_WORKER_RUNS_MIN, DEFAULT_FAIL_ON, type FailOn, type ResolvedCampaignOptions, type ResolvedWorkload } from '../options/index.ts';
 
 /** Exit code of a campaign stopped by Ctrl-C (128 + SIGINT), after its partial report. */
 export const EXIT_INTERRUPTED = 130;
@@ -54,7 +56,7 @@ export async function checkCommand(options: ResolvedCampaignOptions): Promise<nu
     } finally {
       progress.stop();
     }
-    return presentCampaign(report, { sdk, known, reproDir: options.reproDir, jsonFile: options.jsonFile });
+    return presentCampaign(report, { sdk, known, reproDir: options.reproDir, jsonFile: options.jsonFile, failOn: options.failOn });
   } finally {
     interrupt.dispose();
   }
@@ -63,7 +65,7 @@ export async function checkCommand(options: ResolvedCampaignOptions): Promise<nu
 /** The option lines `check` and `merge` print under their first line. */
 export function printCampaignOptions(
   sdk: PackageId,
-  options: { readonly runs: number; readonly shrink: boolean; readonly shrinkTimeMsMax?: number; readonly selfCheck: boolean },
+  options: { readonly runs: number; readonly shrink: boolean; readonly shrinkTimeMsMax?: number; readonly selfCheck: boolean; readonly failOn?: FailOn },
   workload: ResolvedWorkload,
 ): void {
   console.log(`  sdk           ${sdk.name}@${sdk.version}`);
@@ -76,6 +78,7 @@ export function printCampaignOptions(
   const budget = options.shrink && options.shrinkTimeMsMax !== undefined ? ` (at most ${options.shrinkTimeMsMax / 1000} s per counterexample)` : '';
   console.log(`  shrink        ${options.shrink}${budget}`);
   console.log(`  self-check    ${options.selfCheck}`);
+  if (options.failOn) console.log(`  fail on       ${options.failOn} and above, beyond the baseline`);
 }
 
 /** The progress display of one campaign's runs and shrinks (runs against time under a time limit). */
@@ -121,6 +124,8 @@ export interface Presentation {
   readonly known: ReadonlySet<InvariantId>;
   readonly reproDir: string;
   readonly jsonFile: string | undefined;
+  /** The lowest severity beyond the baseline that fails. @default DEFAULT_FAIL_ON */
+  readonly failOn?: FailOn;
 }
 
 /** The lines that say a report covers less than its campaign: cut, interrupted or one shard. */
@@ -162,9 +167,21 @@ export function campaignDocument(report: CampaignReport, sdk: PackageId): Record
   return { sdk, tool: TOOL, ...report };
 }
 
-/** Violations the baseline does not list, and whether the campaign fails. */
-function verdictOf(report: CampaignReport, known: ReadonlySet<InvariantId>) {
-  const fresh = report.findings.filter((f) => f.example.severity === 'violation' && !known.has(f.invariant));
+/** The severities each `--fail-on` level fails on. */
+const failingSeverities: Readonly<Record<FailOn, ReadonlySet<Finding['severity']>>> = {
+  must: new Set(['violation']),
+  should: new Set(['violation', 'warning']),
+  advice: new Set(['violation', 'warning', 'note']),
+};
+
+/**
+ * Findings the baseline does not list at `failOn` or above, and whether the campaign fails.
+ * Findings that judge a scripted handler's own conduct (provoked on purpose) never count.
+ */
+export function verdictOf(report: CampaignReport, known: ReadonlySet<InvariantId>, failOn: FailOn = DEFAULT_FAIL_ON) {
+  const fresh = report.findings.filter(
+    (f) => failingSeverities[failOn].has(f.example.severity) && !known.has(f.invariant) && !scriptedConductIds.has(f.invariant),
+  );
   return { fresh, failed: fresh.length > 0 || report.nondeterministic.length > 0 };
 }
 
@@ -179,7 +196,8 @@ export function presentCampaign(report: CampaignReport, p: Presentation): number
   console.log(formatCampaignReport(report, { replayFiles, known: (id) => p.known.has(id), madeWith: { tool: TOOL, sdk: p.sdk } }));
   if (p.jsonFile) writeJsonAtomic(p.jsonFile, campaignDocument(report, p.sdk), { replacer: asJson, mkdir: true });
 
-  const { fresh, failed } = verdictOf(report, p.known);
+  const failOn = p.failOn ?? DEFAULT_FAIL_ON;
+  const { fresh, failed } = verdictOf(report, p.known, failOn);
   // An entry met only as a knock-on effect (counted under its root cause) was met all the same.
   const met = new Set(report.findings.flatMap((f) => [f.invariant, ...(f.knockOns ?? []).map((k) => k.invariant)]));
   const stale = [...p.known].filter((id) => !met.has(id));
@@ -188,8 +206,8 @@ export function presentCampaign(report: CampaignReport, p: Presentation): number
   }
   console.log(
     failed
-      ? pc.red(`FAIL: ${fresh.length} violation(s) not in the baseline (${fresh.map((f) => f.invariant).join(', ')}); seed=${report.seed}`)
-      : pc.green(`PASS: no violation beyond the baseline of ${p.sdk.name}@${p.sdk.version}; seed=${report.seed}`),
+      ? pc.red(`FAIL: ${fresh.length} finding(s) not in the baseline at --fail-on ${failOn} (${fresh.map((f) => f.invariant).join(', ')}); seed=${report.seed}`)
+      : pc.green(`PASS: no violation beyond the baseline of ${p.sdk.name}@${p.sdk.version} (--fail-on ${failOn}); seed=${report.seed}`),
   );
   if (report.stopped === 'interrupted') return EXIT_INTERRUPTED;
   return failed ? 1 : 0;
@@ -216,11 +234,11 @@ async function sweepCommand(
     onProgress: (done, total, phase) => progress.update(done, total, phase),
     onCampaignDone: (report) => {
       progress.stop();
-      const { fresh, failed } = verdictOf(report, ctx.known);
+      const { fresh, failed } = verdictOf(report, ctx.known, options.failOn);
       verdicts.push({ seed: report.seed, failed, fresh: fresh.map((f) => f.invariant), report });
       const replayFiles = writeReplayFiles(report, ctx.sdk, join(options.reproDir, `seed-${report.seed}`));
       console.log('');
-      const summary = `seed ${report.seed}: ${report.runs} runs, ${report.findings.length} invariant(s) broken, ${fresh.length} violation(s) beyond the baseline`;
+      const summary = `seed ${report.seed}: ${report.runs} runs, ${report.findings.length} invariant(s) broken, ${fresh.length} finding(s) beyond the baseline at --fail-on ${options.failOn}`;
       if (!failed) {
         console.log(pc.green(`PASS ${summary}`));
         for (const line of scopeLines(report)) console.log(pc.yellow(`  ${line}`));
@@ -259,8 +277,8 @@ async function sweepCommand(
   const failed = failedSeeds.length > 0;
   console.log(
     failed
-      ? pc.red(`FAIL: ${union.size} violation(s) not in the baseline over ${failedSeeds.length} seed(s) (${[...union.keys()].join(', ')}); seeds=${seeds[0]}..${seeds.at(-1)}`)
-      : pc.green(`PASS: no violation beyond the baseline of ${ctx.sdk.name}@${ctx.sdk.version}; seeds=${seeds[0]}..${seeds.at(-1)}`),
+      ? pc.red(`FAIL: ${union.size} finding(s) not in the baseline at --fail-on ${options.failOn} over ${failedSeeds.length} seed(s) (${[...union.keys()].join(', ')}); seeds=${seeds[0]}..${seeds.at(-1)}`)
+      : pc.green(`PASS: no violation beyond the baseline of ${ctx.sdk.name}@${ctx.sdk.version} (--fail-on ${options.failOn}); seeds=${seeds[0]}..${seeds.at(-1)}`),
   );
   if (result.stopped === 'interrupted') return EXIT_INTERRUPTED;
   return failed ? 1 : 0;

@@ -6,12 +6,14 @@ import {
   DEFAULT_CAMPAIGN_RUNS,
   DEFAULT_CAMPAIGN_SEED,
   DEFAULT_REPRO_DIR,
+  DEFAULT_FAIL_ON,
   DEFAULT_SHRINK,
   ENV_RUNS,
   ENV_SEED,
   resolveBaselineOptions,
   resolveCampaignOptions,
   resolveReplayOptions,
+  type FailOn,
 } from '../options/index.ts';
 import { baselineCommand } from './baseline.ts';
 import { CHECK_EXIT_HELP, checkCommand } from './check.ts';
@@ -44,6 +46,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--shrink', `shrink each invariant's first case to a minimal counterexample (default: ${DEFAULT_SHRINK ? 'on' : 'off'})`)
     .option('--no-shrink', 'report first cases as found, without shrinking')
     .option('--self-check', 'run every case twice and compare trace hashes (harness.deterministic)')
+    .option('--fail-on <level>', `lowest severity beyond the baseline that fails: must (violations), should (warnings too), advice (notes too) (default: ${DEFAULT_FAIL_ON})`)
     .option('--json <file>', 'also write the report as JSON')
     .option('--out <dir>', `folder for replay files of counterexamples (default: ${DEFAULT_REPRO_DIR})`)
     .option('--workers <n>', `worker threads that run the cases; 1 runs them in process; the report does not depend on it (default: one per core, at most one per ${AUTO_WORKER_RUNS_MIN} runs)`, wholeNumberArg('--workers'))
@@ -58,6 +61,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         runs: rest.runs,
         shrink: rest.shrink,
         selfCheck: rest.selfCheck,
+        failOn: rest.failOn as FailOn | undefined,
         reproDir,
         jsonFile,
         workload: workloadOf(opts),
@@ -137,6 +141,7 @@ interface CheckFlags extends WorkloadFlags {
   runs?: number;
   shrink?: boolean;
   selfCheck?: boolean;
+  failOn?: string;
   out?: string;
   json?: string;
   workers?: number;

@@ -6,6 +6,8 @@ import {
   DEFAULT_CAMPAIGN_SEED,
   DEFAULT_REPRO_DIR,
   DEFAULT_SELF_CHECK,
+  DEFAULT_FAIL_ON,
+  FAIL_ON_LEVELS,
   DEFAULT_SHRINK,
   DEFAULT_SHRINK_TIME_MS_MAX,
   ENV_RUNS,
@@ -36,6 +38,11 @@ export interface CampaignOptions {
   readonly shrinkTimeMsMax?: number;
   /** Run every case twice and compare trace hashes (`harness.deterministic`). @default DEFAULT_SELF_CHECK (false) */
   readonly selfCheck?: boolean;
+  /**
+   * The lowest severity beyond the baseline that fails the campaign (`must`, `should`, `advice`).
+   * @default DEFAULT_FAIL_ON ('should')
+   */
+  readonly failOn?: FailOn;
   /** Folder `check` writes counterexample replay files to. @default DEFAULT_REPRO_DIR ('.mcp-sim/repro') */
   readonly reproDir?: string;
   /** Also write the report as JSON to this file. @default none */
@@ -78,6 +85,7 @@ export interface ResolvedCampaignOptions {
   readonly shrink: boolean;
   readonly shrinkTimeMsMax: number;
   readonly selfCheck: boolean;
+  readonly failOn: FailOn;
   readonly reproDir: string;
   readonly jsonFile: string | undefined;
   /** Worker threads (1: in process). */
@@ -152,6 +160,7 @@ export function resolveCampaignOptions(input: CampaignOptions = {}, env: Env = p
     shrink,
     shrinkTimeMsMax: wholeNumber({ option: 'shrinkTimeMsMax' }, input.shrinkTimeMsMax ?? DEFAULT_SHRINK_TIME_MS_MAX, 1, undefined, DEFAULT_SHRINK_TIME_MS_MAX),
     selfCheck: booleanValue({ option: 'selfCheck', flag: '--self-check' }, input.selfCheck ?? DEFAULT_SELF_CHECK),
+    failOn: failOnValue(input.failOn),
     reproDir: input.reproDir ?? DEFAULT_REPRO_DIR,
     jsonFile: input.jsonFile,
     workers: Math.min(workers, runsHere),
@@ -224,4 +233,18 @@ function seedsValue(value: CampaignOptions['seeds']): readonly number[] | undefi
     throw new OptionError(name, value, `names ${b - a + 1} seeds; a sweep runs at most ${SEEDS_SWEEP_MAX}`, 'split the range into several sweeps');
   }
   return Object.freeze(Array.from({ length: b - a + 1 }, (_, i) => a + i));
+}
+
+/** How strict a campaign's verdict is: see `DEFAULT_FAIL_ON`. */
+export type FailOn = (typeof FAIL_ON_LEVELS)[number];
+
+function failOnValue(value: unknown): FailOn {
+  if (value === undefined) return DEFAULT_FAIL_ON;
+  if (typeof value === 'string' && (FAIL_ON_LEVELS as readonly string[]).includes(value)) return value as FailOn;
+  throw new OptionError(
+    { option: 'failOn', flag: '--fail-on' },
+    value,
+    `must be one of ${FAIL_ON_LEVELS.join(', ')}`,
+    `give --fail-on must (violations only), should (warnings too) or advice (notes too), or leave it out for ${DEFAULT_FAIL_ON}`,
+  );
 }

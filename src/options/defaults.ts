@@ -131,3 +131,14 @@ export const TIME_LIMIT_SECONDS_MAX = 604_800;
 
 /** Most seeds one `check --seeds A..B` sweep may run. @default 1_000 */
 export const SEEDS_SWEEP_MAX = 1_000;
+
+/**
+ * The lowest severity of a finding beyond the baseline that fails `check`: `must` fails on
+ * violations (MUST and DERIVED) only, `should` on warnings (SHOULD) too, `advice` on notes
+ * (ADVICE) too. Findings that judge a scripted handler's own conduct never fail it.
+ * @default 'should'
+ */
+export const DEFAULT_FAIL_ON = 'should' as const;
+
+/** The levels `--fail-on` takes, strictest last. */
+export const FAIL_ON_LEVELS = ['must', 'should', 'advice'] as const;

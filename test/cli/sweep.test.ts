@@ -13,7 +13,7 @@ describe('mcp-sim check --seeds A..B', () => {
     expect(sweep.seeds.map((s: { seed: number }) => s.seed)).toEqual([3, 4, 5]);
     for (const s of sweep.seeds) {
       expect(s.report).toMatchObject({ seed: s.seed, runs: 20 });
-      expect(run.stdout).toMatch(new RegExp(`^(PASS|FAIL) seed ${s.seed}: 20 runs, ${s.report.findings.length} invariant\\(s\\) broken, ${s.fresh.length} violation\\(s\\) beyond the baseline`, 'm'));
+      expect(run.stdout).toMatch(new RegExp(`^(PASS|FAIL) seed ${s.seed}: 20 runs, ${s.report.findings.length} invariant\\(s\\) broken, ${s.fresh.length} finding\\(s\\) beyond the baseline at --fail-on should`, 'm'));
       expect(s.verdict).toBe(s.fresh.length > 0 || s.report.nondeterministic.length > 0 ? 'fail' : 'pass');
     }
     // Each seed's counterexamples in a folder of their own.

@@ -8,6 +8,7 @@ import {
   DEFAULT_BASELINE_SHRINK_TIME_MS_MAX,
   DEFAULT_CAMPAIGN_RUNS,
   DEFAULT_CAMPAIGN_SEED,
+  DEFAULT_FAIL_ON,
   DEFAULT_PROPERTY_RUNS,
   DEFAULT_PROPERTY_TIME_MS_MAX,
   DEFAULT_REPRO_DIR,
@@ -33,6 +34,7 @@ describe('resolveCampaignOptions', () => {
       shrink: true,
       shrinkTimeMsMax: DEFAULT_SHRINK_TIME_MS_MAX,
       selfCheck: false,
+      failOn: DEFAULT_FAIL_ON,
       reproDir: DEFAULT_REPRO_DIR,
       jsonFile: undefined,
       // One worker per core, at most one per AUTO_WORKER_RUNS_MIN runs: 300 runs stay in process.
