@@ -66,7 +66,7 @@ interface Budget {
 interface CheckOutcome {
   readonly verdict: 'killed' | 'survived' | 'error';
   readonly exitCode: number | null;
-  /** The invariants of the FAIL line: violations the baseline does not list. */
+  /** The invariants of the FAIL line: findings the baseline does not list, at check's --fail-on level. */
   readonly killers: readonly string[];
   readonly wallMs: number;
   readonly detail?: string;
@@ -173,7 +173,7 @@ async function runCheck(id: string, project: string | undefined, budget: Budget)
   writeFileSync(join(dir, `check-${budget.label}.log`), out);
   // eslint-disable-next-line no-control-regex
   const text = out.replace(/\x1b\[[0-9;]*m/g, '');
-  const fail = /^FAIL: \d+ violation\(s\) not in the baseline \(([^)]*)\)/m.exec(text);
+  const fail = /^FAIL: \d+ (?:violation|finding)\(s\) not in the baseline (?:at --fail-on \w+ )?\(([^)]*)\)/m.exec(text);
   const killers = fail ? fail[1]!.split(',').map((s) => s.trim()).filter(Boolean) : [];
   const verdict = code === 1 && killers.length > 0 ? 'killed' : code === 0 ? 'survived' : 'error';
   const tail = text.trim().split('\n').slice(-3).join(' | ');
