@@ -32,6 +32,26 @@ describe('runScenario: globals are restored (harness.globals-restored)', () => {
     expect(process.listenerCount('uncaughtException')).toBe(before.listeners);
   });
 
+  it('gives back the stack trace limit it lowers for the run, also when the run throws', async () => {
+    const before = Error.stackTraceLimit;
+    Error.stackTraceLimit = 17;
+    try {
+      let inside: number | undefined;
+      await expect(
+        runScenario(cancelRace(), {
+          atEnd: () => {
+            inside = Error.stackTraceLimit;
+            throw new Error('boom inside the run');
+          },
+        }),
+      ).rejects.toThrow('boom inside the run');
+      expect(inside).toBe(0);
+      expect(Error.stackTraceLimit).toBe(17);
+    } finally {
+      Error.stackTraceLimit = before;
+    }
+  });
+
   it('leaves real timers working after a run', async () => {
     await runScenario(cancelRace());
     await new Promise((resolve) => setTimeout(resolve, 1));
