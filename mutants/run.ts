@@ -173,8 +173,9 @@ async function runCheck(id: string, project: string | undefined, budget: Budget)
   writeFileSync(join(dir, `check-${budget.label}.log`), out);
   // eslint-disable-next-line no-control-regex
   const text = out.replace(/\x1b\[[0-9;]*m/g, '');
-  const fail = /^FAIL: \d+ (?:violation|finding)\(s\) not in the baseline (?:at --fail-on \w+ )?\(([^)]*)\)/m.exec(text);
-  const killers = fail ? fail[1]!.split(',').map((s) => s.trim()).filter(Boolean) : [];
+  const fail = /^FAIL: \d+ (?:violation|finding)\(s\) (?:not in|beyond) the baseline (?:at --fail-on \w+ )?\(([^)]*)\)/m.exec(text);
+  // A rate regression is named `<invariant> on <variant> [<shape>] more often`: kept as `<invariant> (rate)`.
+  const killers = fail ? [...new Set(fail[1]!.split(',').map((s) => s.trim().replace(/ on \S+ \[[^\]]*\] more often$/, ' (rate)')).filter(Boolean))] : [];
   const verdict = code === 1 && killers.length > 0 ? 'killed' : code === 0 ? 'survived' : 'error';
   const tail = text.trim().split('\n').slice(-3).join(' | ');
   return {

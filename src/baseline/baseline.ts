@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NO_KNOWN_CAUSES, type KnownCauses } from '../campaign/knownCauses.ts';
 import type { SimCase } from '../campaign/simCase.ts';
 import type { InvariantId } from '../model/invariants.ts';
 import { writeFileAtomic } from '../util/atomicWrite.ts';
@@ -15,6 +16,12 @@ export interface BaselineEntry {
   /** What goes wrong, in a sentence or two. */
   readonly explanation: string;
   readonly counterexample: SimCase;
+  /**
+   * Runs of the baseline's rate campaign (`Baseline.rateCampaign`) in which this cause was counted:
+   * a campaign of the same workload expects it in about `runs / rateCampaign.runs` of its runs,
+   * and a significant excess is a regression (`src/campaign/rateCheck.ts`).
+   */
+  readonly runs?: number;
   /** How the fixed-seed campaign found and shrank it, for the findings table. */
   readonly measured?: {
     readonly runsToDetect: number;
@@ -30,6 +37,8 @@ export interface Baseline {
   readonly version: string;
   /** The command that wrote it. */
   readonly command?: string;
+  /** The fixed-seed campaign the entries' `runs` were counted on: seed, runs and `workloadKey` of its workload. */
+  readonly rateCampaign?: { readonly seed: number; readonly runs: number; readonly workload: string };
   readonly entries: readonly BaselineEntry[];
 }
 
@@ -55,4 +64,21 @@ export function saveBaseline(baseline: Baseline): string {
   // Atomically: an interrupted update leaves the old baseline, never half a file.
   writeFileAtomic(file, JSON.stringify(baseline, null, 2) + '\n', { mkdir: true });
   return file;
+}
+
+const known = new WeakMap<Baseline, KnownCauses>();
+
+/** The baseline as what a campaign is judged against (no baseline: nothing is known). */
+export function knownCausesOf(baseline: Baseline | undefined): KnownCauses {
+  if (!baseline) return NO_KNOWN_CAUSES;
+  let k = known.get(baseline);
+  if (!k) {
+    k = {
+      sdk: `${baseline.package}@${baseline.version}`,
+      causes: baseline.entries.map((e) => ({ invariant: e.invariant, variant: e.variant, shape: e.shape, ...(e.runs !== undefined && { runs: e.runs }) })),
+      ...(baseline.rateCampaign && { rateCampaign: baseline.rateCampaign }),
+    };
+    known.set(baseline, k);
+  }
+  return k;
 }

@@ -4,10 +4,13 @@ import { shrinkCounterexample, type CheckedRunner } from '../campaign/runCampaig
 import { caseAt, caseSeed, type SimCase } from '../campaign/simCase.ts';
 import type { ResolvedBaselineOptions } from '../options/index.ts';
 import { realGlobals } from '../sim/realGlobals.ts';
-import type { Baseline, BaselineEntry } from './baseline.ts';
-import { scriptedConductIds } from './conduct.ts';
-import { covers, shapeKey, shapeOf } from './shape.ts';
-import { variantOf } from './variant.ts';
+import { knownCausesOf, type Baseline, type BaselineEntry } from './baseline.ts';
+import { covers, shapeKey, shapeOf, variantOf } from '../campaign/cause.ts';
+import { scriptedConductIds } from '../campaign/conduct.ts';
+import { causesOf } from '../campaign/knownCauses.ts';
+import { countedFindings } from '../campaign/rootCauses.ts';
+import type { Finding } from '../model/finding.ts';
+import { workloadKey } from '../options/index.ts';
 
 /** What a baseline build needs besides its options: the SDK it is about, the runner, what to keep. */
 export interface BaselineContext {
@@ -22,8 +25,6 @@ export interface BaselineContext {
   readonly onProgress?: (message: string) => void;
 }
 
-/** Occurrences remembered per (invariant, variant) as candidates for further causes. */
-const OCCURRENCES_MAX = 200;
 
 export const entryKey = (e: Pick<BaselineEntry, 'invariant' | 'variant' | 'shape'>) => `${e.invariant} ${e.variant} ${e.shape}`;
 
@@ -55,16 +56,21 @@ export async function buildBaseline(
 ): Promise<Baseline> {
   const now = () => realGlobals.Date.now();
   const seen = new Map<string, { invariant: InvariantId; variant: string; occurrences: Occurrence[] }>();
+  // What each campaign case counted (as a campaign counts it), for the entries' rates.
+  const campaignCounts: { readonly case: SimCase; readonly counted: readonly Finding[] }[] = [];
   const started = now();
   const observe = async (c: SimCase, occurrence: (message: string) => Occurrence, forced: boolean) => {
     const { findings } = await options.runner(c.scenario, { tape: c.tape, seed: c.seed });
+    if (!forced) campaignCounts.push({ case: c, counted: countedFindings(findings).counted });
     const variant = variantOf(c.scenario);
     for (const invariant of new Set(findings.map((f) => f.invariant))) {
       if (scriptedConductIds.has(invariant)) continue;
       const key = `${invariant} ${variant}`;
       const entry = seen.get(key) ?? { invariant, variant, occurrences: [] };
       seen.set(key, entry);
-      if (forced || entry.occurrences.length < OCCURRENCES_MAX) {
+      // An occurrence with every feature of an earlier one is that cause again (or a cause its shrinking finds).
+      const shape = shapeOf(c);
+      if (forced || !entry.occurrences.some((o) => covers(shape, shapeOf(o.case)))) {
         entry.occurrences.push(occurrence(findings.find((f) => f.invariant === invariant)!.message));
       }
     }
@@ -88,7 +94,7 @@ export async function buildBaseline(
       if (shapes.some((s) => covers(shapeOf(original), s))) continue;
       const shrinkStart = now();
       // Campaign cases shrink with fast-check first; the greedy pass below finishes every case.
-      const shrunk = occ.fcSeed === undefined ? undefined : await shrinkCounterexample(invariant, occ.fcSeed, {
+      const shrunk = occ.fcSeed === undefined ? undefined : await shrinkCounterexample({ invariant, fcSeed: occ.fcSeed }, {
         // Shrinking must stay on the variant the entry is about.
         runner: async (s, o) => {
           const r = await options.runner(s, o);
@@ -113,5 +119,18 @@ export async function buildBaseline(
       options.onProgress?.(`shrunk ${key} [${entry.shape}]: ${minimal.scenario.actions.length} action(s), tape [${minimal.tape.join(',')}]`);
     }
   }
-  return { package: options.package, version: options.version, ...(options.command && { command: options.command }), entries };
+  // Each entry's rate: the campaign runs in which it explains a counted finding, as `check` counts it.
+  const baseline: Baseline = { package: options.package, version: options.version, ...(options.command && { command: options.command }), entries };
+  const known = knownCausesOf(baseline);
+  const runs = entries.map(() => 0);
+  for (const { case: c, counted } of campaignCounts) {
+    for (const i of new Set(counted.flatMap((f) => causesOf(known, c, f)))) runs[i]!++;
+  }
+  return {
+    package: baseline.package,
+    version: baseline.version,
+    ...(baseline.command && { command: baseline.command }),
+    rateCampaign: { seed: run.seed, runs: run.runs, workload: workloadKey(run.workload) },
+    entries: entries.map((e, i) => ({ ...e, runs: runs[i]! })),
+  };
 }

@@ -59,7 +59,7 @@ async function perform(task: WorkerTask, runner: CheckedRunner): Promise<void> {
     return;
   }
   try {
-    const counterexample = await shrinkCounterexample(task.invariant, task.fcSeed, { runner, ...task.settings, cut: stopped });
+    const counterexample = await shrinkCounterexample(task.task, { runner, ...task.settings, cut: stopped });
     reply({ kind: 'shrink', id: task.id, counterexample });
   } catch (error) {
     reply({ kind: 'failed', id: task.id, error: errorInfo(error) });

@@ -1,6 +1,7 @@
 import { runChecked } from '../check/index.ts';
 import { resolveCampaignOptions, type CampaignOptions, type Env, type ResolvedCampaignOptions } from '../options/index.ts';
 import { defaultSdk, type SdkAdapter } from '../sdk/index.ts';
+import type { KnownCauses } from './knownCauses.ts';
 import { runCampaign, type CampaignHooks, type CampaignReport } from './runCampaign.ts';
 import { CampaignWorkers } from './workerPool.ts';
 
@@ -10,6 +11,8 @@ export interface CampaignContext {
   readonly signal?: AbortSignal;
   /** Workers already started for `sdk` (a sweep runs several campaigns on one set); closed by their owner. */
   readonly workers?: CampaignWorkers;
+  /** The SDK release's known causes (`knownCausesOf(loadBaseline(…))`): findings are told apart by them. @default NO_KNOWN_CAUSES */
+  readonly known?: KnownCauses;
 }
 
 /** Worker threads for campaigns on `sdk`: as many as `options.workers`, none (undefined) for 1. */
@@ -35,6 +38,7 @@ export async function campaignOn(
       runner: (scenario, runOptions) => runChecked(scenario, { ...runOptions, sdk }),
       ...(onProgress && { onProgress }),
       ...(context.signal && { signal: context.signal }),
+      ...(context.known && { known: context.known }),
       ...((context.workers ?? owned) && { executor: context.workers ?? owned }),
     });
   } finally {
@@ -47,7 +51,10 @@ export async function campaignOn(
  * from `env`), loads the SDK release (default: the one installed next to mcp-sim) and runs the
  * campaign. The report names what the baseline does not: compare it with `loadBaseline`.
  */
-export async function check(options: CampaignOptions = {}, context: { readonly sdk?: SdkAdapter; readonly env?: Env } = {}): Promise<CampaignReport> {
+export async function check(
+  options: CampaignOptions = {},
+  context: { readonly sdk?: SdkAdapter; readonly env?: Env; readonly known?: KnownCauses } = {},
+): Promise<CampaignReport> {
   const resolved = resolveCampaignOptions(options, context.env ?? process.env);
-  return campaignOn(context.sdk ?? (await defaultSdk()), resolved);
+  return campaignOn(context.sdk ?? (await defaultSdk()), resolved, undefined, context.known ? { known: context.known } : {});
 }

@@ -10,9 +10,10 @@
  */
 import { coverage as emptyCoverage } from '../model/coverage.ts';
 import type { InvariantId } from '../model/invariants.ts';
-import type { ResolvedWorkload } from '../options/index.ts';
+import { workloadKey } from '../options/index.ts';
 import type { PackageId } from '../util/toolVersion.ts';
-import { mergeTally, summarize, type CampaignReport, type CampaignTally, type FindingSummary } from './runCampaign.ts';
+import { NO_KNOWN_CAUSES, type KnownCauses } from './knownCauses.ts';
+import { mergeTally, shrunkFrom, summarize, type CampaignReport, type CampaignTally, type FindingSummary } from './runCampaign.ts';
 import { copyEntry, type KnockOnSummary } from './rootCauses.ts';
 import { formatRange, shardRange } from './shard.ts';
 
@@ -34,10 +35,11 @@ type Shard = CampaignDocument & { readonly shard: NonNullable<CampaignReport['sh
 
 /**
  * The report of the whole campaign, from the reports of all its shards (in any order), with
- * the SDK and mcp-sim versions they were made with. Throws a `MergeError` for files that are
+ * the SDK and mcp-sim versions they were made with; judged against `knownFor(sdk)` (the shards' SDK's
+ * baseline) for the rate check; each finding's new causes are the shards' own. Throws a `MergeError` for files that are
  * not shard reports, shards of different campaigns, overlapping, missing or unfinished shards.
  */
-export function mergeShards(inputs: readonly ShardInput[]): { readonly report: CampaignReport; readonly sdk: PackageId; readonly tool: PackageId } {
+export function mergeShards(inputs: readonly ShardInput[], knownFor?: (sdk: PackageId) => KnownCauses): { readonly report: CampaignReport; readonly sdk: PackageId; readonly tool: PackageId } {
   if (inputs.length === 0) throw new MergeError('merge: no shard reports given; pass the --json files of every shard (check --shard I/N --json FILE)');
   const shards = inputs.map(asShard);
   const first = shards[0]!;
@@ -67,9 +69,11 @@ export function mergeShards(inputs: readonly ShardInput[]): { readonly report: C
     // The shards' own times added up: the time one process would have taken, roughly.
     wallMs: sum('wallMs'),
     runWallMs: sum('runWallMs'),
+    known: knownFor?.(first.sdk) ?? NO_KNOWN_CAUSES,
   });
   const findings = merged.findings.map((f) => {
-    const holder = ordered.find((s) => s.shard.from <= f.firstCase && f.firstCase < s.shard.to)!;
+    const from = shrunkFrom(f);
+    const holder = ordered.find((s) => s.shard.from <= from && from < s.shard.to)!;
     const counterexample = holder.findings.find((x) => x.invariant === f.invariant)?.counterexample;
     return counterexample ? { ...f, counterexample } : f;
   });
@@ -89,9 +93,16 @@ function tallyOf(s: Shard): CampaignTally {
     found: new Map(
       s.findings.map((f: FindingSummary) => [
         f.invariant as InvariantId,
-        copyEntry({ example: f.example, runs: f.runs, firstCase: f.firstCase, ...(f.knockOns && { knockOns: f.knockOns as KnockOnSummary[] }) }),
+        copyEntry({
+          example: f.example,
+          runs: f.runs,
+          firstCase: f.firstCase,
+          ...(f.knockOns && { knockOns: f.knockOns as KnockOnSummary[] }),
+          ...(f.fresh && { fresh: { ...f.fresh } }),
+        }),
       ]),
     ),
+    causeRuns: [...(s.causeRuns ?? [])],
     nondeterministic: [...s.nondeterministic],
   };
 }
@@ -134,9 +145,8 @@ function sameCampaign(a: Shard, b: Shard): void {
     throw new MergeError(`merge: shards of different campaigns: ${a.file} has ${what} ${x}, ${b.file} has ${what} ${y}`);
   };
   const pkg = (p: PackageId) => `${p.name}@${p.version}`;
-  const workload = (w: ResolvedWorkload) => JSON.stringify({ profiles: w.profiles, actionsMax: w.actionsMax, stepsMax: w.stepsMax, serverRequests: w.serverRequests, faults: w.faults });
   if (a.seed !== b.seed) differ('seed', a.seed, b.seed);
-  if (workload(a.workload) !== workload(b.workload)) differ('workload', workload(a.workload), workload(b.workload));
+  if (workloadKey(a.workload) !== workloadKey(b.workload)) differ('workload', workloadKey(a.workload), workloadKey(b.workload));
   if (a.planned !== b.planned) differ('a campaign of --runs', a.planned, b.planned);
   if (a.shard.count !== b.shard.count) {
     throw new MergeError(`merge: shards of different splits: ${a.file} is shard ${a.shard.index}/${a.shard.count}, ${b.file} is shard ${b.shard.index}/${b.shard.count}`);

@@ -29,6 +29,8 @@ export interface FoundEntry {
   firstCase: number;
   /** Knock-ons counted under this (root) invariant, in the order first seen. */
   knockOns?: KnockOnSummary[];
+  /** The runs whose finding of this invariant no known cause explains (`knownCauses.ts`). */
+  fresh?: { readonly example: Finding; runs: number; readonly firstCase: number; inBaselineCampaign: number };
 }
 
 /** Whether `f` is counted under its root rather than as an entry of its own. */
@@ -79,7 +81,7 @@ export function addKnockOns(found: ReadonlyMap<InvariantId, FoundEntry>, knockOn
 
 /** A copy of `entry` whose knock-on list is its own (tallies merge in place). */
 export function copyEntry(entry: FoundEntry): FoundEntry {
-  return { ...entry, ...(entry.knockOns && { knockOns: entry.knockOns.map((k) => ({ ...k })) }) };
+  return { ...entry, ...(entry.knockOns && { knockOns: entry.knockOns.map((k) => ({ ...k })) }), ...(entry.fresh && { fresh: { ...entry.fresh } }) };
 }
 
 /** Adds the knock-ons of `next`, an entry of the cases after `into`'s, to `into`, in place. */

@@ -2,10 +2,12 @@ import fc from 'fast-check';
 import { addCoverage, coverage as traceCoverage, type Coverage } from '../model/coverage.ts';
 import type { Finding } from '../model/finding.ts';
 import type { InvariantId } from '../model/invariants.ts';
-import type { ResolvedCampaignOptions, ResolvedWorkload, ShardSpec } from '../options/index.ts';
+import { workloadKey, type ResolvedCampaignOptions, type ResolvedWorkload, type ShardSpec } from '../options/index.ts';
 import type { RunOptions, RunResult, Scenario } from '../sim/index.ts';
 import { realGlobals } from '../sim/realGlobals.ts';
+import { causesOf, inBaselineCampaign, isKnown, NO_KNOWN_CAUSES, type KnownCauses } from './knownCauses.ts';
 import { minimize } from './minimize.ts';
+import { rateChecks, type RateReport } from './rateCheck.ts';
 import { addKnockOns, copyEntry, countedFindings, countsAs, knockOnsOf, mergeKnockOns, type FoundEntry, type KnockOnSummary } from './rootCauses.ts';
 import { shardRange, type CaseRange } from './shard.ts';
 import { caseAt, caseSeed, simCaseArbitrary, type SimCase } from './simCase.ts';
@@ -31,7 +33,7 @@ export interface CaseExecutor {
   runCases(job: CasesJob, control: { readonly shouldStop: () => boolean; readonly onPrefix?: (done: number) => void }): Promise<CampaignTally>;
   /** `shrinkCounterexample` of each task, in task order; `cut()` turning true cuts every shrink short. */
   shrinkAll(
-    tasks: readonly { readonly invariant: InvariantId; readonly fcSeed: number }[],
+    tasks: readonly ShrinkTask[],
     settings: ShrinkSettings,
     control: { readonly cut: () => boolean; readonly onDone?: (done: number) => void },
   ): Promise<(Counterexample | undefined)[]>;
@@ -42,12 +44,27 @@ export interface CasesJob extends CaseRange {
   readonly seed: number;
   readonly workload: ResolvedWorkload;
   readonly selfCheck: boolean;
+  /** What each run's findings are told apart by: a known cause, or new. @default NO_KNOWN_CAUSES */
+  readonly known?: KnownCauses;
 }
 
 /** What shrinking one counterexample needs besides the runner. */
 export interface ShrinkSettings {
   readonly workload: ResolvedWorkload;
   readonly shrinkTimeMsMax: number;
+  /** With `ShrinkTask.fresh`: the causes a shrunk case must stay clear of. */
+  readonly known?: KnownCauses;
+}
+
+/**
+ * One counterexample to shrink: the case of `fcSeed` while `invariant` fires in it; with `fresh`,
+ * while it fires through a cause `ShrinkSettings.known` does not explain, so that a new cause of
+ * a known invariant shrinks to itself and not to the known cause.
+ */
+export interface ShrinkTask {
+  readonly invariant: InvariantId;
+  readonly fcSeed: number;
+  readonly fresh?: boolean;
 }
 
 /** What a campaign calls back: the runner that judges each case and a progress display. */
@@ -56,6 +73,8 @@ export interface CampaignHooks {
   readonly onProgress?: (done: number, total: number, phase: 'run' | 'shrink') => void;
   /** Aborting it (Ctrl-C) stops the runs after the current one and skips or cuts shrinking. */
   readonly signal?: AbortSignal;
+  /** The SDK release's known causes (its baseline): findings are told apart by them. @default NO_KNOWN_CAUSES */
+  readonly known?: KnownCauses;
   /**
    * Runs the cases and shrinks in worker threads when given (and `options.workers` > 1);
    * otherwise `runner` runs everything in this thread.
@@ -86,7 +105,28 @@ export interface FindingSummary {
   readonly counterexample?: Counterexample;
   /** Knock-ons counted under this root cause (`rootCauses.ts`): the report lists them under it. */
   readonly knockOns?: readonly KnockOnSummary[];
+  /**
+   * The runs whose finding no known cause explains (`knownCauses.ts`): a new cause, even when the
+   * invariant is in the baseline. When present, `counterexample` is the shrunk first of these.
+   */
+  readonly fresh?: FreshSummary;
 }
+
+/** The runs of one invariant that no known cause explains: how many, the first one and its finding. */
+export interface FreshSummary {
+  readonly example: Finding;
+  readonly runs: number;
+  readonly firstCase: number;
+  /**
+   * How many of these runs are cases of the baseline's own campaign (`KnownCauses.rateCampaign`:
+   * same seed and workload, an index it ran). The baseline saw each of those cases on the
+   * unchanged SDK, so a cause it does not know there is a change of the SDK, not an unseen case.
+   */
+  readonly inBaselineCampaign: number;
+}
+
+/** The case a finding's counterexample was shrunk from: its first new case, else its first case. */
+export const shrunkFrom = (f: Pick<FindingSummary, 'firstCase' | 'fresh'>): number => f.fresh?.firstCase ?? f.firstCase;
 
 /** Why a campaign did fewer runs than it was asked for, or shrank less. */
 export type StopReason = 'time-limit' | 'interrupted';
@@ -111,6 +151,13 @@ export interface CampaignReport {
   // Set by `runCampaign` (optional only so that a report can be written by hand):
   /** Runs the whole campaign was asked for (`--runs`); `runs` is smaller when it was cut or sharded. */
   readonly planned?: number;
+  /**
+   * Runs in which each known cause (`KnownCauses.causes`, by index) was counted; with `rates`,
+   * what a campaign is judged by besides its new findings. Absent without a baseline.
+   */
+  readonly causeRuns?: readonly number[];
+  /** The rate check of the known causes (`rateCheck.ts`), or why there is none. */
+  readonly rates?: RateReport;
   /** Set when the runs were cut (time limit, Ctrl-C) or, interrupted, shrinking was skipped or cut. */
   readonly stopped?: StopReason;
   /** Set on the report of one shard (`--shard I/N`): which slice of the campaign's cases it ran. */
@@ -138,14 +185,27 @@ export interface RunRecord {
   readonly counted: readonly Finding[];
   /** Knock-ons counted under their root's entry (`rootCauses.ts`), the first of each per root. */
   readonly knockOns?: readonly Finding[];
+  /** The counted findings no known cause explains (a subset of `counted`). */
+  readonly fresh?: readonly Finding[];
+  /** Indices of the known causes that explain some counted finding of the run, each once. */
+  readonly causeHits?: readonly number[];
+  /** The case is one the baseline's own campaign ran (`FreshSummary.inBaselineCampaign`). */
+  readonly inBaselineCampaign?: boolean;
   /** With self-check: the second run gave another trace hash. */
   readonly nondeterministic: boolean;
 }
 
 /** A run's record: which of its findings the campaign counts (each invariant once, its first finding the example). */
-export function recordOf(index: number, checked: Awaited<ReturnType<CheckedRunner>>, again?: Awaited<ReturnType<CheckedRunner>>): RunRecord {
+export function recordOf(
+  index: number,
+  checked: Awaited<ReturnType<CheckedRunner>>,
+  again?: Awaited<ReturnType<CheckedRunner>>,
+  judged?: { readonly case: SimCase; readonly known: KnownCauses; readonly inBaselineCampaign: boolean },
+): RunRecord {
   const { result, findings } = checked;
   const { counted, knockOns } = countedFindings(findings);
+  const fresh = judged ? counted.filter((f) => !isKnown(judged.known, judged.case, f)) : [];
+  const causeHits = judged ? [...new Set(counted.flatMap((f) => causesOf(judged.known, judged.case, f)))].sort((a, b) => a - b) : [];
   return {
     index,
     steps: result.steps,
@@ -155,6 +215,9 @@ export function recordOf(index: number, checked: Awaited<ReturnType<CheckedRunne
     coverage: checked.coverage ?? traceCoverage([result.trace], result.sdk?.facts),
     counted,
     ...(knockOns.length > 0 && { knockOns }),
+    ...(fresh.length > 0 && { fresh }),
+    ...(causeHits.length > 0 && { causeHits }),
+    ...(judged?.inBaselineCampaign && { inBaselineCampaign: true }),
     nondeterministic: again !== undefined && again.result.hash !== result.hash,
   };
 }
@@ -174,12 +237,14 @@ export interface CampaignTally {
   readonly coverage: Coverage;
   /** By invariant: the example (first finding in its first case), runs found in, first case. */
   readonly found: Map<InvariantId, FoundEntry>;
+  /** Runs in which each known cause was counted, by index (grown as causes are hit). */
+  readonly causeRuns: number[];
   readonly nondeterministic: number[];
 }
 
 /** The tally of no run, starting at case `from`. */
 export function emptyTally(from: number): CampaignTally {
-  return { from, to: from, steps: 0, virtualMs: 0, outcomes: {}, coverage: traceCoverage([]), found: new Map(), nondeterministic: [] };
+  return { from, to: from, steps: 0, virtualMs: 0, outcomes: {}, coverage: traceCoverage([]), found: new Map(), causeRuns: [], nondeterministic: [] };
 }
 
 /** Adds the next run (case `tally.to`) to `tally`, in place. */
@@ -195,6 +260,15 @@ export function addRecord(tally: CampaignTally, record: RunRecord): CampaignTall
     if (seen) seen.runs++;
     else tally.found.set(f.invariant, { example: f, runs: 1, firstCase: record.index });
   }
+  for (const f of record.fresh ?? []) {
+    const entry = tally.found.get(f.invariant)!;
+    const inCampaign = record.inBaselineCampaign ? 1 : 0;
+    if (entry.fresh) {
+      entry.fresh.runs++;
+      entry.fresh.inBaselineCampaign += inCampaign;
+    } else entry.fresh = { example: f, runs: 1, firstCase: record.index, inBaselineCampaign: inCampaign };
+  }
+  for (const i of record.causeHits ?? []) addAt(tally.causeRuns, i, 1);
   addKnockOns(tally.found, record.knockOns, record.index);
   if (record.nondeterministic) tally.nondeterministic.push(record.index);
   return tally;
@@ -213,10 +287,23 @@ export function mergeTally(into: CampaignTally, next: CampaignTally): CampaignTa
     if (seen) {
       seen.runs += f.runs;
       mergeKnockOns(seen, f);
+      if (f.fresh) {
+        if (seen.fresh) {
+          seen.fresh.runs += f.fresh.runs;
+          seen.fresh.inBaselineCampaign += f.fresh.inBaselineCampaign;
+        } else seen.fresh = { ...f.fresh };
+      }
     } else into.found.set(id, copyEntry(f));
   }
+  next.causeRuns.forEach((n, i) => addAt(into.causeRuns, i, n));
   into.nondeterministic.push(...next.nondeterministic);
   return into;
+}
+
+/** `counts[i] += n`, reading a hole as 0 (counts grow as causes are hit). */
+function addAt(counts: number[], i: number, n: number): void {
+  for (let j = counts.length; j < i; j++) counts[j] = 0;
+  counts[i] = (counts[i] ?? 0) + n;
 }
 
 /**
@@ -243,7 +330,8 @@ export async function runCase(index: number, job: Omit<CasesJob, 'from' | 'to'>,
   const simCase = caseAt(job.seed, index, job.workload);
   const checked = await runner(simCase.scenario, { tape: simCase.tape, seed: simCase.seed, coverage: true });
   const again = job.selfCheck ? await runner(simCase.scenario, { tape: simCase.tape, seed: simCase.seed }) : undefined;
-  return recordOf(index, checked, again);
+  const known = job.known ?? NO_KNOWN_CAUSES;
+  return recordOf(index, checked, again, { case: simCase, known, inBaselineCampaign: inBaselineCampaign(known, job, index) });
 }
 
 /** What a report says besides its tally. */
@@ -257,6 +345,8 @@ export interface ReportContext {
   readonly shard?: ShardSpec & CaseRange;
   readonly wallMs: number;
   readonly runWallMs: number;
+  /** The causes the runs were told apart by: with rates, the report has its rate check. */
+  readonly known?: KnownCauses;
 }
 
 /**
@@ -268,7 +358,15 @@ export function summarize(tally: CampaignTally, context: ReportContext): Campaig
   const runs = tally.to - tally.from;
   const findings: FindingSummary[] = [...tally.found]
     .sort(([a, x], [b, y]) => severityRank[x.example.severity] - severityRank[y.example.severity] || a.localeCompare(b))
-    .map(([invariant, seen]) => ({ invariant, example: seen.example, runs: seen.runs, firstCase: seen.firstCase, ...knockOnsOf(seen) }));
+    .map(([invariant, seen]) => ({
+      invariant,
+      example: seen.example,
+      runs: seen.runs,
+      firstCase: seen.firstCase,
+      ...knockOnsOf(seen),
+      ...(seen.fresh && { fresh: { ...seen.fresh } }),
+    }));
+  const known = context.known;
   return {
     seed: context.seed,
     workload: context.workload,
@@ -282,6 +380,8 @@ export function summarize(tally: CampaignTally, context: ReportContext): Campaig
     nondeterministic: tally.nondeterministic,
     runsPerSecond: runs / Math.max(context.runWallMs / 1000, 1e-9),
     planned: context.planned,
+    ...(known && known.causes.length > 0 && { causeRuns: known.causes.map((_, i) => tally.causeRuns[i] ?? 0) }),
+    ...(known && { rates: rateChecks(known, tally.causeRuns, runs, workloadKey(context.workload)) }),
     ...(context.stopped && { stopped: context.stopped }),
     ...(context.shard && { shard: context.shard }),
     selfCheck: context.selfCheck,
@@ -319,14 +419,15 @@ export async function runCampaign(options: ResolvedCampaignOptions, hooks: Campa
     return stopped !== undefined;
   };
   const executor = options.workers > 1 ? hooks.executor : undefined;
-  const job: CasesJob = { seed, workload, selfCheck: options.selfCheck, ...range };
+  const known = hooks.known ?? NO_KNOWN_CAUSES;
+  const job: CasesJob = { seed, workload, selfCheck: options.selfCheck, known, ...range };
   const onRun = (done: number) => hooks.onProgress?.(done, total, 'run');
   const tally = executor ? await executor.runCases(job, { shouldStop, onPrefix: onRun }) : await runCases(job, hooks.runner, { shouldStop, onRun });
   // A stop asked for after the last run changes nothing.
   if (tally.to === range.to && stopped === 'time-limit') stopped = undefined;
   const runWallMs = realGlobals.Date.now() - started;
 
-  const context = { seed, workload, planned: options.runs, selfCheck: options.selfCheck, shrink: options.shrink, ...(shard && { shard }), runWallMs };
+  const context = { seed, workload, planned: options.runs, selfCheck: options.selfCheck, shrink: options.shrink, ...(shard && { shard }), runWallMs, known };
   const unshrunk = summarize(tally, { ...context, wallMs: runWallMs });
   // Interrupted during the runs: report what was found, unshrunk. Interrupted while shrinking: cut it short.
   const findings =
@@ -348,8 +449,8 @@ async function shrinkAll(
   executor: CaseExecutor | undefined,
   cut: () => boolean,
 ): Promise<FindingSummary[]> {
-  const tasks = findings.map((f) => ({ invariant: f.invariant, fcSeed: caseSeed(options.seed, f.firstCase) }));
-  const settings: ShrinkSettings = { workload: options.workload, shrinkTimeMsMax: options.shrinkTimeMsMax };
+  const tasks: ShrinkTask[] = findings.map((f) => ({ invariant: f.invariant, fcSeed: caseSeed(options.seed, shrunkFrom(f)), ...(f.fresh && { fresh: true }) }));
+  const settings: ShrinkSettings = { workload: options.workload, shrinkTimeMsMax: options.shrinkTimeMsMax, ...(hooks.known && { known: hooks.known }) };
   const onDone = (done: number) => hooks.onProgress?.(done, tasks.length, 'shrink');
   let counterexamples: (Counterexample | undefined)[];
   if (executor) {
@@ -357,7 +458,7 @@ async function shrinkAll(
   } else {
     counterexamples = [];
     for (const task of tasks) {
-      counterexamples.push(cut() ? undefined : await shrinkCounterexample(task.invariant, task.fcSeed, { runner: hooks.runner, ...settings, cut }));
+      counterexamples.push(cut() ? undefined : await shrinkCounterexample(task, { runner: hooks.runner, ...settings, cut }));
       onDone(counterexamples.length);
     }
   }
@@ -374,12 +475,14 @@ async function shrinkAll(
  * runs any more: the smallest case found to fire so far is the counterexample.
  */
 export async function shrinkCounterexample(
-  invariant: InvariantId,
-  fcSeed: number,
-  options: { readonly runner: CheckedRunner; readonly workload: ResolvedWorkload; readonly shrinkTimeMsMax: number; readonly cut?: () => boolean },
+  task: ShrinkTask,
+  options: ShrinkSettings & { readonly runner: CheckedRunner; readonly cut?: () => boolean },
 ): Promise<Counterexample | undefined> {
+  const { invariant, fcSeed } = task;
+  const known = task.fresh ? (options.known ?? NO_KNOWN_CAUSES) : undefined;
   const fires = async (c: SimCase) =>
-    !options.cut?.() && (await options.runner(c.scenario, { tape: c.tape, seed: c.seed })).findings.some((f) => countsAs(f, invariant));
+    !options.cut?.() &&
+    (await options.runner(c.scenario, { tape: c.tape, seed: c.seed })).findings.some((f) => countsAs(f, invariant) && !(known && isKnown(known, c, f)));
   const details = await fc.check(
     fc.asyncProperty(simCaseArbitrary(options.workload), async (c) => !(await fires(c))),
     { seed: fcSeed, numRuns: 1, interruptAfterTimeLimit: options.shrinkTimeMsMax, markInterruptAsFailure: false },

@@ -3,6 +3,7 @@
  * threads. A nightly job that sweeps a fresh range of seeds meets new cases every night while
  * every finding stays replayable by its seed and case.
  */
+import type { KnownCauses } from './knownCauses.ts';
 import type { ResolvedCampaignOptions } from '../options/index.ts';
 import type { SdkAdapter } from '../sdk/index.ts';
 import { realGlobals } from '../sim/realGlobals.ts';
@@ -23,6 +24,8 @@ export interface SweepHooks {
   readonly onProgress?: CampaignHooks['onProgress'];
   readonly onCampaignDone?: (report: CampaignReport) => void;
   readonly signal?: AbortSignal;
+  /** The SDK release's known causes: each campaign's findings are told apart by them. */
+  readonly known?: KnownCauses;
 }
 
 /**
@@ -45,6 +48,7 @@ export async function sweepOn(sdk: SdkAdapter, options: ResolvedCampaignOptions,
       const report = await campaignOn(sdk, { ...options, seed, seeds: undefined, timeLimitSeconds: left }, hooks.onProgress, {
         ...(hooks.signal && { signal: hooks.signal }),
         ...(workers && { workers }),
+        ...(hooks.known && { known: hooks.known }),
       });
       reports.push(report);
       hooks.onCampaignDone?.(report);

@@ -25,6 +25,7 @@ import {
   type CasesJob,
   type Counterexample,
   type ShrinkSettings,
+  type ShrinkTask,
 } from './runCampaign.ts';
 import { formatRange } from './shard.ts';
 import type { WorkerErrorInfo, WorkerReply, WorkerStart, WorkerTask } from './workerProtocol.ts';
@@ -200,7 +201,7 @@ export class CampaignWorkers implements CaseExecutor {
   }
 
   async shrinkAll(
-    tasks: readonly { readonly invariant: InvariantId; readonly fcSeed: number }[],
+    tasks: readonly ShrinkTask[],
     settings: ShrinkSettings,
     control: { readonly cut: () => boolean; readonly onDone?: (done: number) => void },
   ): Promise<(Counterexample | undefined)[]> {
@@ -210,10 +211,10 @@ export class CampaignWorkers implements CaseExecutor {
     const serve = async (slot: Slot) => {
       while (next < tasks.length) {
         const i = next++;
-        const { invariant, fcSeed } = tasks[i]!;
+        const task = tasks[i]!;
         if (!this.stopped) {
-          const reply = await this.request(slot, { kind: 'shrink', id: this.nextId++, invariant, fcSeed, settings });
-          if (reply.kind !== 'shrink') throw new WorkerFailure(`campaign worker ${slot.number} answered ${reply.kind} to a shrink of ${invariant}`, slot.number);
+          const reply = await this.request(slot, { kind: 'shrink', id: this.nextId++, task, settings });
+          if (reply.kind !== 'shrink') throw new WorkerFailure(`campaign worker ${slot.number} answered ${reply.kind} to a shrink of ${task.invariant}`, slot.number);
           results[i] = reply.counterexample;
         }
         control.onDone?.(++done);
@@ -254,7 +255,7 @@ async function allOrFirstError(jobs: Promise<void>[], onError: () => void): Prom
 }
 
 function describeTask(task: WorkerTask): string {
-  return task.kind === 'cases' ? `running ${formatRange(task.job)} of seed ${task.job.seed}` : `shrinking ${task.invariant}`;
+  return task.kind === 'cases' ? `running ${formatRange(task.job)} of seed ${task.job.seed}` : `shrinking ${task.task.invariant}`;
 }
 
 const indent = (text: string) =>

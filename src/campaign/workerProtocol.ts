@@ -2,8 +2,7 @@
  * The messages between a campaign and its worker threads (`workerPool.ts` ↔ `campaignWorker.ts`).
  * Everything crosses by structured clone: plain data, Maps and RegExps.
  */
-import type { InvariantId } from '../model/invariants.ts';
-import type { CampaignTally, CasesJob, Counterexample, ShrinkSettings } from './runCampaign.ts';
+import type { CampaignTally, CasesJob, Counterexample, ShrinkSettings, ShrinkTask } from './runCampaign.ts';
 
 /** What a worker is started with. */
 export interface WorkerStart {
@@ -22,7 +21,7 @@ export interface WorkerStart {
 /** Main thread → worker. */
 export type WorkerTask =
   | { readonly kind: 'cases'; readonly id: number; readonly job: CasesJob }
-  | { readonly kind: 'shrink'; readonly id: number; readonly invariant: InvariantId; readonly fcSeed: number; readonly settings: ShrinkSettings };
+  | { readonly kind: 'shrink'; readonly id: number; readonly task: ShrinkTask; readonly settings: ShrinkSettings };
 
 /** An error as it crosses the thread boundary. */
 export interface WorkerErrorInfo {

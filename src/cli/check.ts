@@ -1,11 +1,12 @@
 import { join } from 'node:path';
 import pc from 'picocolors';
-import { loadBaseline } from '../baseline/baseline.ts';
-import { scriptedConductIds } from '../baseline/conduct.ts';
+import { knownCausesOf, loadBaseline } from '../baseline/baseline.ts';
+import type { KnownCauses } from '../campaign/knownCauses.ts';
+import { causeName, verdictOf } from '../campaign/verdict.ts';
 import { campaignOn } from '../campaign/check.ts';
 import { formatCampaignReport } from '../report/textReport.ts';
 import { replayFile } from '../campaign/replayFile.ts';
-import type { CampaignReport } from '../campaign/runCampaign.ts';
+import { shrunkFrom, type CampaignReport } from '../campaign/runCampaign.ts';
 import { formatRange, shardRange } from '../campaign/shard.ts';
 import { sweepOn } from '../campaign/sweep.ts';
 import { createProgress, createTimedProgress } from './progress.ts';
@@ -13,7 +14,7 @@ import { defaultSdk } from '../sdk/load.ts';
 import { realGlobals } from '../sim/realGlobals.ts';
 import { writeFileAtomic, writeJsonAtomic } from '../util/atomicWrite.ts';
 import { TOOL, type PackageId } from '../util/toolVersion.ts';
-import type { Finding } from '../model/finding.ts';
+import { replayCaseCommand, type MadeWith } from '../options/replayCaseCommand.ts';
 import type { InvariantId } from '../model/invariants.ts';
 import { AUTO_WORKER_RUNS_MIN, DEFAULT_FAIL_ON, type FailOn, type ResolvedCampaignOptions, type ResolvedWorkload } from '../options/index.ts';
 
@@ -33,7 +34,7 @@ export async function checkCommand(options: ResolvedCampaignOptions): Promise<nu
   const sdk = { name: adapter.name, version: adapter.version };
   const { seed, runs, workload } = options;
   const baseline = loadBaseline(sdk.name, sdk.version);
-  const known = new Set(baseline?.entries.map((e) => e.invariant) ?? []);
+  const known = knownCausesOf(baseline);
 
   console.log(pc.bold(options.seeds ? `mcp-sim check  seeds=${options.seeds[0]}..${options.seeds.at(-1)}` : `mcp-sim check  seed=${seed}`));
   printCampaignOptions(sdk, { ...options, runs }, workload);
@@ -44,7 +45,7 @@ export async function checkCommand(options: ResolvedCampaignOptions): Promise<nu
     console.log(`  shard         ${options.shard.index}/${options.shard.count}: ${formatRange(range)} of the ${runs}-run campaign`);
   }
   if (options.timeLimitSeconds !== undefined) console.log(`  time limit    ${options.timeLimitSeconds} s of runs${options.seeds ? ' for the whole sweep' : ''}`);
-  console.log(`  baseline      ${baseline ? `${known.size} known invariant(s)` : 'none for this SDK version'}`);
+  console.log(`  baseline      ${baselineLine(known)}`);
 
   const interrupt = interruptOnSigint();
   try {
@@ -52,11 +53,11 @@ export async function checkCommand(options: ResolvedCampaignOptions): Promise<nu
     const progress = progressFor(options);
     let report: CampaignReport;
     try {
-      report = await campaignOn(adapter, options, progress.update, { signal: interrupt.signal });
+      report = await campaignOn(adapter, options, progress.update, { signal: interrupt.signal, known });
     } finally {
       progress.stop();
     }
-    return presentCampaign(report, { sdk, known, reproDir: options.reproDir, jsonFile: options.jsonFile, failOn: options.failOn });
+    return presentCampaign(report, { sdk, known, reproDir: options.reproDir, jsonFile: options.jsonFile, failOn: options.failOn, strictCauses: options.strictCauses });
   } finally {
     interrupt.dispose();
   }
@@ -117,15 +118,25 @@ function interruptOnSigint(): { readonly signal: AbortSignal; dispose(): void } 
   return { signal: controller.signal, dispose: () => process.off('SIGINT', onSigint) };
 }
 
+/** What the options block says of the baseline a campaign is judged against. */
+export function baselineLine(known: KnownCauses): string {
+  if (known.causes.length === 0) return 'none for this SDK version: every finding is new';
+  const ids = new Set(known.causes.map((c) => c.invariant)).size;
+  const rates = known.rateCampaign ? `, rates from ${known.rateCampaign.runs} runs of seed ${known.rateCampaign.seed}` : ', no rates';
+  return `${known.causes.length} known cause(s) of ${ids} invariant(s)${rates}; a finding is known by cause, not by id`;
+}
+
 /** Where a report goes and what it is judged against. */
 export interface Presentation {
   readonly sdk: PackageId;
-  /** Invariants the SDK release's baseline lists. */
-  readonly known: ReadonlySet<InvariantId>;
+  /** The SDK release's baseline, as known causes (the report's findings are already told apart by them). */
+  readonly known: KnownCauses;
   readonly reproDir: string;
   readonly jsonFile: string | undefined;
   /** The lowest severity beyond the baseline that fails. @default DEFAULT_FAIL_ON */
   readonly failOn?: FailOn;
+  /** Fail on new causes of known invariants outside the baseline's campaign too. @default DEFAULT_STRICT_CAUSES */
+  readonly strictCauses?: boolean;
 }
 
 /** The lines that say a report covers less than its campaign: cut, interrupted or one shard. */
@@ -152,7 +163,7 @@ function writeReplayFiles(report: CampaignReport, sdk: PackageId, dir: string): 
   for (const f of report.findings) {
     if (!f.counterexample) continue;
     const file = join(dir, `${f.invariant}.json`);
-    const origin = { seed: report.seed, caseIndex: f.firstCase, workload: report.workload };
+    const origin = { seed: report.seed, caseIndex: shrunkFrom(f), workload: report.workload };
     writeFileAtomic(file, JSON.stringify(replayFile(f.invariant, f.counterexample.case, sdk, origin), null, 2) + '\n', { mkdir: true });
     replayFiles.set(f.invariant, file);
   }
@@ -167,22 +178,22 @@ export function campaignDocument(report: CampaignReport, sdk: PackageId): Record
   return { sdk, tool: TOOL, ...report };
 }
 
-/** The severities each `--fail-on` level fails on. */
-const failingSeverities: Readonly<Record<FailOn, ReadonlySet<Finding['severity']>>> = {
-  must: new Set(['violation']),
-  should: new Set(['violation', 'warning']),
-  advice: new Set(['violation', 'warning', 'note']),
-};
+/** The new causes of known invariants that do not fail the campaign, and why. */
+function unconfirmedLines(v: ReturnType<typeof verdictOf>, report: CampaignReport, madeWith: MadeWith): string[] {
+  if (v.unconfirmed.length === 0) return [];
+  const list = v.unconfirmed.map((f) => `${f.invariant} (case ${f.fresh!.firstCase})`).join(', ');
+  const first = v.unconfirmed[0]!;
+  return [
+    `new cause(s) of known invariants outside the baseline's own campaign, not failing: ${list}. ` +
+      'The baseline never ran these cases on this SDK, so each is an unseen cause of a known bug or a regression: ' +
+      'replay it on a release you trust; --strict-causes fails on them.',
+    `  replay the first: ${replayCaseCommand(report.seed, first.fresh!.firstCase, report.workload, { expect: first.invariant, madeWith })}`,
+  ];
+}
 
-/**
- * Findings the baseline does not list at `failOn` or above, and whether the campaign fails.
- * Findings that judge a scripted handler's own conduct (provoked on purpose) never count.
- */
-export function verdictOf(report: CampaignReport, known: ReadonlySet<InvariantId>, failOn: FailOn = DEFAULT_FAIL_ON) {
-  const fresh = report.findings.filter(
-    (f) => failingSeverities[failOn].has(f.example.severity) && !known.has(f.invariant) && !scriptedConductIds.has(f.invariant),
-  );
-  return { fresh, failed: fresh.length > 0 || report.nondeterministic.length > 0 };
+/** The verdict line's list: new findings and rate regressions, by name. */
+function failures(v: ReturnType<typeof verdictOf>): string {
+  return [...v.fresh.map((f) => f.invariant), ...v.regressions.map((r) => `${causeName(r.cause)} more often`)].join(', ');
 }
 
 /**
@@ -193,20 +204,22 @@ export function verdictOf(report: CampaignReport, known: ReadonlySet<InvariantId
 export function presentCampaign(report: CampaignReport, p: Presentation): number {
   const replayFiles = writeReplayFiles(report, p.sdk, p.reproDir);
   for (const line of scopeLines(report)) console.log(pc.yellow(line));
-  console.log(formatCampaignReport(report, { replayFiles, known: (id) => p.known.has(id), madeWith: { tool: TOOL, sdk: p.sdk } }));
+  console.log(formatCampaignReport(report, { replayFiles, madeWith: { tool: TOOL, sdk: p.sdk } }));
   if (p.jsonFile) writeJsonAtomic(p.jsonFile, campaignDocument(report, p.sdk), { replacer: asJson, mkdir: true });
 
   const failOn = p.failOn ?? DEFAULT_FAIL_ON;
-  const { fresh, failed } = verdictOf(report, p.known, failOn);
+  const verdict = verdictOf(report, { failOn, strictCauses: p.strictCauses ?? false, known: p.known });
+  const { failed } = verdict;
+  for (const line of unconfirmedLines(verdict, report, { tool: TOOL, sdk: p.sdk })) console.log(pc.yellow(line));
   // An entry met only as a knock-on effect (counted under its root cause) was met all the same.
   const met = new Set(report.findings.flatMap((f) => [f.invariant, ...(f.knockOns ?? []).map((k) => k.invariant)]));
-  const stale = [...p.known].filter((id) => !met.has(id));
+  const stale = [...new Set(p.known.causes.map((c) => c.invariant))].filter((id) => !met.has(id));
   if (stale.length > 0) {
     console.log(pc.dim(`baseline entries not met by this campaign: ${stale.join(', ')} (the property suite checks them exactly)`));
   }
   console.log(
     failed
-      ? pc.red(`FAIL: ${fresh.length} finding(s) not in the baseline at --fail-on ${failOn} (${fresh.map((f) => f.invariant).join(', ')}); seed=${report.seed}`)
+      ? pc.red(`FAIL: ${verdict.fresh.length + verdict.regressions.length} finding(s) beyond the baseline at --fail-on ${failOn} (${failures(verdict)}); seed=${report.seed}`)
       : pc.green(`PASS: no violation beyond the baseline of ${p.sdk.name}@${p.sdk.version} (--fail-on ${failOn}); seed=${report.seed}`),
   );
   if (report.stopped === 'interrupted') return EXIT_INTERRUPTED;
@@ -220,13 +233,14 @@ export function presentCampaign(report: CampaignReport, p: Presentation): number
  */
 async function sweepCommand(
   options: ResolvedCampaignOptions,
-  ctx: { readonly adapter: Awaited<ReturnType<typeof defaultSdk>>; readonly sdk: PackageId; readonly known: ReadonlySet<InvariantId>; readonly signal: AbortSignal },
+  ctx: { readonly adapter: Awaited<ReturnType<typeof defaultSdk>>; readonly sdk: PackageId; readonly known: KnownCauses; readonly signal: AbortSignal },
 ): Promise<number> {
   const seeds = options.seeds!;
   let progress = progressFor(options);
-  const verdicts: { seed: number; failed: boolean; fresh: InvariantId[]; report: CampaignReport }[] = [];
+  const verdicts: { seed: number; failed: boolean; fresh: string[]; report: CampaignReport }[] = [];
   const result = await sweepOn(ctx.adapter, options, {
     signal: ctx.signal,
+    known: ctx.known,
     onCampaignStart: (seed, position, count) => {
       progress = progressFor(options);
       process.stderr.write(`seed ${seed} (${position} of ${count})\n`);
@@ -234,8 +248,11 @@ async function sweepCommand(
     onProgress: (done, total, phase) => progress.update(done, total, phase),
     onCampaignDone: (report) => {
       progress.stop();
-      const { fresh, failed } = verdictOf(report, ctx.known, options.failOn);
-      verdicts.push({ seed: report.seed, failed, fresh: fresh.map((f) => f.invariant), report });
+      const verdict = verdictOf(report, { failOn: options.failOn, strictCauses: options.strictCauses, known: ctx.known });
+      for (const line of unconfirmedLines(verdict, report, { tool: TOOL, sdk: ctx.sdk })) console.log(pc.yellow(line));
+      const { failed } = verdict;
+      const fresh = [...verdict.fresh.map((f) => f.invariant), ...verdict.regressions.map((r) => `${causeName(r.cause)} more often`)];
+      verdicts.push({ seed: report.seed, failed, fresh, report });
       const replayFiles = writeReplayFiles(report, ctx.sdk, join(options.reproDir, `seed-${report.seed}`));
       console.log('');
       const summary = `seed ${report.seed}: ${report.runs} runs, ${report.findings.length} invariant(s) broken, ${fresh.length} finding(s) beyond the baseline at --fail-on ${options.failOn}`;
@@ -246,14 +263,17 @@ async function sweepCommand(
       }
       console.log(pc.red(`FAIL ${summary}${report.nondeterministic.length > 0 ? `, ${report.nondeterministic.length} nondeterministic case(s)` : ''}`));
       for (const line of scopeLines(report)) console.log(pc.yellow(line));
-      console.log(formatCampaignReport(report, { replayFiles, known: (id) => ctx.known.has(id), madeWith: { tool: TOOL, sdk: ctx.sdk } }));
+      console.log(formatCampaignReport(report, { replayFiles, madeWith: { tool: TOOL, sdk: ctx.sdk } }));
     },
   });
 
   // The union of the violations beyond the baseline: each with the seeds (and first cases) that found it.
-  const union = new Map<InvariantId, string[]>();
+  const union = new Map<string, string[]>();
   for (const v of verdicts) {
-    for (const id of v.fresh) union.set(id, [...(union.get(id) ?? []), `seed ${v.seed} case ${v.report.findings.find((f) => f.invariant === id)!.firstCase}`]);
+    for (const id of v.fresh) {
+      const f = v.report.findings.find((x) => x.invariant === id);
+      union.set(id, [...(union.get(id) ?? []), f ? `seed ${v.seed} case ${shrunkFrom(f)}` : `seed ${v.seed}`]);
+    }
   }
   const failedSeeds = verdicts.filter((v) => v.failed).map((v) => v.seed);
   console.log('');

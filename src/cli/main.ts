@@ -47,6 +47,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--no-shrink', 'report first cases as found, without shrinking')
     .option('--self-check', 'run every case twice and compare trace hashes (harness.deterministic)')
     .option('--fail-on <level>', `lowest severity beyond the baseline that fails: must (violations), should (warnings too), advice (notes too) (default: ${DEFAULT_FAIL_ON})`)
+    .option('--strict-causes', "also fail on a new cause of a known invariant found outside the baseline's own campaign (other seeds, more runs)")
     .option('--json <file>', 'also write the report as JSON')
     .option('--out <dir>', `folder for replay files of counterexamples (default: ${DEFAULT_REPRO_DIR})`)
     .option('--workers <n>', `worker threads that run the cases; 1 runs them in process; the report does not depend on it (default: one per core, at most one per ${AUTO_WORKER_RUNS_MIN} runs)`, wholeNumberArg('--workers'))
@@ -62,6 +63,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         shrink: rest.shrink,
         selfCheck: rest.selfCheck,
         failOn: rest.failOn as FailOn | undefined,
+        strictCauses: rest.strictCauses,
         reproDir,
         jsonFile,
         workload: workloadOf(opts),
@@ -142,6 +144,7 @@ interface CheckFlags extends WorkloadFlags {
   shrink?: boolean;
   selfCheck?: boolean;
   failOn?: string;
+  strictCauses?: boolean;
   out?: string;
   json?: string;
   workers?: number;

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import pc from 'picocolors';
-import { loadBaseline } from '../baseline/baseline.ts';
+import { knownCausesOf, loadBaseline } from '../baseline/baseline.ts';
 import { MergeError, mergeShards, type ShardInput } from '../campaign/merge.ts';
 import { DEFAULT_REPRO_DIR } from '../options/index.ts';
 import { messageOf } from '../util/errors.ts';
 import { packageId, TOOL } from '../util/toolVersion.ts';
-import { printCampaignOptions, presentCampaign } from './check.ts';
+import { baselineLine, printCampaignOptions, presentCampaign } from './check.ts';
 
 /** What `mcp-sim merge` is given. */
 export interface MergeFlags {
@@ -38,7 +38,7 @@ export async function mergeCommand(flags: MergeFlags): Promise<number> {
   }
   let merged: ReturnType<typeof mergeShards>;
   try {
-    merged = mergeShards(inputs);
+    merged = mergeShards(inputs, (sdk) => knownCausesOf(loadBaseline(sdk.name, sdk.version)));
   } catch (error) {
     if (!(error instanceof MergeError)) throw error;
     process.stderr.write(`mcp-sim ${error.message}\n`);
@@ -51,10 +51,10 @@ export async function mergeCommand(flags: MergeFlags): Promise<number> {
     return 2;
   }
   const baseline = loadBaseline(sdk.name, sdk.version);
-  const known = new Set(baseline?.entries.map((e) => e.invariant) ?? []);
+  const known = knownCausesOf(baseline);
   console.log(pc.bold(`mcp-sim merge  seed=${report.seed}`));
   printCampaignOptions(sdk, { runs: report.planned ?? report.runs, shrink: report.shrink ?? false, selfCheck: report.selfCheck ?? false }, report.workload);
   console.log(`  shards        ${inputs.length}: ${flags.files.join(', ')} (made with ${tool.name}@${tool.version})`);
-  console.log(`  baseline      ${baseline ? `${known.size} known invariant(s)` : 'none for this SDK version'}`);
+  console.log(`  baseline      ${baselineLine(known)}`);
   return presentCampaign(report, { sdk, known, reproDir: flags.reproDir ?? DEFAULT_REPRO_DIR, jsonFile: flags.jsonFile });
 }

@@ -16,6 +16,7 @@ import {
   SEEDS_SWEEP_MAX,
   TIME_LIMIT_SECONDS_MAX,
   WORKERS_MAX,
+  DEFAULT_STRICT_CAUSES,
 } from './defaults.ts';
 import { OptionError } from './OptionError.ts';
 import { booleanValue, envWholeNumber, seedValue, wholeNumber, type Env } from './optionRules.ts';
@@ -43,6 +44,11 @@ export interface CampaignOptions {
    * @default DEFAULT_FAIL_ON ('should')
    */
   readonly failOn?: FailOn;
+  /**
+   * Fail on a new cause of a known invariant found outside the baseline's own campaign too.
+   * @default DEFAULT_STRICT_CAUSES (false)
+   */
+  readonly strictCauses?: boolean;
   /** Folder `check` writes counterexample replay files to. @default DEFAULT_REPRO_DIR ('.mcp-sim/repro') */
   readonly reproDir?: string;
   /** Also write the report as JSON to this file. @default none */
@@ -86,6 +92,7 @@ export interface ResolvedCampaignOptions {
   readonly shrinkTimeMsMax: number;
   readonly selfCheck: boolean;
   readonly failOn: FailOn;
+  readonly strictCauses: boolean;
   readonly reproDir: string;
   readonly jsonFile: string | undefined;
   /** Worker threads (1: in process). */
@@ -161,6 +168,7 @@ export function resolveCampaignOptions(input: CampaignOptions = {}, env: Env = p
     shrinkTimeMsMax: wholeNumber({ option: 'shrinkTimeMsMax' }, input.shrinkTimeMsMax ?? DEFAULT_SHRINK_TIME_MS_MAX, 1, undefined, DEFAULT_SHRINK_TIME_MS_MAX),
     selfCheck: booleanValue({ option: 'selfCheck', flag: '--self-check' }, input.selfCheck ?? DEFAULT_SELF_CHECK),
     failOn: failOnValue(input.failOn),
+    strictCauses: booleanValue({ option: 'strictCauses', flag: '--strict-causes' }, input.strictCauses ?? DEFAULT_STRICT_CAUSES),
     reproDir: input.reproDir ?? DEFAULT_REPRO_DIR,
     jsonFile: input.jsonFile,
     workers: Math.min(workers, runsHere),

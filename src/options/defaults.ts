@@ -16,11 +16,19 @@ export const KNOWN_PROFILES: readonly Profile[] = Object.freeze(['memory', 'http
  */
 export const DEFAULT_CAMPAIGN_SEED = 20_261_130;
 
-/** Runs of `mcp-sim check`: about ten seconds on one core, enough to meet every common race. @default 300 */
-export const DEFAULT_CAMPAIGN_RUNS = 300;
+/**
+ * Runs of `mcp-sim check`: under ten seconds on one core, enough to meet rare races (a progress
+ * exactly at a maximum total timeout) and for the rate check to see a known cause firing a few
+ * times more often than its baseline rate. @default 2_000
+ */
+export const DEFAULT_CAMPAIGN_RUNS = 2_000;
 
-/** Runs of the baseline campaign: enough for every known race to show up on both profiles. @default 2_000 */
-export const DEFAULT_BASELINE_RUNS = 2_000;
+/**
+ * Runs of the baseline campaign (same seed): five times the default campaign, so that the causes
+ * a campaign of another seed meets are known, and each cause's rate is measured on many runs.
+ * @default 10_000
+ */
+export const DEFAULT_BASELINE_RUNS = 10_000;
 
 /** Runs per property of the property suite: a CI budget; `MCP_SIM_RUNS` raises it for nightly runs. @default 150 */
 export const DEFAULT_PROPERTY_RUNS = 150;
@@ -72,6 +80,14 @@ export const DEFAULT_BASELINE_SHRINK_TIME_MS_MAX = 30_000;
 
 /** Wall-clock budget of one property (fast-check's `interruptAfterTimeLimit`). @default 120_000 */
 export const DEFAULT_PROPERTY_TIME_MS_MAX = 120_000;
+
+/**
+ * Fail a campaign on a new cause of a known invariant also outside the baseline's own campaign
+ * (another seed, more runs, another workload), where the baseline never ran the case and an
+ * unseen cause of a known SDK bug is likelier than a regression. Inside it a new cause always
+ * fails. @default false
+ */
+export const DEFAULT_STRICT_CAUSES = false;
 
 /** Run every case twice and compare trace hashes (`harness.deterministic`). @default false */
 export const DEFAULT_SELF_CHECK = false;

@@ -6,7 +6,7 @@
 export * from './defaults.ts';
 export { OptionError, type OptionName } from './OptionError.ts';
 export type { Env } from './optionRules.ts';
-export { DEFAULT_WORKLOAD, resolveWorkload, workloadFlags, type ResolvedWorkload } from './workloadOptions.ts';
+export { DEFAULT_WORKLOAD, resolveWorkload, workloadFlags, workloadKey, type ResolvedWorkload } from './workloadOptions.ts';
 export { CAMPAIGN_RUNS_LIMIT, resolveCampaignOptions, type CampaignOptions, type FailOn, type ResolvedCampaignOptions, type ShardSpec } from './campaignOptions.ts';
 export { resolveReplayOptions, type ReplayOptions, type ReplaySource, type ResolvedReplayOptions } from './replayOptions.ts';
 export { resolveBaselineOptions, type BaselineOptions, type ResolvedBaselineOptions } from './baselineOptions.ts';

@@ -35,6 +35,14 @@ export const DEFAULT_WORKLOAD: ResolvedWorkload = Object.freeze({
   profiles: DEFAULT_PROFILES,
 });
 
+/**
+ * A workload as one string, equal for equal workloads (keys sorted): campaigns are comparable
+ * (shards merge, baseline rates apply) only when their workloads' keys are equal.
+ */
+export function workloadKey(w: ResolvedWorkload): string {
+  return JSON.stringify(Object.fromEntries(Object.keys(w).sort().map((k) => [k, w[k as keyof ResolvedWorkload]])));
+}
+
 /** Most caller actions a workload may ask for: runs grow with it, and shrinking with its square. */
 export const ACTIONS_MAX_LIMIT = 64;
 /** Most steps per handler script a workload may ask for. */

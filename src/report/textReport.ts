@@ -1,7 +1,7 @@
 import pc from 'picocolors';
-import type { CampaignReport, FindingSummary } from '../campaign/runCampaign.ts';
+import { causeName } from '../campaign/verdict.ts';
+import { shrunkFrom, type CampaignReport, type FindingSummary } from '../campaign/runCampaign.ts';
 import type { Finding } from '../model/finding.ts';
-import type { InvariantId } from '../model/invariants.ts';
 import { replayCaseCommand, replayFileCommand, type MadeWith } from '../options/replayCaseCommand.ts';
 import { formatEvent, type TraceEvent } from '../sim/index.ts';
 
@@ -39,8 +39,6 @@ function knockOnLines(s: FindingSummary): string[] {
 export interface ReportContext {
   /** Path of the replay file written for each counterexample, by invariant. */
   replayFiles: ReadonlyMap<string, string>;
-  /** Whether the invariant is a known one for this SDK version (in the baseline). */
-  known: (invariant: InvariantId) => boolean;
   /** The mcp-sim and SDK versions the campaign ran with: each printed replay command names them. */
   madeWith: MadeWith;
 }
@@ -48,11 +46,11 @@ export interface ReportContext {
 function formatSummary(s: FindingSummary, report: CampaignReport, ctx: ReportContext): string {
   // The minimal case's own words, when there is one: they match the trace printed below.
   const shown = s.counterexample?.findings.find((f) => f.invariant === s.invariant) ?? s.example;
-  const lines = [
-    `${formatFinding(shown)}${ctx.known(s.invariant) ? pc.dim(' (known: in baseline)') : ''}`,
-    pc.dim(`    found in ${s.runs} of ${report.runs} runs; first in case ${s.firstCase}`),
-    ...knockOnLines(s),
-  ];
+  const lines = [`${formatFinding(shown)}${causeNote(s, report)}`, pc.dim(`    found in ${s.runs} of ${report.runs} runs; first in case ${s.firstCase}`)];
+  if (s.fresh && s.fresh.runs < s.runs) {
+    lines.push(`    ${pc.bold('new cause')} in ${s.fresh.runs} of these runs (the others are known causes); first in case ${s.fresh.firstCase}: the counterexample below is shrunk from it`);
+  }
+  lines.push(...knockOnLines(s));
   const cx = s.counterexample;
   if (cx) {
     const ready = cx.result.trace.find((e) => e.kind === 'ready')?.i ?? 0;
@@ -65,8 +63,32 @@ function formatSummary(s: FindingSummary, report: CampaignReport, ctx: ReportCon
     const file = ctx.replayFiles.get(s.invariant);
     if (file) lines.push(`    replay: ${pc.bold(replayFileCommand(file))}`);
   }
-  lines.push(`    replay the original case: ${replayCaseCommand(report.seed, s.firstCase, report.workload, { expect: s.invariant, madeWith: ctx.madeWith })}`);
+  lines.push(`    replay the original case: ${replayCaseCommand(report.seed, shrunkFrom(s), report.workload, { expect: s.invariant, madeWith: ctx.madeWith })}`);
   return lines.join('\n');
+}
+
+/** Whether a finding is a known cause (judged against a baseline) or a new one. */
+function causeNote(s: FindingSummary, report: CampaignReport): string {
+  if (!report.rates) return '';
+  if (!s.fresh) return pc.dim(' (known cause: in the baseline)');
+  return s.fresh.runs === s.runs ? pc.bold(' (new: no baseline entry explains it)') : pc.bold(' (new cause of a known invariant)');
+}
+
+/** The rate check's lines: causes firing significantly more often than the baseline says, or why there is no check. */
+function rateLines(report: CampaignReport): string[] {
+  const rates = report.rates;
+  if (!rates) return [];
+  if (!rates.checked) return [pc.yellow(`rate check: off: ${rates.why}`), ''];
+  const up = rates.checks.filter((c) => c.regression);
+  const head = `rate check: ${rates.checks.length} known cause(s) compared with the baseline's rates; ${up.length} fire(s) significantly more often`;
+  return [
+    up.length > 0 ? pc.red(head) : head,
+    ...up.map(
+      (c) =>
+        `  ${badge[c.severity]} ${pc.bold(causeName(c.cause))}: in ${c.runs} of ${c.of} runs, the baseline predicts ${c.expected.toFixed(1)} (p = ${c.pValue.toExponential(1)})`,
+    ),
+    '',
+  ];
 }
 
 /** The campaign's readable report: totals, then one block per invariant broken, worst first. */
@@ -80,6 +102,7 @@ export function formatCampaignReport(report: CampaignReport, ctx: ReportContext)
     `findings: ${count('violation')} violation(s), ${count('warning')} warning(s), ${count('note')} note(s)`,
     '',
     ...report.findings.map((s) => formatSummary(s, report, ctx) + '\n'),
+    ...rateLines(report),
   ];
   const races = Object.entries(report.coverage.races).map(([pair, n]) => `${n > 0 ? '✓' : pc.yellow('✗')} ${pair} ${n}`);
   out.push(

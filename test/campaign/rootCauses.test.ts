@@ -79,7 +79,7 @@ describe('root causes in a campaign', () => {
     const known = new Set(baseline?.entries.map((e) => e.invariant));
     expect(report.findings.filter((f) => f.example.severity === 'violation' && !known.has(f.invariant)).map((f) => f.invariant)).toEqual([]);
 
-    const text = formatCampaignReport(report, { replayFiles: new Map(), known: (id) => known.has(id), madeWith: { tool: { name: 'mcp-sim', version: '0.0.0' }, sdk } });
+    const text = formatCampaignReport(report, { replayFiles: new Map(), madeWith: { tool: { name: 'mcp-sim', version: '0.0.0' }, sdk } });
     expect(text).toMatch(/knock-on effect: lifecycle\.close-settles \(DERIVED\) in 1 of these runs, first in case 14622: connection 1 closed at the client/);
 
     // The property suite's test: the knock-on is known because its root is (the shrunk case too).

@@ -9,6 +9,7 @@ import {
   DEFAULT_CAMPAIGN_RUNS,
   DEFAULT_CAMPAIGN_SEED,
   DEFAULT_FAIL_ON,
+  DEFAULT_STRICT_CAUSES,
   DEFAULT_PROPERTY_RUNS,
   DEFAULT_PROPERTY_TIME_MS_MAX,
   DEFAULT_REPRO_DIR,
@@ -35,6 +36,7 @@ describe('resolveCampaignOptions', () => {
       shrinkTimeMsMax: DEFAULT_SHRINK_TIME_MS_MAX,
       selfCheck: false,
       failOn: DEFAULT_FAIL_ON,
+      strictCauses: DEFAULT_STRICT_CAUSES,
       reproDir: DEFAULT_REPRO_DIR,
       jsonFile: undefined,
       // One worker per core, at most one per AUTO_WORKER_RUNS_MIN runs: 300 runs stay in process.

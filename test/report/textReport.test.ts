@@ -38,8 +38,11 @@ const warning: FindingSummary = {
   example: finding('timeout.max-total', 9, 'call c1 settled late.', 'c1'),
   runs: 2,
   firstCase: 4,
+  // One of its two runs is a cause the baseline does not know: the counterexample comes from it.
+  fresh: { example: finding('timeout.max-total', 9, 'call c1 settled late.', 'c1'), runs: 1, firstCase: 5, inBaselineCampaign: 1 },
 };
-const note: FindingSummary = { invariant: 'cancel.abort-swallowed', example: finding('cancel.abort-swallowed', 2, 'swallowed.'), runs: 1, firstCase: 0 };
+const swallowed = finding('cancel.abort-swallowed', 2, 'swallowed.');
+const note: FindingSummary = { invariant: 'cancel.abort-swallowed', example: swallowed, runs: 1, firstCase: 0, fresh: { example: swallowed, runs: 1, firstCase: 0, inBaselineCampaign: 1 } };
 
 const base: CampaignReport = {
   seed: 4242,
@@ -53,9 +56,16 @@ const base: CampaignReport = {
   coverage: { ...coverage([]), transitions: { 'a -X-> b': 3, 'b -Y-> c': 1 } },
   nondeterministic: [],
   runsPerSecond: 10,
+  rates: {
+    checked: true,
+    checks: [
+      { cause: { invariant: 'leak.correlation-maps', variant: 'memory', shape: 'close', runs: 3 }, severity: 'violation', runs: 9, of: 20, expected: 0.6, pValue: 2e-9, regression: true },
+      { cause: { invariant: 'cancel.not-initialize', variant: 'http/stateful/sse', shape: 'timeout', runs: 50 }, severity: 'violation', runs: 7, of: 20, expected: 10, pValue: 0.8, regression: false },
+    ],
+  },
 };
 const madeWith = { tool: { name: 'mcp-sim', version: '0.1.0' }, sdk: { name: '@modelcontextprotocol/sdk', version: '1.32.2' } };
-const ctx = { replayFiles: new Map([['cancel.not-initialize', '.mcp-sim/repro/cancel.not-initialize.json']]), known: (id: string) => id === 'cancel.not-initialize', madeWith };
+const ctx = { replayFiles: new Map([['cancel.not-initialize', '.mcp-sim/repro/cancel.not-initialize.json']]), madeWith };
 const pinned = '--made-with mcp-sim@0.1.0,@modelcontextprotocol/sdk@1.32.2';
 
 describe('formatCampaignReport', () => {
@@ -67,14 +77,15 @@ describe('formatCampaignReport', () => {
     expect(lines).toContain('findings: 1 violation(s), 1 warning(s), 1 note(s)');
   });
 
-  it('prints one block per finding in the given order, with badge, level, section, request and whether it is known', () => {
+  it('prints one block per finding in the given order, with badge, level, section, request and whether its cause is known', () => {
     const heads = lines.filter((l) => /^(✗|!|·) /.test(l));
     expect(heads).toEqual([
       // The minimal case's own words replace the example's.
-      '✗ VIOLATION cancel.not-initialize (MUST, basic/utilities/cancellation) [client:0]: the minimal case says so in its own words. (known: in baseline)',
-      '! WARNING   timeout.max-total (SHOULD, basic/lifecycle#timeouts) [c1]: call c1 settled late.',
-      '· NOTE      cancel.abort-swallowed (ADVICE, basic/utilities/cancellation): swallowed.',
+      '✗ VIOLATION cancel.not-initialize (MUST, basic/utilities/cancellation) [client:0]: the minimal case says so in its own words. (known cause: in the baseline)',
+      '! WARNING   timeout.max-total (SHOULD, basic/lifecycle#timeouts) [c1]: call c1 settled late. (new cause of a known invariant)',
+      '· NOTE      cancel.abort-swallowed (ADVICE, basic/utilities/cancellation): swallowed. (new: no baseline entry explains it)',
     ]);
+    expect(lines).toContain('    new cause in 1 of these runs (the others are known causes); first in case 5: the counterexample below is shrunk from it');
     expect(lines).toContain('    found in 7 of 20 runs; first in case 11');
     expect(lines).toContain('    found in 2 of 20 runs; first in case 4');
   });
@@ -93,11 +104,19 @@ describe('formatCampaignReport', () => {
   it('prints a replay command for every original case that carries the non-default workload flags, the invariant and the versions', () => {
     expect(lines.filter((l) => l.includes('replay the original case'))).toEqual([
       `    replay the original case: npx mcp-sim replay --seed 4242 --case 11 --profiles http --actions-max 3 --no-faults --expect cancel.not-initialize ${pinned}`,
-      `    replay the original case: npx mcp-sim replay --seed 4242 --case 4 --profiles http --actions-max 3 --no-faults --expect timeout.max-total ${pinned}`,
+      `    replay the original case: npx mcp-sim replay --seed 4242 --case 5 --profiles http --actions-max 3 --no-faults --expect timeout.max-total ${pinned}`,
       `    replay the original case: npx mcp-sim replay --seed 4242 --case 0 --profiles http --actions-max 3 --no-faults --expect cancel.abort-swallowed ${pinned}`,
     ]);
     const defaults = plain(formatCampaignReport({ ...base, workload: resolveWorkload() }, ctx));
     expect(defaults).toContain(`    replay the original case: npx mcp-sim replay --seed 4242 --case 11 --expect cancel.not-initialize ${pinned}\n`);
+  });
+
+  it('lists the known causes firing significantly more often than the baseline says, or why there is no rate check', () => {
+    expect(lines).toContain('rate check: 2 known cause(s) compared with the baseline\'s rates; 1 fire(s) significantly more often');
+    expect(lines).toContain('  ✗ VIOLATION leak.correlation-maps on memory [close]: in 9 of 20 runs, the baseline predicts 0.6 (p = 2.0e-9)');
+    expect(text).not.toContain('cancel.not-initialize on http');
+    const off = plain(formatCampaignReport({ ...base, rates: { checked: false, why: 'no baseline' } }, ctx));
+    expect(off).toContain('rate check: off: no baseline');
   });
 
   it('ends with coverage, marking race pairs never hit', () => {

@@ -1,4 +1,10 @@
-import type { SimCase } from '../campaign/simCase.ts';
+/**
+ * The cause of a finding, as the baseline and a campaign tell causes apart: the transport variant
+ * it was seen on and the features of the case (its shape). A finding is an old cause when some
+ * known minimal case of its invariant on its variant has only features this case has too.
+ */
+import type { Scenario } from '../sim/index.ts';
+import type { SimCase } from './simCase.ts';
 
 /**
  * The features a case uses (an abort, a close, a downstream call, a timeout option, …). Two
@@ -35,3 +41,12 @@ export const shapeKey = (shape: ReadonlySet<string>) => [...shape].sort().join('
 
 /** True when `shape` has every feature of `minimal`: the case may be that cause again. */
 export const covers = (shape: ReadonlySet<string>, minimal: ReadonlySet<string>) => [...minimal].every((x) => shape.has(x));
+/**
+ * Where a finding was seen: `memory`, or `http/<stateful|stateless>/<json|sse>`. A bug of one
+ * transport mode is its own baseline entry, with its own minimal case.
+ */
+export function variantOf(scenario: Scenario): string {
+  if (scenario.profile !== 'http') return scenario.profile;
+  const mode = scenario.http ?? { stateful: true, response: 'sse' };
+  return `http/${mode.stateful ? 'stateful' : 'stateless'}/${mode.response}`;
+}
