@@ -1,10 +1,11 @@
-import type { CorrelationMapRole } from '../sdk/facts.ts';
-import type { MapReading } from '../sim/endState.ts';
+import type { CorrelationMapRole, SdkFacts } from '../sdk/facts.ts';
+import type { HttpServerMaps, MapReading } from '../sim/endState.ts';
+import type { JsonValue } from '../util/json.ts';
 import type { Side } from '../sim/scenario.ts';
 import { finding } from './finding.ts';
 import { idKey, other, show } from './ids.ts';
 import { handlerOf, isOpen, type ReceiverRec } from './records.ts';
-import type { RuleFactory } from './rule.ts';
+import type { RuleFactory, Walk } from './rule.ts';
 
 /** The timer of a scripted handler's `sleep` step (its function name in `src/sim/scriptedHandler.ts`): the harness's, not the SDK's. */
 const HANDLER_SLEEP_TIMER = 'handlerSleep';
@@ -57,6 +58,7 @@ export const leaksRule: RuleFactory = (walk, facts) => ({
         }
       }
     }
+    for (const server of endState.httpServers ?? []) transportLeaks(walk, facts, receivers, server, at);
     const openCalls = calls.some((c) => !c.settled);
     const handlersRunning = receivers.some((r) => handlerOf(r) === 'running' || handlerOf(r) === 'aborted');
     for (const timer of endState.timers) {
@@ -74,6 +76,39 @@ export const leaksRule: RuleFactory = (walk, facts) => ({
     }
   },
 });
+
+/**
+ * The request→stream maps of one open stateful HTTP session (`facts.httpServerTransportMaps`).
+ * An entry is a leak when its request is over at the server (its handler ended, or never ran
+ * and the request is gone) and the stream it names is gone too: nothing can use it any more.
+ * An entry whose stream is still open belongs to an exchange that `http.exchange-completes`
+ * judges. A closed transport is skipped: its maps die with it.
+ */
+function transportLeaks(walk: Walk, facts: SdkFacts, receivers: readonly ReceiverRec[], server: HttpServerMaps, at: number): void {
+  if (server.closed) return;
+  const names = facts.httpServerTransportMaps;
+  const streams = server.maps[names.streams];
+  const byRequest = server.maps[names.requestToStream];
+  if (!streams || streams.missing !== undefined) return;
+  const open = new Set(streams.keys.map(idKey));
+  const streamOf = new Map<string, JsonValue>();
+  byRequest?.keys.forEach((k, n) => {
+    const v = byRequest.values?.[n];
+    if (v !== undefined) streamOf.set(idKey(k), v);
+  });
+  for (const field of [names.requestToStream, names.requestResponses]) {
+    const reading = server.maps[field];
+    if (!reading || reading.missing !== undefined) continue;
+    for (const key of reading.keys) {
+      const stream = streamOf.get(idKey(key));
+      if (stream !== undefined && open.has(idKey(stream))) continue;
+      const rec = lastDelivery(receivers, 'server', key, (r) => r.conn === server.conn);
+      if (rec && (handlerOf(rec) === 'running' || handlerOf(rec) === 'aborted')) continue;
+      const request = rec ? walk.receivedLabel(rec) : `client:${show(key)}`;
+      walk.flag(finding('leak.correlation-maps', at, `the server transport of connection ${server.conn} still holds request ${show(key)} in ${field}, though its handler ended and its stream is gone.`, request));
+    }
+  }
+}
 
 /** The latest delivery of request `key` to `side` among `receivers` that `mine` accepts. */
 function lastDelivery(receivers: readonly ReceiverRec[], side: Side, key: unknown, mine: (r: ReceiverRec) => boolean): ReceiverRec | undefined {

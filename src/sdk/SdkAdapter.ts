@@ -102,6 +102,8 @@ export interface HandlerContext {
 export interface MapProbe {
   readonly size?: number;
   readonly keys: readonly unknown[];
+  /** The values, in key order, where every value is a string or a number (a request→stream id map); absent otherwise. */
+  readonly values?: readonly (string | number)[];
   /** Why the size is unknown: this release lacks the field. */
   readonly missing?: string;
 }
@@ -118,6 +120,8 @@ export interface SdkProbe {
   nextRequestId(endpoint: Endpoint): ProbeReading<number>;
   /** The correlation maps `facts.correlationMaps` names, keyed by their private field name, in role order. */
   correlationMaps(endpoint: Endpoint): Readonly<Record<string, MapProbe>>;
+  /** The maps `facts.httpServerTransportMaps` names of a Streamable HTTP server transport, keyed by field name, in role order. */
+  httpServerTransportMaps(transport: HttpServerTransport): Readonly<Record<string, MapProbe>>;
 }
 
 export type HttpServerTransportOptions = HttpServerModule.WebStandardStreamableHTTPServerTransportOptions;

@@ -24,6 +24,15 @@ export const correlationMapRoles: readonly CorrelationMapRole[] = [
   'taskProgressTokens',
 ];
 
+/**
+ * The roles of the Streamable HTTP server transport's own correlation maps: which request went
+ * out on which stream, the responses waiting for their batch, the open streams by id.
+ */
+export type TransportMapRole = 'requestToStream' | 'requestResponses' | 'streams';
+
+/** Every transport map role, in the order reports list them. */
+export const transportMapRoles: readonly TransportMapRole[] = ['requestToStream', 'requestResponses', 'streams'];
+
 export interface SdkFacts {
   /** Timeout a request gets when its caller sets none. */
   readonly defaultRequestTimeoutMs: number;
@@ -45,4 +54,9 @@ export interface SdkFacts {
   };
   /** The private field behind each correlation map role (for messages and the probe). */
   readonly correlationMaps: Readonly<Record<CorrelationMapRole, string>>;
+  /**
+   * The private field behind each map of the Streamable HTTP server transport (for the probe and
+   * `leak.correlation-maps`); a release without that transport, or without a field, is skipped.
+   */
+  readonly httpServerTransportMaps: Readonly<Record<TransportMapRole, string>>;
 }

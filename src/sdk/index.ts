@@ -1,4 +1,4 @@
 /** The SDK seam: the only code that loads `@modelcontextprotocol/sdk` or knows its API. */
 export { aliasFor, defaultSdk, installCommand, installedSdk, loadSdk, loadSdkVersion, SDK_PACKAGE, SdkNotInstalledError, type SdkLocation } from './load.ts';
 export type * from './SdkAdapter.ts';
-export { correlationMapRoles, type CorrelationMapRole, type SdkFacts } from './facts.ts';
+export { correlationMapRoles, transportMapRoles, type CorrelationMapRole, type SdkFacts, type TransportMapRole } from './facts.ts';

@@ -1,5 +1,6 @@
 import { getEventListeners } from 'node:events';
 import type { JsonValue } from '../util/json.ts';
+import type { MapProbe } from '../sdk/SdkAdapter.ts';
 import type { Side } from './scenario.ts';
 import type { OpenExchange } from './http/HttpNetwork.ts';
 import type { PendingTimer } from './VirtualClock.ts';
@@ -10,8 +11,18 @@ export interface MapReading {
   readonly size?: number;
   /** Its keys (request ids, task ids), as JSON. */
   readonly keys: readonly JsonValue[];
+  /** Its values in key order, when all are strings or numbers (a request→stream map). */
+  readonly values?: readonly JsonValue[];
   /** Why the size is unknown: this SDK version lacks the field. */
   readonly missing?: string;
+}
+
+/** The maps of one stateful Streamable HTTP server transport (one session), by private field name. */
+export interface HttpServerMaps {
+  readonly conn: number;
+  /** Its `close()` ran (the session ended). */
+  readonly closed: boolean;
+  readonly maps: EndpointMaps;
 }
 
 /** The correlation maps of one endpoint, by the private field name the SDK's facts give each role. */
@@ -28,7 +39,10 @@ export interface EndState {
   readonly moreClients?: readonly { readonly client: number; readonly maps: Readonly<Record<Side, EndpointMaps>> }[];
   readonly timers: readonly PendingTimer[];
   readonly signals: readonly { readonly name: string; readonly aborted: boolean; readonly abortListeners: number }[];
+  /** Every transport: the memory links' ends, or each HTTP connection's client and (stateful) server transport. */
   readonly transports: readonly { readonly side: Side; readonly conn: number; readonly closed: boolean }[];
+  /** The request→stream maps of every stateful HTTP session's server transport (http profile only). */
+  readonly httpServers?: readonly HttpServerMaps[];
   readonly openCalls: readonly string[];
   /** HTTP exchanges not yet in a final state (http profile only; empty otherwise). */
   readonly openExchanges: readonly OpenExchange[];
@@ -48,10 +62,43 @@ export function endState(world: World): EndState {
       aborted: signal.aborted,
       abortListeners: getEventListeners(signal, 'abort').length,
     })),
-    transports: world.transports.map((t) => ({ side: t.side, conn: t.conn, closed: t.isClosed })),
+    transports: transportsOf(world),
+    ...(world.http && { httpServers: httpServersOf(world) }),
     openCalls: [...world.openCalls],
     openExchanges: world.openExchanges(),
   };
+}
+
+function transportsOf(world: World): EndState['transports'] {
+  const out: { side: Side; conn: number; closed: boolean }[] = world.transports.map((t) => ({ side: t.side, conn: t.conn, closed: t.isClosed }));
+  for (const c of world.http?.connections ?? []) {
+    out.push({ side: 'client', conn: c.conn, closed: c.client.closed });
+    if (c.server) out.push({ side: 'server', conn: c.conn, closed: c.server.closed });
+  }
+  return out;
+}
+
+function httpServersOf(world: World): HttpServerMaps[] {
+  const out: HttpServerMaps[] = [];
+  for (const c of world.http?.connections ?? []) {
+    if (!c.server) continue;
+    out.push({ conn: c.conn, closed: c.server.closed, maps: readings(world.sdk.probe.httpServerTransportMaps(c.server)) });
+  }
+  return out;
+}
+
+function readings(probed: Readonly<Record<string, MapProbe>>): EndpointMaps {
+  const out: Record<string, MapReading> = {};
+  for (const field of Object.keys(probed)) {
+    const m = probed[field]!;
+    out[field] = {
+      ...(m.size !== undefined && { size: m.size }),
+      keys: m.keys.map(asJson),
+      ...(m.values !== undefined && { values: [...m.values] }),
+      ...(m.missing !== undefined && { missing: m.missing }),
+    };
+  }
+  return out;
 }
 
 /** Correlation maps of client `client`'s `Client` and of the `Server` of its session. */

@@ -66,4 +66,54 @@ describe('http invariants (judged by judge(), every profile)', () => {
     expect((await check(closing(false))).ids).toContain('http.disconnect-not-cancel');
     expect((await check(closing(true))).ids).not.toContain('http.disconnect-not-cancel');
   });
+
+  // Hand-built traces: `at` gives each event its scheduler step (events of one step share it).
+  const at = (...events: [number, TraceEventBody][]): TraceEvent[] => [
+    ...events.map(([step, b], i) => ({ ...b, i, step, t: 0 }) as TraceEvent),
+    { kind: 'end', outcome: 'quiescent', i: events.length, step: events.length + 100, t: 0 } as TraceEvent,
+  ];
+  const getStream = (exchange: number, status = 200): [number, TraceEventBody][] => [
+    [exchange, { kind: 'http-request', at: 'server', conn: 1, exchange, method: 'GET', session: 's1', seqs: [] }],
+    [exchange, { kind: 'http-response', at: 'server', conn: 1, exchange, status, ...(status === 200 && { contentType: 'text/event-stream' }), seqs: [] }],
+  ];
+
+  it('http.close-ends-streams: fires on a GET stream left open by the server\'s close / silent on one ended in the step of the close', () => {
+    const closing = (ends: boolean) =>
+      at(...getStream(5), [20, { kind: 'close', side: 'server', conn: 1 }], ...(ends ? [[20, { kind: 'sse-end', at: 'server', conn: 1, exchange: 5 }] as [number, TraceEventBody]] : []));
+    expect(ids(closing(false))).toContain('http.close-ends-streams');
+    expect(ids(closing(true))).not.toContain('http.close-ends-streams');
+  });
+
+  it('http.get-stream: fires on a first GET refused with 409 / silent on a second GET refused while the first is open', () => {
+    expect(ids(at(...getStream(5, 409)))).toContain('http.get-stream');
+    expect(ids(at(...getStream(5), ...getStream(7, 409)))).not.toContain('http.get-stream');
+  });
+
+  it('http.error-fails-call: fires on a call still pending after its POST got 404 / silent on a call rejected in that step', () => {
+    const failing = (rejects: boolean) =>
+      at(
+        [1, { kind: 'call-start', call: 'c1', from: 'client', conn: 1, method: 'tools/call', id: 1, options: {} }],
+        [1, { kind: 'http-request', at: 'client', conn: 1, exchange: 5, method: 'POST', session: 's1', seqs: [6] }],
+        [1, { kind: 'send', from: 'client', conn: 1, seq: 6, frame: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'sleeper' } } }],
+        [2, { kind: 'http-response', at: 'client', conn: 1, exchange: 5, status: 404, contentType: 'application/json', seqs: [] }],
+        ...(rejects ? [[2, { kind: 'call-settle', call: 'c1', from: 'client', outcome: 'rejected', message: 'Session not found' }] as [number, TraceEventBody]] : []),
+      );
+    expect(ids(failing(false))).toContain('http.error-fails-call');
+    expect(ids(failing(true))).not.toContain('http.error-fails-call');
+  });
+
+  it('http.related-on-request-stream: fires on a request\'s progress written on the GET stream / silent on it written on the request\'s POST stream', () => {
+    const request = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'sleeper', _meta: { progressToken: 1 } } };
+    const progressOn = (exchange: number) =>
+      at(
+        ...getStream(9),
+        [10, { kind: 'send', from: 'client', conn: 1, seq: 6, frame: request }],
+        [11, { kind: 'http-request', at: 'server', conn: 1, exchange: 5, method: 'POST', session: 's1', seqs: [6] }],
+        [11, { kind: 'http-response', at: 'server', conn: 1, exchange: 5, status: 200, contentType: 'text/event-stream', seqs: [] }],
+        [12, { kind: 'send', from: 'server', conn: 1, seq: 8, frame: { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } } }],
+        [12, { kind: 'sse-event', at: 'server', conn: 1, exchange, seq: 8 }],
+      );
+    expect(ids(progressOn(9))).toContain('http.related-on-request-stream');
+    expect(ids(progressOn(5))).not.toContain('http.related-on-request-stream');
+  });
 });

@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { judge } from '../../src/model/judge.ts';
+import { v1Facts } from '../../src/sdk/v1/facts.ts';
+import type { EndState } from '../../src/sim/endState.ts';
+import type { TraceEvent } from '../../src/sim/trace.ts';
 import { call, check, fault, handler, plain, progress, scenario } from './fixtures.ts';
 
 describe('leak invariants (end state)', () => {
@@ -23,5 +27,27 @@ describe('leak invariants (end state)', () => {
     expect(bad.run.endState.signals).toEqual([{ name: 'a', aborted: false, abortListeners: 1 }]);
     const good = await check(scenario({ h: handler([], 'hang') }, [call('c1', 'h', { signal: 'a', timeoutMs: 10_000 })]), { maxVirtualMs: 1000 });
     expect(good.ids).not.toContain('leak.abort-listeners');
+  });
+
+  it('leak.correlation-maps: fires on an HTTP session that keeps an answered request\'s stream mapping / silent on one whose stream is still open', () => {
+    const endState = (streams: string[]): EndState => ({
+      maps: { client: {}, server: {} },
+      timers: [],
+      signals: [],
+      transports: [],
+      openCalls: [],
+      openExchanges: [],
+      httpServers: [
+        {
+          conn: 1,
+          closed: false,
+          maps: { _requestToStreamMapping: { keys: [1], values: ['stream-a'] }, _requestResponseMap: { keys: [] }, _streamMapping: { keys: streams } },
+        },
+      ],
+    });
+    const end = [{ kind: 'end', outcome: 'quiescent', i: 0, step: 0, t: 0 } as TraceEvent];
+    const ids = (s: EndState) => judge(end, s, { facts: v1Facts }).map((f) => f.invariant);
+    expect(ids(endState([]))).toContain('leak.correlation-maps');
+    expect(ids(endState(['stream-a']))).not.toContain('leak.correlation-maps');
   });
 });

@@ -7,6 +7,8 @@ import { idKey } from '../ids.ts';
 import type { RuleFactory } from '../rule.ts';
 import { canonicalJson } from '../../util/json.ts';
 import { summarizeFrame } from '../../util/jsonrpc.ts';
+import { errorCallFindings } from './httpCallErrors.ts';
+import { streamFindings } from './httpStreams.ts';
 
 interface ExchangeView {
   readonly conn: number;
@@ -59,6 +61,9 @@ export const httpRule: RuleFactory = (walk) => {
  *   flight, and one of the two POSTs never ended.
  * - `http.disconnect-not-cancel`: a handler was aborted after the client's disconnect of its
  *   POST reached the server, with no cancel delivered for it and no server close in between.
+ * - which stream carries what (`http.close-ends-streams`, `http.get-stream`,
+ *   `http.related-on-request-stream`): `httpStreams.ts`; a POST's HTTP error failing its call
+ *   (`http.error-fails-call`): `httpCallErrors.ts`.
  */
 export function httpFindings(trace: readonly TraceEvent[], openExchanges: readonly OpenExchange[]): Finding[] {
   const out: Finding[] = [];
@@ -222,6 +227,7 @@ export function httpFindings(trace: readonly TraceEvent[], openExchanges: readon
       );
     }
   }
+  out.push(...streamFindings(trace), ...errorCallFindings(trace));
   return out;
 }
 

@@ -5,6 +5,7 @@ import type { Subjects } from '../finding.ts';
 import { idKey, other, show } from '../ids.ts';
 import { handlerOf } from '../records.ts';
 import type { Obligation, RuleFactory, Walk } from '../rule.ts';
+import type { TraceEvent } from '../../sim/trace.ts';
 import { callSubjects, receiverSubjects, requesterSubjects, withAbortingSignal } from '../subjects.ts';
 
 /** `side` learnt that `conn` closed: by the end of the step its calls rejected and its handlers aborted. */
@@ -32,6 +33,67 @@ class CloseDue implements Obligation {
   }
 }
 
+/** Where the client's handshake of one connection stands, by what it sent. */
+type InitStage = 'fresh' | 'initializing' | 'initialized';
+
+/** Requests a client may send before its handshake is done (spec: pings). */
+const allowedBeforeInit: ReadonlySet<string> = new Set(['initialize', 'ping']);
+
+/**
+ * `lifecycle.init-first`: initialization is the first interaction of every connection. On each
+ * connection (a reconnect is a new one) the client's first request is `initialize`, and it sends
+ * no request but pings until it sent `notifications/initialized`, which it has sent by the time
+ * its `connect()` resolves (`ready`). Frames of a caller's raw HTTP
+ * POST (`http-post`) are the caller's, not the SDK client's, and are not judged.
+ */
+class InitOrder {
+  private readonly stage = new Map<number, InitStage>();
+  private readonly rawSeqs = new Set<number>();
+
+  constructor(private readonly walk: Walk) {}
+
+  trace(e: TraceEvent): void {
+    if (e.kind === 'http-request' && e.at === 'client' && e.raw) for (const s of e.seqs) this.rawSeqs.add(s);
+    // `connect()` resolved: the client holds the connection for initialized, so its handshake must be on the wire.
+    if (e.kind === 'ready' && e.error === undefined && this.stage.get(e.conn) !== 'initialized') {
+      const missing = this.stage.has(e.conn) ? 'notifications/initialized' : 'initialize';
+      this.walk.flag(
+        finding('lifecycle.init-first', e.i, `the client's connect() on connection ${e.conn} resolved, but it never sent ${missing} on that connection.`, `client:${e.conn}`, {
+          side: 'client',
+          conn: e.conn,
+          client: this.walk.clientOf(e.conn),
+        }),
+      );
+    }
+  }
+
+  sent(e: Extract<TraceEvent, { kind: 'send' }>, frame: Classified): void {
+    if (e.from !== 'client' || this.rawSeqs.has(e.seq)) return;
+    const stage = this.stage.get(e.conn) ?? 'fresh';
+    if (frame.type === 'notification' && frame.method === 'notifications/initialized') {
+      this.stage.set(e.conn, 'initialized');
+      return;
+    }
+    if (frame.type !== 'request') return;
+    if (frame.method === 'initialize' && stage === 'fresh') {
+      this.stage.set(e.conn, 'initializing');
+      return;
+    }
+    if (stage === 'initialized' || allowedBeforeInit.has(frame.method)) return;
+    const why = stage === 'fresh' ? 'its first request on that connection, with no initialize before it' : 'before it sent notifications/initialized';
+    // The frame is told before its request is recorded: name it by the call that started it.
+    const call = [...this.walk.calls()].find((c) => c.from === 'client' && c.conn === e.conn && c.id === frame.id && !c.req);
+    const label = call?.call ?? `client:${show(frame.id)}`;
+    this.walk.flag(
+      finding('lifecycle.init-first', e.i, `the client sent ${frame.method} (${label}) on connection ${e.conn} ${why}.`, `client:${e.conn}`, {
+        side: 'client',
+        conn: e.conn,
+        client: this.walk.clientOf(e.conn),
+      }),
+    );
+  }
+}
+
 /**
  * The subjects of a frame sent after its connection closed: the sending side, and for a response
  * the request it answers (sent by the peer), so that a response a handler sent because nothing
@@ -45,13 +107,16 @@ function sentAfterClose(from: Side, conn: number, frame: Classified): Subjects {
 /**
  * `lifecycle.*`: on close every pending call rejects, every handler aborts and nothing more is
  * sent on that connection (no response, no progress, no frame at all); each side observes its
- * close once; a cancel never crosses to a newer connection.
+ * close once (a transport that closed unobserved by its side is zero times); a cancel never
+ * crosses to a newer connection.
  */
 export const lifecycleRule: RuleFactory = (walk) => {
   /** `side:conn` pairs whose SDK observed the close (its `onclose`). */
   const sdkClosed = new Set<string>();
+  const init = new InitOrder(walk);
   return {
     trace(e) {
+      init.trace(e);
       if (e.kind === 'close') sdkClosed.add(`${e.side}:${e.conn}`);
       if (e.kind === 'send-failed' && sdkClosed.has(`${e.from}:${e.conn}`)) {
         const subjects = { ...sentAfterClose(e.from, e.conn, classifyFrame(e.frame)), client: walk.clientOf(e.conn) };
@@ -60,6 +125,7 @@ export const lifecycleRule: RuleFactory = (walk) => {
     },
 
     frameSent({ e, frame }) {
+      init.sent(e, frame);
       if (!sdkClosed.has(`${e.from}:${e.conn}`)) return;
       const subjects = { ...sentAfterClose(e.from, e.conn, frame), client: walk.clientOf(e.conn) };
       walk.flag(finding('lifecycle.close-settles', e.i, `the ${e.from} sent on connection ${e.conn} after it observed that connection close.`, `${e.from}:${e.conn}`, subjects));
@@ -87,6 +153,15 @@ export const lifecycleRule: RuleFactory = (walk) => {
 
     connectionClosed({ e, side, conn }) {
       walk.oblige(new CloseDue(side, conn, e.i));
+    },
+
+    // Zero observations break close-once too: a transport that closed without telling its side
+    // leaves that side's calls pending and handlers running with nothing to end them.
+    finish({ at, endState }) {
+      for (const t of endState?.transports ?? []) {
+        if (!t.closed || sdkClosed.has(`${t.side}:${t.conn}`)) continue;
+        walk.flag(finding('lifecycle.close-once', at, `the ${t.side}'s transport of connection ${t.conn} closed, but the ${t.side} never observed the close.`, `${t.side}:${t.conn}`, { side: t.side, conn: t.conn, client: walk.clientOf(t.conn) }));
+      }
     },
   };
 };

@@ -18,4 +18,9 @@ export const v1Facts: SdkFacts = {
     requestResolvers: '_requestResolvers',
     taskProgressTokens: '_taskProgressTokens',
   },
+  httpServerTransportMaps: {
+    requestToStream: '_requestToStreamMapping',
+    requestResponses: '_requestResponseMap',
+    streams: '_streamMapping',
+  },
 };

@@ -1,11 +1,21 @@
-import { correlationMapRoles, type SdkFacts } from '../facts.ts';
+import { correlationMapRoles, transportMapRoles, type SdkFacts } from '../facts.ts';
 import type { MapProbe, SdkProbe } from '../SdkAdapter.ts';
 
 type Internals = Record<string, unknown>;
 
+/** `field` of `owner` as a map reading, or why it cannot be read (a release without it). */
+function readMap(owner: unknown, field: string): MapProbe {
+  const m = (owner as Internals)[field];
+  if (!(m instanceof Map)) return { keys: [], missing: `${field} is not a Map in this SDK version` };
+  const values = [...m.values()];
+  const primitive = values.every((v) => typeof v === 'string' || typeof v === 'number');
+  return { size: m.size, keys: [...m.keys()], ...(primitive && values.length > 0 && { values: values as (string | number)[] }) };
+}
+
 /**
  * Reads the private state of a 1.x `Protocol`: the request id counter (`_requestMessageId`)
- * and the correlation maps `facts` names. A field this release lacks is reported as missing.
+ * and the correlation maps `facts` names; and the request→stream maps of its Streamable HTTP
+ * server transport. A field this release lacks is reported as missing.
  */
 export function v1Probe(facts: SdkFacts): SdkProbe {
   return {
@@ -19,6 +29,14 @@ export function v1Probe(facts: SdkFacts): SdkProbe {
         const field = facts.correlationMaps[role];
         const m = (endpoint as unknown as Internals)[field];
         out[field] = m instanceof Map ? { size: m.size, keys: [...m.keys()] } : { keys: [], missing: `${field} is not a Map in this SDK version` };
+      }
+      return out;
+    },
+    httpServerTransportMaps(transport) {
+      const out: Record<string, MapProbe> = {};
+      for (const role of transportMapRoles) {
+        const field = facts.httpServerTransportMaps[role];
+        out[field] = readMap(transport, field);
       }
       return out;
     },
