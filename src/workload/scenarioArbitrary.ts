@@ -7,7 +7,11 @@ import {
   DEFAULT_SERVER_REQUESTS,
   DEFAULT_STEPS_MAX,
 } from '../options/defaults.ts';
-import type { CallOptions, CallerAction, HandlerProgram, HandlerStep, HttpMode, Profile, RequestMethod, Scenario } from '../sim/scenario.ts';
+import type { CallerAction, HandlerProgram, HttpMode, Profile, RequestMethod, Scenario } from '../sim/scenario.ts';
+import type { DraftOp, DraftOption, DraftOptions, DraftProgram, DraftStep } from './draftOps.ts';
+import { restrictOp, type RestrictedOp } from './restrictOp.ts';
+import { SWARM_FEATURES, swarmFeaturesArbitrary, type SwarmFeature, type SwarmFeatures } from './swarmFeatures.ts';
+import { durationIndexArbitrary, timingPaletteArbitrary } from './timingPalette.ts';
 
 /**
  * Bounds of generated scenarios, the workload of a campaign; every field optional. Runs of the
@@ -20,7 +24,7 @@ export interface ScenarioConstraints {
   readonly stepsMax?: number;
   /** Generate server-initiated requests (sampling, elicitation, roots) too. @default DEFAULT_SERVER_REQUESTS (true) */
   readonly serverRequests?: boolean;
-  /** Generate connection closes and reconnects. @default DEFAULT_FAULTS (true) */
+  /** Generate connection closes, reconnects and (http) broken SSE streams. @default DEFAULT_FAULTS (true) */
   readonly faults?: boolean;
   /**
    * Transport profiles to draw from; `http` draws its mode (stateful, JSON/SSE, event store) too.
@@ -29,33 +33,21 @@ export interface ScenarioConstraints {
   readonly profiles?: readonly Profile[];
 }
 
-/** Durations that straddle each other (sleep vs timeout) so races between them are common. */
-const durationMs = fc.constantFrom(10, 100, 1_000, 5_000, 30_000);
-
-const stepArb = (method: RequestMethod): fc.Arbitrary<HandlerStep> =>
+/** Step of a handler drawn for a request of `method`; a sleep's duration is a palette index. */
+const stepArb = (method: RequestMethod): fc.Arbitrary<DraftStep> =>
   fc.oneof(
     // Totals are fixed above any reachable sum, so a generated script never breaks progress.total-stable.
     { weight: 3, arbitrary: fc.record({ kind: fc.constant('progress' as const), progress: fc.integer({ min: 1, max: 3 }), total: fc.option(fc.constant(100), { nil: undefined }) }) },
-    { weight: 2, arbitrary: fc.record({ kind: fc.constant('sleep' as const), ms: durationMs }) },
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant('sleep' as const), duration: durationIndexArbitrary }) },
     // Only tools call back into the client; a client handler calling the server is not generated.
     ...(method === 'tools/call'
       ? [{ weight: 1, arbitrary: fc.record({ kind: fc.constant('call' as const), method: fc.constantFrom<RequestMethod>('sampling/createMessage', 'roots/list') }) }]
       : []),
   );
 
-/** Progress values are generated as increments and summed, so a correct script always increases. */
-function accumulateProgress(steps: HandlerStep[]): HandlerStep[] {
-  let sum = 0;
-  return steps.map((s) => {
-    if (s.kind !== 'progress') return s;
-    sum += s.progress;
-    return { ...s, progress: sum };
-  });
-}
-
-const programArb = (method: RequestMethod, stepsMax: number): fc.Arbitrary<HandlerProgram> =>
+const programArb = (method: RequestMethod, stepsMax: number): fc.Arbitrary<DraftProgram> =>
   fc.record({
-    steps: fc.array(stepArb(method), { maxLength: stepsMax }).map(accumulateProgress),
+    steps: fc.array(stepArb(method), { maxLength: stepsMax }),
     end: fc.oneof(
       { weight: 6, arbitrary: fc.constant({ kind: 'result' as const }) },
       { weight: 1, arbitrary: fc.constant({ kind: 'error' as const, code: -32000 }) },
@@ -64,29 +56,34 @@ const programArb = (method: RequestMethod, stepsMax: number): fc.Arbitrary<Handl
     onAbort: fc.constantFrom('honour' as const, 'ignore' as const, 'swallow' as const),
   });
 
-const optionsArb: fc.Arbitrary<CallOptions> = fc
-  .record(
-    {
-      timeoutMs: durationMs,
-      resetTimeoutOnProgress: fc.boolean(),
-      maxTotalTimeoutMs: durationMs,
-      onprogress: fc.boolean(),
-      meta: fc.constant({ traceparent: 'sim' }),
-      signal: fc.constantFrom('a', 'b'),
-    },
-    { requiredKeys: [] },
-  );
+/**
+ * An option a plain case sets 5 times in 6 (as fast-check's optional record keys are); shrinks
+ * to unset.
+ */
+const optionArb = <T>(value: fc.Arbitrary<T>): fc.Arbitrary<DraftOption<T>> =>
+  fc.record({ set: fc.integer({ min: 0, max: 5 }).map((n) => n > 0), value });
 
-type Op =
-  | { op: 'call'; method: RequestMethod; options: CallOptions; program: HandlerProgram }
-  | { op: 'abort'; signal: 'a' | 'b' }
-  | { op: 'close'; side: 'client' | 'server' }
-  | { op: 'reconnect' };
+const optionsArb: fc.Arbitrary<DraftOptions> = fc.record({
+  timeout: optionArb(durationIndexArbitrary),
+  resetTimeoutOnProgress: optionArb(fc.boolean()),
+  maxTotal: optionArb(durationIndexArbitrary),
+  onprogress: optionArb(fc.boolean()),
+  signal: optionArb(fc.constantFrom('a' as const, 'b' as const)),
+});
+
+/** The swarm features a workload permits: its flags turn theirs off for good. */
+function allowedFeatures(serverRequests: boolean, faults: boolean): ReadonlySet<SwarmFeature> {
+  const off = new Set<SwarmFeature>([...(serverRequests ? [] : ['serverRequests' as const]), ...(faults ? [] : ['closes' as const, 'reconnects' as const, 'drops' as const])]);
+  return new Set(SWARM_FEATURES.filter((f) => !off.has(f)));
+}
 
 /**
  * Scenarios a correct peer could produce: calls in both directions with per-request options,
- * scripted handlers, aborts of signals in use, closes and reconnects. Shrinks toward fewer
- * actions, fewer steps and plainer options.
+ * scripted handlers, aborts of signals in use, closes, reconnects and (http) broken streams.
+ * Swarm testing: each case draws which features it uses (`swarmFeatures.ts`) and the durations
+ * it times them with (`timingPalette.ts`), then everything else, and drops what its features
+ * turn off (`restrictOp.ts`). Shrinks toward fewer features, fewer actions, fewer steps and
+ * plainer options.
  */
 export function scenarioArbitrary(constraints: ScenarioConstraints = {}): fc.Arbitrary<Scenario> {
   const {
@@ -99,18 +96,20 @@ export function scenarioArbitrary(constraints: ScenarioConstraints = {}): fc.Arb
   const methods: RequestMethod[] = serverRequests
     ? ['tools/call', 'tools/call', 'sampling/createMessage', 'elicitation/create', 'roots/list']
     : ['tools/call'];
-  const callArb: fc.Arbitrary<Op> = fc
+  const callArb: fc.Arbitrary<DraftOp> = fc
     .constantFrom(...methods)
     .chain((method) =>
       fc.record({ op: fc.constant('call' as const), method: fc.constant(method), options: optionsArb, program: programArb(method, stepsMax) }),
     );
-  const opArb: fc.Arbitrary<Op> = fc.oneof(
+  const opArb: fc.Arbitrary<DraftOp> = fc.oneof(
     { weight: 4, arbitrary: callArb },
     { weight: 2, arbitrary: fc.record({ op: fc.constant('abort' as const), signal: fc.constantFrom('a' as const, 'b' as const) }) },
     ...(faults
       ? [
           { weight: 1, arbitrary: fc.record({ op: fc.constant('close' as const), side: fc.constantFrom('client' as const, 'server' as const) }) },
           { weight: 1, arbitrary: fc.constant({ op: 'reconnect' as const }) },
+          // Kept on http only (restrictOp); a memory case loses it, as it loses an op its features turn off.
+          { weight: 1, arbitrary: fc.constant({ op: 'drop' as const }) },
         ]
       : []),
   );
@@ -119,30 +118,53 @@ export function scenarioArbitrary(constraints: ScenarioConstraints = {}): fc.Arb
   const ops = fc.array(opArb, { minLength: 1, maxLength: actionsMax }).filter((o) => o.some((x) => x.op === 'call'));
   // Which client performs each op, used only when the http mode has two clients; shrinks to client 0.
   const clientOfOp = fc.array(fc.nat({ max: 1 }), { minLength: actionsMax, maxLength: actionsMax });
-  return fc.tuple(ops, transportArb(profiles), clientOfOp).map(([o, transport, owner]) => {
+  // Calls that take the place of ops whose feature is off, so a case with few features piles
+  // its actions onto them instead of losing them; shrinks to none (such ops are then removed).
+  const spares = fc.array(callArb, { maxLength: actionsMax });
+  const features = swarmFeaturesArbitrary(allowedFeatures(serverRequests, faults));
+  return fc.tuple(features, timingPaletteArbitrary, ops, spares, transportArb(profiles), clientOfOp).map(([f, palette, drafts, spare, drawn, owner]) => {
+    const transport = drawn.http === undefined ? { profile: drawn.profile } : { profile: drawn.profile, http: restrictHttpMode(drawn.http, f) };
     const clients = transport.http?.clients ?? 1;
-    return { ...toScenario(o, clients, (i) => (clients > 1 ? owner[i]! : 0)), ...transport };
+    const r = { features: f, palette, profile: transport.profile };
+    let nextSpare = 0;
+    const restricted = drafts.map((op) => {
+      const kept = restrictOp(op, r);
+      const call = kept === undefined ? spare[nextSpare++] : undefined;
+      return call === undefined ? kept : restrictOp(call, r);
+    });
+    return { ...toScenario(restricted, clients, (i) => (clients > 1 ? owner[i]! : 0)), ...transport };
   });
 }
 
-/** Stateless or stateful, JSON or SSE; a stateful server sometimes has two clients (one session each). */
-const httpModeArb: fc.Arbitrary<HttpMode> = fc
-  .record({
-    stateful: fc.boolean().map((stateless) => !stateless),
-    response: fc.constantFrom('sse' as const, 'json' as const),
-    eventStore: fc.constant(false),
-    clients: fc.constantFrom(1, 2),
-  })
-  .map(({ clients, ...mode }) => (mode.stateful && clients > 1 ? { ...mode, clients } : mode));
+/** An http mode as drawn, before the case's features apply. */
+type DraftHttpMode = Required<Omit<HttpMode, 'keepAliveMs'>>;
+
+/** What the transport draw gives: the profile, and the drawn mode on `http`. */
+interface DraftTransport {
+  readonly profile: Profile;
+  readonly http?: DraftHttpMode;
+}
+
+/** Stateless or stateful, JSON or SSE, with an event store or not, one client or two (stateful only). */
+const httpModeArb: fc.Arbitrary<DraftHttpMode> = fc.record({
+  stateful: fc.boolean().map((stateless) => !stateless),
+  response: fc.constantFrom('sse' as const, 'json' as const),
+  eventStore: fc.boolean(),
+  clients: fc.constantFrom(1, 2),
+});
+
+/** The drawn mode with what the case's features (or statelessness) rule out made plain. */
+function restrictHttpMode({ clients, ...mode }: DraftHttpMode, f: SwarmFeatures): HttpMode {
+  const plain = { ...mode, eventStore: mode.stateful && f.eventStore && mode.eventStore };
+  return mode.stateful && f.severalClients && clients > 1 ? { ...plain, clients } : plain;
+}
 
 /** The profile, first in the list when shrinking, and the http mode when it is `http`. */
-function transportArb(profiles: readonly Profile[]): fc.Arbitrary<Pick<Scenario, 'profile' | 'http'>> {
+function transportArb(profiles: readonly Profile[]): fc.Arbitrary<DraftTransport> {
   if (profiles.length === 0) throw new Error('scenarioArbitrary: constraints.profiles must name at least one profile');
   return fc
     .constantFrom(...profiles)
-    .chain((profile): fc.Arbitrary<Pick<Scenario, 'profile' | 'http'>> =>
-      profile === 'http' ? httpModeArb.map((http) => ({ profile, http })) : fc.constant({ profile }),
-    );
+    .chain((profile): fc.Arbitrary<DraftTransport> => (profile === 'http' ? httpModeArb.map((http) => ({ profile, http })) : fc.constant({ profile })));
 }
 
 /**
@@ -151,14 +173,16 @@ function transportArb(profiles: readonly Profile[]): fc.Arbitrary<Pick<Scenario,
  * dropped otherwise (an abort of a signal no earlier call used, a reconnect of a client that did
  * not close). `clientOf(i)` names the client of op i (0 unless several).
  */
-function toScenario(ops: Op[], clients: number, clientOf: (i: number) => number): Omit<Scenario, 'profile'> {
+function toScenario(ops: readonly (RestrictedOp | undefined)[], clients: number, clientOf: (i: number) => number): Omit<Scenario, 'profile'> {
   const handlers: Record<string, HandlerProgram> = {};
   const actions: CallerAction[] = [];
   let state = initialCallerState(clients);
   let n = 0;
   ops.forEach((op, i) => {
+    if (op === undefined) return;
     const action = toAction(op, clientOf(i), n + 1);
-    if (!isLegal(action, legalCallerActions(state))) return;
+    // A broken stream is a network fault, which the caller model does not govern: always legal.
+    if (action.kind !== 'http-drop' && !isLegal(action, legalCallerActions(state))) return;
     state = applyCallerAction(state, action);
     if (op.op === 'call') handlers[`h${++n}`] = op.program;
     actions.push(action);
@@ -167,7 +191,7 @@ function toScenario(ops: Op[], clients: number, clientOf: (i: number) => number)
 }
 
 /** The caller action of one op; a call is labelled `c<n>` (tool call) or `s<n>` (server request) and runs handler `h<n>`. */
-function toAction(op: Op, client: number, n: number): CallerAction {
+function toAction(op: RestrictedOp, client: number, n: number): CallerAction {
   const who = client > 0 ? { client } : {};
   switch (op.op) {
     case 'call':
@@ -178,5 +202,7 @@ function toAction(op: Op, client: number, n: number): CallerAction {
       return { kind: 'close', side: op.side, ...who };
     case 'reconnect':
       return { kind: 'reconnect', ...who };
+    case 'drop':
+      return { kind: 'http-drop', ...who };
   }
 }

@@ -137,7 +137,8 @@ async function campaign(name: string, args: string, out: string): Promise<Campai
 /** Both profiles with the default workload; then one profile with workload flags the commands must carry. */
 const CAMPAIGNS = {
   default: '--seed 7 --runs 40',
-  flags: '--seed 11 --runs 30 --profiles memory --steps-max 2 --no-server-requests',
+  // Seed 12: under the swarm generator seed 11's 30 runs meet only 4 invariants, fewer than the test needs.
+  flags: '--seed 12 --runs 30 --profiles memory --steps-max 2 --no-server-requests',
 } as const;
 
 describe('replay commands reproduce their finding in a fresh process', () => {
