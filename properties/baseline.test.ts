@@ -23,7 +23,7 @@ describe(`baseline of ${sdk.name}@${sdk.version}: every entry replays, minimally
 
   for (const entry of baseline?.entries ?? []) {
     const name = `${entry.invariant} on ${entry.variant} [${entry.shape}]`;
-    const fires = showsFinding(runChecked, entry.invariant, entry.variant);
+    const fires = showsFinding(runChecked, entry.invariant, entry.variant, entry.clause);
 
     it(`${name}: still reproduces`, async () => {
       expect(

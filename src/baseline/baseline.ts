@@ -13,6 +13,8 @@ export interface BaselineEntry {
   readonly variant: string;
   /** Features of the minimal case (`shapeOf`): one entry per distinct cause. */
   readonly shape: string;
+  /** The clause of the invariant its finding breaks (`Finding.clause`), when the invariant's findings name one. */
+  readonly clause?: string;
   /** What goes wrong, in a sentence or two. */
   readonly explanation: string;
   readonly counterexample: SimCase;
@@ -75,7 +77,13 @@ export function knownCausesOf(baseline: Baseline | undefined): KnownCauses {
   if (!k) {
     k = {
       sdk: `${baseline.package}@${baseline.version}`,
-      causes: baseline.entries.map((e) => ({ invariant: e.invariant, variant: e.variant, shape: e.shape, ...(e.runs !== undefined && { runs: e.runs }) })),
+      causes: baseline.entries.map((e) => ({
+        invariant: e.invariant,
+        variant: e.variant,
+        shape: e.shape,
+        ...(e.clause !== undefined && { clause: e.clause }),
+        ...(e.runs !== undefined && { runs: e.runs }),
+      })),
       ...(baseline.rateCampaign && { rateCampaign: baseline.rateCampaign }),
     };
     known.set(baseline, k);

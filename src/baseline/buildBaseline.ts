@@ -26,13 +26,15 @@ export interface BaselineContext {
 }
 
 
-export const entryKey = (e: Pick<BaselineEntry, 'invariant' | 'variant' | 'shape'>) => `${e.invariant} ${e.variant} ${e.shape}`;
+/** An entry's name: `<invariant>[/<clause>] <variant> <shape>` (what `replay --baseline` takes). */
+export const entryKey = (e: Pick<BaselineEntry, 'invariant' | 'variant' | 'shape' | 'clause'>) =>
+  `${e.invariant}${e.clause !== undefined ? `/${e.clause}` : ''} ${e.variant} ${e.shape}`;
 
 /** True when the case still shows `invariant` on `variant`: the predicate shrinking keeps. */
-export function showsFinding(runner: CheckedRunner, invariant: InvariantId, variant: string) {
+export function showsFinding(runner: CheckedRunner, invariant: InvariantId, variant: string, clause?: string) {
   return async (c: SimCase): Promise<boolean> =>
     variantOf(c.scenario) === variant &&
-    (await runner(c.scenario, { tape: c.tape, seed: c.seed })).findings.some((f) => f.invariant === invariant);
+    (await runner(c.scenario, { tape: c.tape, seed: c.seed })).findings.some((f) => f.invariant === invariant && f.clause === clause);
 }
 
 interface Occurrence {
@@ -55,7 +57,7 @@ export async function buildBaseline(
   options: BaselineContext,
 ): Promise<Baseline> {
   const now = () => realGlobals.Date.now();
-  const seen = new Map<string, { invariant: InvariantId; variant: string; occurrences: Occurrence[] }>();
+  const seen = new Map<string, { invariant: InvariantId; clause: string | undefined; variant: string; occurrences: Occurrence[] }>();
   // What each campaign case counted (as a campaign counts it), for the entries' rates.
   const campaignCounts: { readonly case: SimCase; readonly counted: readonly Finding[] }[] = [];
   const started = now();
@@ -63,15 +65,17 @@ export async function buildBaseline(
     const { findings } = await options.runner(c.scenario, { tape: c.tape, seed: c.seed });
     if (!forced) campaignCounts.push({ case: c, counted: countedFindings(findings).counted });
     const variant = variantOf(c.scenario);
-    for (const invariant of new Set(findings.map((f) => f.invariant))) {
+    const firsts = new Map(findings.map((f) => [`${f.invariant}/${f.clause ?? ''}`, f] as const).reverse());
+    for (const f of firsts.values()) {
+      const { invariant, clause } = f;
       if (scriptedConductIds.has(invariant)) continue;
-      const key = `${invariant} ${variant}`;
-      const entry = seen.get(key) ?? { invariant, variant, occurrences: [] };
+      const key = entryKey({ invariant, clause, variant, shape: '' });
+      const entry = seen.get(key) ?? { invariant, clause, variant, occurrences: [] };
       seen.set(key, entry);
       // An occurrence with every feature of an earlier one is that cause again (or a cause its shrinking finds).
       const shape = shapeOf(c);
       if (forced || !entry.occurrences.some((o) => covers(shape, shapeOf(o.case)))) {
-        entry.occurrences.push(occurrence(findings.find((f) => f.invariant === invariant)!.message));
+        entry.occurrences.push(occurrence(f.message));
       }
     }
   };
@@ -86,8 +90,8 @@ export async function buildBaseline(
   }
 
   const entries: BaselineEntry[] = [];
-  for (const [key, { invariant, variant, occurrences }] of [...seen].sort(([a], [b]) => a.localeCompare(b))) {
-    const fires = showsFinding(options.runner, invariant, variant);
+  for (const [key, { invariant, clause, variant, occurrences }] of [...seen].sort(([a], [b]) => a.localeCompare(b))) {
+    const fires = showsFinding(options.runner, invariant, variant, clause);
     const shapes: Set<string>[] = [];
     for (const occ of occurrences) {
       const original = occ.case;
@@ -95,10 +99,10 @@ export async function buildBaseline(
       const shrinkStart = now();
       // Campaign cases shrink with fast-check first; the greedy pass below finishes every case.
       const shrunk = occ.fcSeed === undefined ? undefined : await shrinkCounterexample({ invariant, fcSeed: occ.fcSeed }, {
-        // Shrinking must stay on the variant the entry is about.
+        // Shrinking must stay on the variant and clause the entry is about.
         runner: async (s, o) => {
           const r = await options.runner(s, o);
-          return variantOf(s) === variant ? r : { ...r, findings: [] };
+          return variantOf(s) === variant ? { ...r, findings: r.findings.filter((f) => f.invariant !== invariant || f.clause === clause) } : { ...r, findings: [] };
         },
         workload: run.workload,
         shrinkTimeMsMax: run.shrinkTimeMsMax,
@@ -108,8 +112,8 @@ export async function buildBaseline(
       if (shapes.some((s) => covers(shape, s))) continue;
       shapes.push(shape);
       const { findings } = await options.runner(minimal.scenario, { tape: minimal.tape, seed: minimal.seed });
-      const message = findings.find((f) => f.invariant === invariant)?.message ?? occ.message;
-      const entry = { invariant, variant, shape: shapeKey(shape) };
+      const message = findings.find((f) => f.invariant === invariant && f.clause === clause)?.message ?? occ.message;
+      const entry = { invariant, variant, shape: shapeKey(shape), ...(clause !== undefined && { clause }) };
       entries.push({
         ...entry,
         explanation: options.explanations?.get(entryKey(entry)) ?? message,

@@ -15,6 +15,8 @@ export interface KnownCause {
   readonly variant: string;
   /** `shapeKey` of the minimal case: its features joined by `+`, or `plain`. */
   readonly shape: string;
+  /** The clause of the invariant it breaks (`Finding.clause`), for invariants whose clauses break apart. */
+  readonly clause?: string;
   /** Runs of the rate campaign (`KnownCauses.rateCampaign`) in which a finding of this cause was counted. */
   readonly runs?: number;
 }
@@ -43,10 +45,11 @@ export const NO_KNOWN_CAUSES: KnownCauses = Object.freeze({ causes: Object.freez
 export function causesOf(known: KnownCauses, c: SimCase, f: Finding): number[] {
   const variant = variantOf(c.scenario);
   const shape = shapeOf(c);
-  const ids = new Set<InvariantId>([f.invariant, ...(f.rootCause ? [f.rootCause.invariant] : [])]);
+  // Its own cause (the same clause), or its root's (whose clause the knock-on does not carry).
+  const explains = (k: KnownCause) => (k.invariant === f.invariant && k.clause === f.clause) || k.invariant === f.rootCause?.invariant;
   const hits: number[] = [];
   known.causes.forEach((k, i) => {
-    if (ids.has(k.invariant) && k.variant === variant && covers(shape, splitShape(k.shape))) hits.push(i);
+    if (explains(k) && k.variant === variant && covers(shape, splitShape(k.shape))) hits.push(i);
   });
   return hits;
 }

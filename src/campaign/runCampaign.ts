@@ -8,7 +8,7 @@ import { realGlobals } from '../sim/realGlobals.ts';
 import { causesOf, inBaselineCampaign, isKnown, NO_KNOWN_CAUSES, type KnownCauses } from './knownCauses.ts';
 import { minimize } from './minimize.ts';
 import { rateChecks, type RateReport } from './rateCheck.ts';
-import { addKnockOns, copyEntry, countedFindings, countsAs, knockOnsOf, mergeKnockOns, type FoundEntry, type KnockOnSummary } from './rootCauses.ts';
+import { addKnockOns, copyEntry, countedFindings, countsAs, foldsUnderRoot, knockOnsOf, mergeKnockOns, type FoundEntry, type KnockOnSummary } from './rootCauses.ts';
 import { shardRange, type CaseRange } from './shard.ts';
 import { caseAt, caseSeed, simCaseArbitrary, type SimCase } from './simCase.ts';
 
@@ -204,7 +204,10 @@ export function recordOf(
 ): RunRecord {
   const { result, findings } = checked;
   const { counted, knockOns } = countedFindings(findings);
-  const fresh = judged ? counted.filter((f) => !isKnown(judged.known, judged.case, f)) : [];
+  // Every finding an entry of its own counts is judged, not only the first of its invariant: a
+  // run may break a known clause first and another clause after.
+  const own = findings.filter((f) => !foldsUnderRoot(f));
+  const fresh = judged ? firstOfEach(own.filter((f) => !isKnown(judged.known, judged.case, f))) : [];
   const causeHits = judged ? [...new Set(counted.flatMap((f) => causesOf(judged.known, judged.case, f)))].sort((a, b) => a - b) : [];
   return {
     index,
@@ -298,6 +301,12 @@ export function mergeTally(into: CampaignTally, next: CampaignTally): CampaignTa
   next.causeRuns.forEach((n, i) => addAt(into.causeRuns, i, n));
   into.nondeterministic.push(...next.nondeterministic);
   return into;
+}
+
+/** The first finding of each invariant, in order. */
+function firstOfEach(findings: readonly Finding[]): Finding[] {
+  const seen = new Set<InvariantId>();
+  return findings.filter((f) => !seen.has(f.invariant) && seen.add(f.invariant));
 }
 
 /** `counts[i] += n`, reading a hole as 0 (counts grow as causes are hit). */

@@ -57,6 +57,13 @@ export interface Finding {
    * invariant first blamed and the counterfactual that showed the symptom without the race.
    */
   readonly reclassified?: { readonly from: InvariantId; readonly counterfactual: string };
+  /**
+   * Which clause of the invariant's definition broke, when it has several that one bug can break
+   * without the other (`timeout.max-total`: the call settled late, or no cancel went out). A
+   * clause is part of a finding's cause: a release that breaks another clause of a known
+   * invariant is not known by it (`src/campaign/knownCauses.ts`).
+   */
+  readonly clause?: string;
 }
 
 export function severityOf(level: Level): Finding['severity'] {

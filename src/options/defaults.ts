@@ -122,7 +122,7 @@ export const SEED_MAX = 0xffff_ffff;
 /**
  * Worker threads of a campaign when none is asked for: one per core
  * (`os.availableParallelism()`), but at most one per `AUTO_WORKER_RUNS_MIN` runs, so that a
- * short campaign (such as the default 300 runs) stays in process rather than pay for starting
+ * short campaign (such as the default 2,000 runs) stays in process rather than pay for starting
  * workers. `--workers N` is taken as given; `--workers 1` runs in process.
  * @default 'cores'
  */

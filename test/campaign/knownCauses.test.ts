@@ -10,7 +10,7 @@ import { resolveCampaignOptions, workloadKey } from '../../src/options/index.ts'
 import { standInRunner } from './standIn.ts';
 
 // The stand-in oracle finds cancel.not-initialize in every case with an abort (test/campaign/standIn.ts).
-const options = resolveCampaignOptions({ seed: 7, runs: 200, shrink: false, workload: { profiles: ['memory', 'http'], actionsMax: 4 } }, {});
+const options = resolveCampaignOptions({ seed: 7, runs: 400, shrink: false, workload: { profiles: ['memory', 'http'], actionsMax: 4 } }, {});
 const cases = Array.from({ length: options.runs }, (_, i) => caseAt(options.seed, i, options.workload));
 const aborting = cases.map((c, i) => ({ c, i })).filter(({ c }) => c.scenario.actions.some((a) => a.kind === 'abort'));
 const onMemory = aborting.filter(({ c }) => variantOf(c.scenario) === 'memory');

@@ -15,6 +15,17 @@ export function deadlineOf(call: CallRec, facts: SdkFacts): number {
 
 type CancelInvariant = 'timeout.sends-cancel' | 'timeout.max-total';
 
+/**
+ * The clauses of `timeout.max-total`, which one bug breaks without the others: the call settles
+ * by send time + maximum; no progress reaches it once the maximum ran out (with reset-on-progress
+ * or without: the SDK caps the deadline extension of the one and nothing of the other); and its
+ * cancel goes out when the maximum trips.
+ */
+export const MAX_TOTAL_LATE = 'settles-late';
+export const MAX_TOTAL_PROGRESS_AFTER = 'progress-after-max';
+export const MAX_TOTAL_PROGRESS_AFTER_NO_RESET = 'progress-after-max-no-reset';
+export const MAX_TOTAL_NO_CANCEL = 'no-cancel';
+
 /** A request timed out: its cancel must go out in this step. */
 class CancelDue implements Obligation {
   constructor(
@@ -27,7 +38,8 @@ class CancelDue implements Obligation {
     if (this.rec.lastCancelStep === walk.step) return;
     const name = walk.label(this.rec);
     const what = this.invariant === 'timeout.sends-cancel' ? 'timed out' : 'hit its maximum total timeout';
-    walk.flag(finding(this.invariant, this.at, `${name} ${what} but no cancellation was sent for it.`, name));
+    const f = finding(this.invariant, this.at, `${name} ${what} but no cancellation was sent for it.`, name);
+    walk.flag(this.invariant === 'timeout.max-total' ? { ...f, clause: MAX_TOTAL_NO_CANCEL } : f);
   }
 }
 
@@ -47,8 +59,17 @@ export const timeoutRule: RuleFactory = (walk, facts) => ({
     walk.flag(finding('timeout.quiet-after-settle', o.e.i, `call ${o.e.call} settled a second time.`, o.e.call));
   },
 
-  onprogress({ e, late }) {
+  onprogress({ e, call, late }) {
     if (late) walk.flag(finding('timeout.quiet-after-settle', e.i, `onprogress of call ${e.call} ran after the call had settled.`, e.call));
+    const max = call.options.maxTotalTimeoutMs;
+    if (!late && max !== undefined && e.t >= call.startT + max) {
+      // Progress that reaches the caller once the maximum has run out, the call still pending: the
+      // maximum did not bound it. With reset-on-progress that is the very deadline extension the
+      // maximum exists to cap, so it is a clause of its own.
+      const reset = call.options.resetTimeoutOnProgress === true;
+      const f = finding('timeout.max-total', e.i, `onprogress of call ${e.call} ran at ${e.t} ms, though its maximum total timeout ended at ${call.startT + max} ms${reset ? ' (with reset-on-progress)' : ''}.`, e.call);
+      walk.flag({ ...f, clause: reset ? MAX_TOTAL_PROGRESS_AFTER : MAX_TOTAL_PROGRESS_AFTER_NO_RESET });
+    }
   },
 
   callSettled({ e, call }) {
@@ -66,7 +87,8 @@ export const timeoutRule: RuleFactory = (walk, facts) => ({
     }
     const max = call.options.maxTotalTimeoutMs;
     if (max !== undefined && e.t > call.startT + max) {
-      walk.flag(finding('timeout.max-total', e.i, `call ${e.call} settled at ${e.t} ms, after its maximum total timeout ended at ${call.startT + max} ms.`, e.call));
+      const f = finding('timeout.max-total', e.i, `call ${e.call} settled at ${e.t} ms, after its maximum total timeout ended at ${call.startT + max} ms.`, e.call);
+      walk.flag({ ...f, clause: MAX_TOTAL_LATE });
     }
   },
 });
