@@ -310,16 +310,22 @@ function report(mutants: readonly Mutant[], saved: SavedResults, notes: Readonly
   const lines: string[] = [];
 
   lines.push('### Score', '');
-  lines.push('| budget | killed | survived | errors | score | wall time of the `check` runs |', '|---|---|---|---|---|---|');
+  lines.push(
+    '| budget | killed | survived | of which equivalent | errors | score (killed of the non-equivalent) | killed of all | wall time of the `check` runs |',
+    '|---|---|---|---|---|---|---|---|',
+  );
+  const pct = (k: number, n: number) => (n > 0 ? `${((100 * k) / n).toFixed(0)} % (${k}/${n})` : '–');
   for (const b of budgets) {
     const mine = mutants.map((m) => byId.get(m.id));
     const outcome = (r: MutantResult | undefined) => r?.checks[b.label];
     const killed = mine.filter((r) => outcome(r)?.verdict === 'killed').length;
-    const survived = mine.filter((r) => outcome(r)?.verdict === 'survived').length;
+    const survivors = mine.filter((r) => outcome(r)?.verdict === 'survived');
+    // A survivor shown equivalent (no program can tell it from the pristine SDK) is no miss: the usual score leaves it out.
+    const equivalent = survivors.filter((r) => r && notes[r.id]?.cause === 'equivalent').length;
+    const survived = survivors.length;
     const errors = mine.length - killed - survived;
     const wall = mine.reduce((t, r) => t + (outcome(r)?.wallMs ?? 0), 0);
-    const score = killed + survived > 0 ? `${((100 * killed) / (killed + survived)).toFixed(0)} % (${killed}/${killed + survived})` : '–';
-    lines.push(`| ${label(b)} | ${killed} | ${survived} | ${errors} | ${score} | ${seconds(wall)} |`);
+    lines.push(`| ${label(b)} | ${killed} | ${survived} | ${equivalent} | ${errors} | ${pct(killed, killed + survived - equivalent)} | ${pct(killed, killed + survived)} | ${seconds(wall)} |`);
   }
   const ref = budgets.map((b) => [b, saved.pristine.checks[b.label]] as const);
   lines.push(
@@ -357,7 +363,7 @@ function report(mutants: readonly Mutant[], saved: SavedResults, notes: Readonly
 
   lines.push('### Survivors', '');
   lines.push(
-    'Each survivor with the reason recorded in `mutants/survivors.json` after looking at it, then what the case comparison says would catch it at each budget where it survives: a verdict by cause instead of by invariant id (`known-by-cause`: violations the baseline does not explain by cause), `--fail-on should` with the same matching, a rate check (an invariant found in at least 1.5 times as many cases, and 5 more), or only finer invariant ids (the same id with another message).',
+    'Each survivor with the reason recorded in `mutants/survivors.json` after looking at it (`equivalent`: no program can tell it from the pristine SDK, left out of the score), then what the case comparison of `mutants/cases.ts` shows at each budget where it survives: findings the baseline does not explain by cause (by invariant, variant and features; clauses aside), new warnings, invariants found in at least 1.5 times as many cases (and 5 more), or only other messages under the same id.',
     '',
   );
   const unexplained: string[] = [];

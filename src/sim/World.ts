@@ -301,7 +301,7 @@ export class World {
     if (options.resetTimeoutOnProgress !== undefined && !hasAdapterFault(faults, from, 'drop-reset-option')) {
       sdkOptions.resetTimeoutOnProgress = options.resetTimeoutOnProgress;
     }
-    if (options.maxTotalTimeoutMs !== undefined) sdkOptions.maxTotalTimeout = options.maxTotalTimeoutMs;
+    if (options.maxTotalTimeoutMs !== undefined && !hasAdapterFault(faults, from, 'drop-max-total-option')) sdkOptions.maxTotalTimeout = options.maxTotalTimeoutMs;
     if (options.signal !== undefined) sdkOptions.signal = this.signal(options.signal).signal;
     if (options.onprogress) {
       sdkOptions.onprogress = (p) =>

@@ -17,7 +17,7 @@ import type { Side } from './scenario.ts';
  * cancellations, so it never aborts a handler: the regression the property suite must catch).
  * Connection: `double-close` (the SDK is told of its close twice), `hide-close` (never told).
  * Caller options (applied where the world calls `request()`): `drop-timeout-option`,
- * `drop-reset-option`.
+ * `drop-reset-option`, `drop-max-total-option`.
  */
 export type AdapterFaultKind =
   | 'duplicate-response'
@@ -42,7 +42,8 @@ export type AdapterFaultKind =
   | 'double-close'
   | 'hide-close'
   | 'drop-timeout-option'
-  | 'drop-reset-option';
+  | 'drop-reset-option'
+  | 'drop-max-total-option';
 
 export interface AdapterFault {
   readonly side: Side;

@@ -49,6 +49,40 @@ describe('timeout invariants', () => {
     expect((await check(within)).ids).not.toContain('timeout.max-total');
   });
 
+  // Each clause of timeout.max-total on its own: a release can break one and keep the others.
+  const clauses = async (s: Parameters<typeof check>[0]) =>
+    (await check(s)).run.findings.filter((f) => f.invariant === 'timeout.max-total').map((f) => f.clause);
+  // Progress at 60 and 120 ms against a maximum of 110 ms (a timeout of 100 ms that progress resets, or 1 s).
+  const progressPastMax = (reset: boolean) =>
+    scenario({ h: handler([sleep(60), progress(1), sleep(60), progress(2), sleep(10)]) }, [
+      call('c1', 'h', { timeoutMs: reset ? 100 : 1000, resetTimeoutOnProgress: reset, maxTotalTimeoutMs: 110, onprogress: true }),
+    ]);
+
+  it('timeout.max-total/settles-late: fires on a call settling after its maximum / silent on one rejected at it', async () => {
+    expect(await clauses(scenario(hang, [call('c1', 'h', { timeoutMs: 1000, maxTotalTimeoutMs: 100 })]))).toContain('settles-late');
+    expect(await clauses(scenario(hang, [call('c1', 'h', { timeoutMs: 100, maxTotalTimeoutMs: 100 })]))).not.toContain('settles-late');
+  });
+
+  it('timeout.max-total/progress-after-max: fires on progress reaching a reset-on-progress call past its maximum (the maximum dropped) / silent when the SDK rejects at that progress', async () => {
+    const withFault = { ...progressPastMax(true), adapterFaults: [fault('client', 'drop-max-total-option')] };
+    expect(await clauses(withFault)).toContain('progress-after-max');
+    const sdk = await clauses(progressPastMax(true));
+    expect(sdk).not.toContain('progress-after-max');
+    // What SDK 1.32.2 does instead: it rejects at that progress, 10 ms after the maximum.
+    expect(sdk).toEqual(['settles-late']);
+  });
+
+  it('timeout.max-total/progress-after-max-no-reset: fires on progress past the maximum without reset-on-progress (SDK 1.32.2) / silent with it', async () => {
+    expect(await clauses(progressPastMax(false))).toContain('progress-after-max-no-reset');
+    expect(await clauses(progressPastMax(true))).not.toContain('progress-after-max-no-reset');
+  });
+
+  it('timeout.max-total/no-cancel: fires on progress exactly at the maximum, which rejects without a cancel (SDK 1.32.2) / silent on progress after it, which cancels', async () => {
+    const atMax = scenario({ h: handler([sleep(1000), progress(1)]) }, [call('c1', 'h', { resetTimeoutOnProgress: true, maxTotalTimeoutMs: 1000, onprogress: true })]);
+    expect(await clauses(atMax)).toEqual(['no-cancel']);
+    expect(await clauses(progressPastMax(true))).not.toContain('no-cancel');
+  });
+
   it('timeout.quiet-after-settle: fires on onprogress running after the call settled / silent on a plain progress call', async () => {
     const bad = await check(
       scenario({ h: handler() }, [call('c1', 'h', { onprogress: true })], [
