@@ -17,6 +17,8 @@ export function shapeOf(c: SimCase): Set<string> {
   for (const a of c.scenario.actions) {
     if (a.kind !== 'call') {
       f.add(a.kind);
+      // A new `Client` numbering from 0 again is a cause of its own (ids repeat at the `Server`).
+      if (a.kind === 'reconnect' && a.fresh) f.add('fresh-client');
       continue;
     }
     if (a.method !== 'tools/call') f.add('server-request');

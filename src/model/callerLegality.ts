@@ -9,6 +9,7 @@ export type LegalAction =
   | { readonly kind: 'call'; readonly from: Side; readonly methods: readonly RequestMethod[]; readonly client?: number }
   | { readonly kind: 'abort'; readonly signal: string }
   | { readonly kind: 'close'; readonly side: Side; readonly client?: number }
+  /** Either kind of reconnect: the same `Client` again, or a fresh one (`fresh`, memory profile). */
   | { readonly kind: 'reconnect'; readonly client?: number };
 
 /**
@@ -53,6 +54,9 @@ const onClient = (client: number) => (client > 0 ? { client } : {});
  *   caller, and the SDK must observe the end once (`lifecycle.close-once` judges exactly that);
  * - a reconnect of a client whose connection the caller closed (either side) since its last
  *   reconnect: reconnecting an open connection would replace a live transport under the SDK.
+ *   A fresh reconnect (a new `Client`, as a restarted client process) is legal exactly there
+ *   too: the old `Client` is closed, and a new one numbering its requests from 0 again is what
+ *   a real restarted client does to the same server.
  */
 export function legalCallerActions(state: CallerState): LegalAction[] {
   const out: LegalAction[] = [];

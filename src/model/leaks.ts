@@ -4,7 +4,7 @@ import type { JsonValue } from '../util/json.ts';
 import type { Side } from '../sim/scenario.ts';
 import { finding } from './finding.ts';
 import { idKey, other, show } from './ids.ts';
-import { handlerOf, isOpen, type ReceiverRec } from './records.ts';
+import { handlerOf, isOpen, type ReceiverRec, type RequesterRec } from './records.ts';
 import type { RuleFactory, Walk } from './rule.ts';
 
 /** The timer of a scripted handler's `sleep` step (its function name in `src/sim/scriptedHandler.ts`): the harness's, not the SDK's. */
@@ -31,32 +31,27 @@ export const leaksRule: RuleFactory = (walk, facts) => ({
     const instances = [{ client: 0, maps: endState.maps }, ...(endState.moreClients ?? [])];
     for (const { client, maps: both } of instances) {
       for (const side of ['client', 'server'] as const) {
-        const maps = both[side] as Readonly<Record<string, MapReading | undefined>>;
-        const who = client === 0 ? side : `${side} of client ${client}`;
-        const keysOf = (role: CorrelationMapRole) => maps[facts.correlationMaps[role]]?.keys ?? [];
-        for (const role of requesterMaps) {
-          const field = facts.correlationMaps[role];
-          for (const key of keysOf(role)) {
-            const rec = walk.requesterOfClient(side, client, key);
-            if (rec?.call && !rec.call.settled) continue;
-            if (rec && !rec.call && isOpen(rec)) continue;
-            const request = rec ? walk.label(rec) : `${side}:${show(key)}`;
-            walk.flag(finding('leak.correlation-maps', at, `the ${who}'s ${field} still holds request ${show(key)}${rec?.call ? ` (${rec.call.call}, settled)` : ''}.`, request));
-          }
-        }
-        const field = facts.correlationMaps.handlerAbortControllers;
-        for (const key of keysOf('handlerAbortControllers')) {
-          const rec = lastDelivery(receivers, side, key, (r) => walk.clientOf(r.conn) === client);
-          if (rec && handlerOf(rec) !== 'ended' && handlerOf(rec) !== 'idle') continue;
-          const request = rec ? walk.receivedLabel(rec) : `${other(side)}:${show(key)}`;
-          walk.flag(finding('leak.correlation-maps', at, `the ${who}'s ${field} still holds request ${show(key)} whose handler ended.`, request));
-        }
-        for (const role of idleMaps) {
-          for (const key of keysOf(role)) {
-            walk.flag(finding('leak.correlation-maps', at, `the ${who}'s ${facts.correlationMaps[role]} still holds ${show(key)} with nothing in flight.`, `${side}:${show(key)}`));
-          }
-        }
+        const current = walk.currentClientInstance(client);
+        endpointLeaks(walk, facts, at, receivers, {
+          side,
+          maps: both[side],
+          who: client === 0 ? side : `${side} of client ${client}`,
+          requesterOf: (key) => walk.requesterOfClient(side, client, key),
+          // A `Server` serves every connection of its client; a `Client` only those since its fresh reconnect.
+          mine: (r) => walk.clientOf(r.conn) === client && (side === 'server' || walk.clientInstanceOf(r.conn) === current),
+        });
       }
+    }
+    // `Client`s a fresh reconnect replaced: closed, so anything they still hold is held for good.
+    for (const retired of endState.retiredClients ?? []) {
+      const instance = walk.clientInstanceOf(retired.conn);
+      endpointLeaks(walk, facts, at, receivers, {
+        side: 'client',
+        maps: retired.maps,
+        who: `replaced client of connection ${retired.conn}`,
+        requesterOf: (key) => walk.requester('client', retired.conn, key),
+        mine: (r) => walk.clientOf(r.conn) === retired.client && walk.clientInstanceOf(r.conn) === instance,
+      });
     }
     for (const server of endState.httpServers ?? []) transportLeaks(walk, facts, receivers, server, at);
     const openCalls = calls.some((c) => !c.settled);
@@ -76,6 +71,45 @@ export const leaksRule: RuleFactory = (walk, facts) => ({
     }
   },
 });
+
+/** One SDK endpoint's correlation maps at the end of a run, and how to find what their keys name. */
+interface EndpointView {
+  readonly side: Side;
+  readonly maps: Readonly<Record<string, MapReading | undefined>>;
+  /** How findings name the endpoint. */
+  readonly who: string;
+  /** The request a requester-side key names, as this endpoint sent it. */
+  readonly requesterOf: (key: JsonValue) => RequesterRec | undefined;
+  /** Whether a delivery to `side` reached this endpoint (its client, its `Client` object). */
+  readonly mine: (r: ReceiverRec) => boolean;
+}
+
+/** Entries of one endpoint's maps that nothing in flight owns (`leak.correlation-maps`). */
+function endpointLeaks(walk: Walk, facts: SdkFacts, at: number, receivers: readonly ReceiverRec[], { side, maps, who, requesterOf, mine }: EndpointView): void {
+  const keysOf = (role: CorrelationMapRole) => maps[facts.correlationMaps[role]]?.keys ?? [];
+  for (const role of requesterMaps) {
+    const field = facts.correlationMaps[role];
+    for (const key of keysOf(role)) {
+      const rec = requesterOf(key);
+      if (rec?.call && !rec.call.settled) continue;
+      if (rec && !rec.call && isOpen(rec)) continue;
+      const request = rec ? walk.label(rec) : `${side}:${show(key)}`;
+      walk.flag(finding('leak.correlation-maps', at, `the ${who}'s ${field} still holds request ${show(key)}${rec?.call ? ` (${rec.call.call}, settled)` : ''}.`, request));
+    }
+  }
+  const field = facts.correlationMaps.handlerAbortControllers;
+  for (const key of keysOf('handlerAbortControllers')) {
+    const rec = lastDelivery(receivers, side, key, mine);
+    if (rec && handlerOf(rec) !== 'ended' && handlerOf(rec) !== 'idle') continue;
+    const request = rec ? walk.receivedLabel(rec) : `${other(side)}:${show(key)}`;
+    walk.flag(finding('leak.correlation-maps', at, `the ${who}'s ${field} still holds request ${show(key)} whose handler ended.`, request));
+  }
+  for (const role of idleMaps) {
+    for (const key of keysOf(role)) {
+      walk.flag(finding('leak.correlation-maps', at, `the ${who}'s ${facts.correlationMaps[role]} still holds ${show(key)} with nothing in flight.`, `${side}:${show(key)}`));
+    }
+  }
+}
 
 /**
  * The request→stream maps of one open stateful HTTP session (`facts.httpServerTransportMaps`).

@@ -24,12 +24,19 @@ export interface Walk {
   calls(): Iterable<CallRec>;
   /** Every request delivery seen so far, grouped by request (first delivery order), oldest first. */
   receivers(): Iterable<ReceiverRec>;
-  /** The request `id` that `side` sent on connection `conn` (ids are per client, across its connections). */
+  /**
+   * The request `id` that `side` sent on connection `conn` (ids are per SDK object, across its
+   * connections: per client, and per `Client` instance on the client side).
+   */
   requester(side: Side, conn: number, id: unknown): RequesterRec | undefined;
-  /** The request `id` that `side` of client `client` sent. */
+  /** The request `id` that `side` of client `client` sent (its current `Client` on the client side). */
   requesterOfClient(side: Side, client: number, id: unknown): RequesterRec | undefined;
   /** The client that connection `conn` belongs to (0 unless the scenario has several). */
   clientOf(conn: number): number;
+  /** Which `Client` object of its client served connection `conn`: 0, one more per fresh reconnect. */
+  clientInstanceOf(conn: number): number;
+  /** The `Client` object client `client` has now (the end-state probe reads that one). */
+  currentClientInstance(client: number): number;
   /** The step in which the caller aborted signal `signal`, if it did. */
   abortStep(signal: string): number | undefined;
   /** A request's name in findings: its call's label, or `side:id` for a request seen only on the wire. */

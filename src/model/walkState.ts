@@ -47,13 +47,18 @@ export abstract class WalkState implements Walk {
   private readonly seen = new Set<string>();
   protected readonly callsByLabel = new Map<string, Call>();
   /**
-   * Requests by sender: `side:client:idKey`. 1.x ids are unique per Protocol instance across
-   * connections, and each client (and the `Server` of its session) is its own instance, so two
-   * clients both numbering from 0 do not collide.
+   * Requests by sender: `server:client:idKey`, `client:client.instance:idKey`. 1.x ids are
+   * unique per Protocol instance across connections, and each client (and the `Server` of its
+   * session) is its own instance, so two clients both numbering from 0 do not collide; nor does
+   * a fresh `Client` (a fresh reconnect) numbering from 0 again with the one it replaced.
    */
   protected readonly requesters = new Map<string, Requester>();
   /** Which client each connection belongs to (`connect` events; 0 unless the scenario has several). */
   protected readonly connClient = new Map<number, number>();
+  /** Which SDK `Client` of its client each connection's client side is: 0, one more per fresh reconnect. */
+  protected readonly connInstance = new Map<number, number>();
+  /** The current `Client` instance of each client (absent: 0). */
+  protected readonly currentInstance = new Map<number, number>();
   /** Requests by receiver: `requester:conn:idKey` → every delivery, oldest first. */
   protected readonly received = new Map<string, Receiver[]>();
   /** Progress tokens of requests sent: `requester:conn:token`. */
@@ -88,11 +93,19 @@ export abstract class WalkState implements Walk {
   }
 
   requesterOfClient(side: Side, client: number, id: unknown): RequesterRec | undefined {
-    return this.requesters.get(`${side}:${client}:${idKey(id)}`);
+    return this.requesters.get(senderKey(side, client, this.currentClientInstance(client), id));
   }
 
   clientOf(conn: number): number {
     return this.connClient.get(conn) ?? 0;
+  }
+
+  clientInstanceOf(conn: number): number {
+    return this.connInstance.get(conn) ?? 0;
+  }
+
+  currentClientInstance(client: number): number {
+    return this.currentInstance.get(client) ?? 0;
   }
 
   abortStep(signal: string): number | undefined {
@@ -148,7 +161,7 @@ export abstract class WalkState implements Walk {
 
   /** The key of request `id` sent by `side` on connection `conn` in `requesters`. */
   protected reqKey(side: Side, conn: number, id: unknown): string {
-    return `${side}:${this.clientOf(conn)}:${idKey(id)}`;
+    return senderKey(side, this.clientOf(conn), this.clientInstanceOf(conn), id);
   }
 
   /** The latest delivery of request `id` to `side` on `conn`. */
@@ -210,6 +223,14 @@ export abstract class WalkState implements Walk {
     }
     return next;
   }
+}
+
+/**
+ * The key of request `id` of one sender in `requesters`: a `Server` is one Protocol instance
+ * for all its client's connections, a client side one per `Client` object (`instance`).
+ */
+function senderKey(side: Side, client: number, instance: number, id: unknown): string {
+  return side === 'server' ? `server:${client}:${idKey(id)}` : `client:${client}.${instance}:${idKey(id)}`;
 }
 
 type HookLists = { [K in WalkEvent['kind']]?: ((o: WalkEvent) => void)[] };

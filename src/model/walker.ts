@@ -151,6 +151,8 @@ export class TraceWalker extends WalkState {
   private onConnect(e: Ev<'connect'>): void {
     const client = e.client ?? 0;
     this.connClient.set(e.conn, client);
+    if (e.fresh) this.currentInstance.set(client, this.currentClientInstance(client) + 1);
+    this.connInstance.set(e.conn, this.currentClientInstance(client));
     if (e.conn > 1 && this.countsCoverage) {
       const mine = (conn: number) => conn < e.conn && this.clientOf(conn) === client;
       const old = [...this.callsByLabel.values()].some((c) => !c.settled && mine(c.conn));

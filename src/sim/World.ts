@@ -30,15 +30,20 @@ const answerAtOnce: HandlerProgram = { steps: [], end: { kind: 'result' }, onAbo
  * next is `enabledActions()`, in a stable natural order.
  */
 export class World {
-  readonly client: Endpoint;
   readonly server: Endpoint;
   /**
    * Every client, by index (`http.clients`; one unless the scenario asks for more): client 0 is
    * `client`. Each has its own `Server` (`servers[k]`, `server` for 0), since the SDK's Protocol
-   * serves one transport at a time; the http network routes by session id to them.
+   * serves one transport at a time; the http network routes by session id to them. A fresh
+   * reconnect (memory) replaces client 0's entry with a new `Client`.
    */
   readonly clients: Endpoint[];
   readonly servers: Endpoint[];
+  /**
+   * `Client`s a fresh reconnect replaced, oldest first, with the last connection each served:
+   * closed, but the end-state probe still reads their maps (a leak does not end with the object's use).
+   */
+  readonly retiredClients: { readonly client: number; readonly conn: number; readonly endpoint: Endpoint }[] = [];
   /** Every transport ever connected, oldest first: old links may still hold frames. */
   readonly transports: ScheduledTransport[] = [];
   /** The last connection number handed out; numbers are unique across clients. */
@@ -69,9 +74,8 @@ export class World {
     /** The SDK release under test: endpoints, handlers, requests and the probe go through it. */
     readonly sdk: SdkAdapter,
   ) {
-    this.client = sdk.createClient();
     this.server = sdk.createServer();
-    this.clients = [this.client];
+    this.clients = [sdk.createClient()];
     this.servers = [this.server];
     const clients = scenario.profile === 'http' ? (scenario.http?.clients ?? 1) : 1;
     for (let k = 1; k < clients; k++) {
@@ -80,15 +84,7 @@ export class World {
       this.clientConns.push(0);
     }
     for (let k = 0; k < clients; k++) {
-      for (const side of ['client', 'server'] as const) {
-        const endpoint = this.endpointOf(side, k);
-        endpoint.onerror = (error: Error) => this.trace.record({ kind: 'onerror', side, message: error.message });
-        endpoint.onclose = () => this.trace.record({ kind: 'close', side, conn: this.clientConns[k]! });
-      }
-      for (const method of sdk.methods) {
-        const side = otherSide(methodSender[method]);
-        sdk.handle(this.endpointOf(side, k), method, (_request, context) => this.handle(side, method, context, k));
-      }
+      for (const side of ['client', 'server'] as const) this.wire(side, k);
     }
     this.http =
       scenario.profile === 'http'
@@ -98,6 +94,26 @@ export class World {
             sdk.http ?? noHttp(sdk),
           )
         : undefined;
+  }
+
+  /** Client 0's current SDK `Client` (a fresh reconnect replaces it). */
+  get client(): Endpoint {
+    return this.clients[0]!;
+  }
+
+  /**
+   * Wires client `k`'s endpoint on `side` into the trace and the scripted handlers: its
+   * `onerror`, its `onclose`, and the handlers of the requests its peer sends it. A fresh
+   * `Client` is wired by the same code as the first, so it behaves the same.
+   */
+  private wire(side: Side, k: number): void {
+    const endpoint = this.endpointOf(side, k);
+    endpoint.onerror = (error: Error) => this.trace.record({ kind: 'onerror', side, message: error.message });
+    endpoint.onclose = () => this.trace.record({ kind: 'close', side, conn: this.clientConns[k]! });
+    for (const method of this.sdk.methods) {
+      if (otherSide(methodSender[method]) !== side) continue;
+      this.sdk.handle(endpoint, method, (_request, context) => this.handle(side, method, context, k));
+    }
   }
 
   /** http profile: HTTP exchanges not in a final state at this point (the liveness check's input). */
@@ -201,7 +217,7 @@ export class World {
         void this.endpointOf(action.side, action.client ?? 0).close().catch(() => {});
         return;
       case 'reconnect':
-        return this.connect(action.client ?? 0);
+        return this.connect(action.client ?? 0, action.fresh ?? false);
       case 'http-post':
         void this.http?.post(action.body, action.client ?? 0).catch(() => {});
         return;
@@ -210,8 +226,11 @@ export class World {
     }
   }
 
-  private connect(client: number): void {
+  /** Connects client `client` over new transports; `fresh` (memory): with a new SDK `Client` first. */
+  private connect(client: number, fresh = false): void {
     if (this.http) return this.connectHttp(this.http, client);
+    if (fresh) this.replaceClient(client);
+    const sdkClient = this.client;
     const conn = ++this.conn;
     this.clientConns[0] = conn;
     const [clientEnd, serverEnd] = createScheduledPair(conn, {
@@ -221,11 +240,11 @@ export class World {
     this.transports.push(clientEnd, serverEnd);
     applyAdapterFaults(this.scenario.adapterFaults, clientEnd);
     applyAdapterFaults(this.scenario.adapterFaults, serverEnd);
-    this.trace.record({ kind: 'connect', conn });
+    this.trace.record({ kind: 'connect', conn, ...(fresh && { fresh }) });
     this.connecting++;
     void this.server
       .connect(serverEnd)
-      .then(() => this.client.connect(clientEnd))
+      .then(() => sdkClient.connect(clientEnd))
       .then(
         () => this.trace.record({ kind: 'ready', conn }),
         (error: unknown) => this.trace.record({ kind: 'ready', conn, error: messageOf(error) }),
@@ -233,6 +252,17 @@ export class World {
       .finally(() => {
         this.connecting--;
       });
+  }
+
+  /**
+   * A new client process after a disconnect: a new SDK `Client` takes client `client`'s place
+   * for every later call. The old one is closed already (a reconnect waits for every transport
+   * to close), so nothing of it runs on except handlers it still had going.
+   */
+  private replaceClient(client: number): void {
+    this.retiredClients.push({ client, conn: this.clientConns[client]!, endpoint: this.endpointOf('client', client) });
+    this.clients[client] = this.sdk.createClient();
+    this.wire('client', client);
   }
 
   /**

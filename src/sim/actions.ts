@@ -55,7 +55,7 @@ export function describeCallerAction(a: CallerAction): string {
     case 'close':
       return `close ${a.side}`;
     case 'reconnect':
-      return 'reconnect';
+      return a.fresh ? 'reconnect fresh client' : 'reconnect';
     case 'http-post':
       return `http-post ${summarizeFrame(a.body)}`;
     case 'http-drop':

@@ -37,6 +37,11 @@ export interface EndState {
   readonly maps: Readonly<Record<Side, EndpointMaps>>;
   /** The same maps of every further client and the `Server` of its session (`http.clients` > 1 only). */
   readonly moreClients?: readonly { readonly client: number; readonly maps: Readonly<Record<Side, EndpointMaps>> }[];
+  /**
+   * The maps of every `Client` a fresh reconnect replaced (memory), oldest first, with the last
+   * connection it served: closed objects, but what they still hold was never let go.
+   */
+  readonly retiredClients?: readonly { readonly client: number; readonly conn: number; readonly maps: EndpointMaps }[];
   readonly timers: readonly PendingTimer[];
   readonly signals: readonly { readonly name: string; readonly aborted: boolean; readonly abortListeners: number }[];
   /** Every transport: the memory links' ends, or each HTTP connection's client and (stateful) server transport. */
@@ -56,6 +61,9 @@ export function endState(world: World): EndState {
   return {
     maps: mapsOf(world, 0),
     ...(moreClients.length > 0 && { moreClients }),
+    ...(world.retiredClients.length > 0 && {
+      retiredClients: world.retiredClients.map((r) => ({ client: r.client, conn: r.conn, maps: readings(world.sdk.probe.correlationMaps(r.endpoint)) })),
+    }),
     timers: world.clock.pendingTimers(),
     signals: [...world.callerSignals].map(([name, signal]) => ({
       name,

@@ -100,7 +100,16 @@ export type CallerAction =
   /** Closes `side` of the connection of client `client` (several clients only). */
   | { readonly kind: 'close'; readonly side: Side; readonly client?: number }
   /** Connects the same `Client` and `Server` objects again over a new transport pair (of client `client`, @default 0). */
-  | { readonly kind: 'reconnect'; readonly client?: number }
+  | {
+      readonly kind: 'reconnect';
+      readonly client?: number;
+      /**
+       * memory profile only: connect a NEW SDK `Client` (a new client process after a disconnect)
+       * to the same `Server`. Its request ids start again from 0, so they repeat ids the `Server`
+       * saw on the old connection, whose handlers may still run. @default false
+       */
+      readonly fresh?: boolean;
+    }
   /**
    * http profile only: POSTs `body` through the client's own in-memory fetch with its session
    * headers, bypassing the SDK client (a second request reusing an in-flight id, say). The

@@ -21,8 +21,11 @@ export type TraceEventBody =
   /** The peer's close reaching this side (end of stream). */
   | { kind: 'eof'; to: Side; conn: number }
   | { kind: 'timer'; id: number; label: string }
-  /** A new connection; `client` names its client when the scenario has several (absent for client 0). */
-  | { kind: 'connect'; conn: number; client?: number }
+  /**
+   * A new connection; `client` names its client when the scenario has several (absent for client
+   * 0); `fresh` when a new SDK `Client` makes it (its request ids start again from 0).
+   */
+  | { kind: 'connect'; conn: number; client?: number; fresh?: boolean }
   /** The client's `connect()` settled: handshake done (or failed, with `error`). */
   | { kind: 'ready'; conn: number; error?: string }
   | {
@@ -172,7 +175,7 @@ export function formatEvent(e: TraceEvent): string {
     case 'timer':
       return `${head}   timer ${e.label} (#${e.id})`;
     case 'connect':
-      return `${head}   connect conn ${e.conn}${e.client ? ` (client ${e.client})` : ''}`;
+      return `${head}   connect conn ${e.conn}${e.client ? ` (client ${e.client})` : ''}${e.fresh ? ' (fresh client)' : ''}`;
     case 'ready':
       return `${head}   ready conn ${e.conn}${e.error ? ` failed: ${e.error}` : ''}`;
     case 'call-start':

@@ -100,6 +100,9 @@ function validateAction(path: string, a: CallerAction, scenario: Scenario, calls
       if (a.side !== 'client' && a.side !== 'server') throw new ScenarioError(`${path}.side`, "must be 'client' or 'server'");
       return;
     case 'reconnect':
+      if (a.fresh !== undefined && typeof a.fresh !== 'boolean') throw new ScenarioError(`${path}.fresh`, `must be a boolean, got ${JSON.stringify(a.fresh)}`);
+      // One `Server` per HTTP session: a new client there is a new session of a new `Server` already.
+      if (a.fresh && scenario.profile !== 'memory') throw new ScenarioError(`${path}.fresh`, "needs profile 'memory'");
       return;
     case 'http-drop':
       if (scenario.profile !== 'http') throw new ScenarioError(`${path}.kind`, "'http-drop' needs profile 'http'");

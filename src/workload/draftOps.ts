@@ -41,6 +41,7 @@ export type DraftOp =
   | { readonly op: 'call'; readonly method: RequestMethod; readonly options: DraftOptions; readonly program: DraftProgram }
   | { readonly op: 'abort'; readonly signal: 'a' | 'b' }
   | { readonly op: 'close'; readonly side: 'client' | 'server' }
-  | { readonly op: 'reconnect' }
+  /** `fresh`: a new SDK `Client` (memory only: `restrictOp` clears it on http). */
+  | { readonly op: 'reconnect'; readonly fresh: boolean }
   /** http only: every SSE stream of the client breaks (`http-drop`). */
   | { readonly op: 'drop' };

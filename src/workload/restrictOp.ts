@@ -33,7 +33,9 @@ export function restrictOp(op: DraftOp, r: Restriction): RestrictedOp | undefine
     case 'close':
       return f.closes ? op : undefined;
     case 'reconnect':
-      return f.reconnects ? op : undefined;
+      // A fresh `Client` is a memory-profile action: on http every client has its own `Server`.
+      if (!f.reconnects) return undefined;
+      return op.fresh && r.profile !== 'memory' ? { ...op, fresh: false } : op;
     case 'drop':
       return f.drops && r.profile === 'http' ? op : undefined;
   }

@@ -107,7 +107,8 @@ export function scenarioArbitrary(constraints: ScenarioConstraints = {}): fc.Arb
     ...(faults
       ? [
           { weight: 1, arbitrary: fc.record({ op: fc.constant('close' as const), side: fc.constantFrom('client' as const, 'server' as const) }) },
-          { weight: 1, arbitrary: fc.constant({ op: 'reconnect' as const }) },
+          // Half of them with a fresh `Client` (ids from 0 again, as a restarted client process); shrinks to the same one.
+          { weight: 1, arbitrary: fc.record({ op: fc.constant('reconnect' as const), fresh: fc.boolean() }) },
           // Kept on http only (restrictOp); a memory case loses it, as it loses an op its features turn off.
           { weight: 1, arbitrary: fc.constant({ op: 'drop' as const }) },
         ]
@@ -132,7 +133,7 @@ export function scenarioArbitrary(constraints: ScenarioConstraints = {}): fc.Arb
       const call = kept === undefined ? spare[nextSpare++] : undefined;
       return call === undefined ? kept : restrictOp(call, r);
     });
-    return { ...toScenario(restricted, clients, (i) => (clients > 1 ? owner[i]! : 0)), ...transport };
+    return { ...toScenario(restricted, clients, (i) => (clients > 1 ? owner[i]! : 0), actionsMax), ...transport };
   });
 }
 
@@ -171,16 +172,28 @@ function transportArb(profiles: readonly Profile[]): fc.Arbitrary<DraftTransport
  * Turns generated ops into a legal scenario: each op becomes a caller action, kept when the
  * caller legality model (`src/model/callerLegality.ts`) allows it after the actions kept before,
  * dropped otherwise (an abort of a signal no earlier call used, a reconnect of a client that did
- * not close). `clientOf(i)` names the client of op i (0 unless several).
+ * not close), except a fresh reconnect, which closes the client first when it is open (a client
+ * restart) while `actionsMax` leaves room. `clientOf(i)` names the client of op i (0 unless several).
  */
-function toScenario(ops: readonly (RestrictedOp | undefined)[], clients: number, clientOf: (i: number) => number): Omit<Scenario, 'profile'> {
+function toScenario(ops: readonly (RestrictedOp | undefined)[], clients: number, clientOf: (i: number) => number, actionsMax: number): Omit<Scenario, 'profile'> {
   const handlers: Record<string, HandlerProgram> = {};
   const actions: CallerAction[] = [];
   let state = initialCallerState(clients);
+  // Closes a client restart may add, within the case's bound on actions.
+  let room = actionsMax - ops.filter((op) => op !== undefined).length;
   let n = 0;
   ops.forEach((op, i) => {
     if (op === undefined) return;
     const action = toAction(op, clientOf(i), n + 1);
+    // A fresh reconnect of a client still connected is a client restart: its process ends (its
+    // side closes) and a new one connects. Without it a fresh `Client` would need a close drawn
+    // before it, and would hardly ever meet a handler the old connection left running.
+    if (action.kind === 'reconnect' && action.fresh && room > 0 && !isLegal(action, legalCallerActions(state))) {
+      room--;
+      const close: CallerAction = { kind: 'close', side: 'client', ...(action.client !== undefined && { client: action.client }) };
+      state = applyCallerAction(state, close);
+      actions.push(close);
+    }
     // A broken stream is a network fault, which the caller model does not govern: always legal.
     if (action.kind !== 'http-drop' && !isLegal(action, legalCallerActions(state))) return;
     state = applyCallerAction(state, action);
@@ -201,7 +214,7 @@ function toAction(op: RestrictedOp, client: number, n: number): CallerAction {
     case 'close':
       return { kind: 'close', side: op.side, ...who };
     case 'reconnect':
-      return { kind: 'reconnect', ...who };
+      return { kind: 'reconnect', ...who, ...(op.fresh && { fresh: true }) };
     case 'drop':
       return { kind: 'http-drop', ...who };
   }

@@ -35,11 +35,11 @@ describe('blame needs a counterfactual', () => {
     expect(good.ids).not.toContain('cancel.race-graceful');
   });
 
-  // The campaign case was 1926 before the swarm generator (the shrunk case above is its own);
-  // now case 97 of the same campaign is the first to show the note.
-  it('the seed 7 campaign\'s case 97 itself reports the note, not cancel.race-graceful', async () => {
+  // The campaign case was 1926 before the swarm generator (the shrunk case above is its own),
+  // then 97; since reconnects draw a fresh-client coin, case 1612 is the first to show the note.
+  it('the seed 7 campaign\'s case 1612 itself reports the note, not cancel.race-graceful', async () => {
     const options = resolveCampaignOptions({ seed: 7, runs: 3000 }, {});
-    const c = caseAt(7, 97, options.workload);
+    const c = caseAt(7, 1612, options.workload);
     const { ids, run } = await check(c.scenario, { tape: c.tape, seed: c.seed });
     expect(ids).not.toContain('cancel.race-graceful');
     expect(run.findings.find((f) => f.invariant === 'http.stateless-server-request')).toMatchObject({ request: 's2' });

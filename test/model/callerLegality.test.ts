@@ -48,6 +48,14 @@ describe('caller legality', () => {
     expect(run([{ kind: 'reconnect' }], twice).clientsClosed).toEqual([]);
   });
 
+  it('allows a fresh reconnect (a new Client) exactly where a reconnect is legal', () => {
+    const open = initialCallerState();
+    expect(legal({ kind: 'reconnect', fresh: true }, open)).toBe(false);
+    const closed = run([{ kind: 'close', side: 'client' }], open);
+    expect(legal({ kind: 'reconnect', fresh: true }, closed)).toBe(true);
+    expect(run([{ kind: 'reconnect', fresh: true }], closed).clientsClosed).toEqual([]);
+  });
+
   it('allows calls after a close (the SDK must reject them cleanly), and names clients only beyond client 0', () => {
     const closed = run([{ kind: 'close', side: 'client' }]);
     expect(legal(call(), closed)).toBe(true);
