@@ -21,6 +21,9 @@ import { secondsArg, wholeNumberArg } from './flagParsers.ts';
 import { mergeCommand } from './merge.ts';
 import { REPLAY_EXIT_HELP, replayCommand } from './replay.ts';
 import { rogueCommand } from './rogue.ts';
+import { SDK_OPTION_HELP } from './sdkOption.ts';
+import { ENV_SDK } from '../sdk/load.ts';
+import { parseSdkChoice, sdkFolderOf } from '../sdk/install.ts';
 import { addReplayCoordinateOptions, addWorkloadOptions, workloadOf, type ReplayCoordinateFlags, type WorkloadFlags } from './workloadFlags.ts';
 
 /**
@@ -36,12 +39,22 @@ export async function main(argv: readonly string[]): Promise<number> {
     .description('Deterministic simulation and fuzzing of the MCP request lifecycle against the real SDK')
     .showHelpAfterError()
     .exitOverride();
+  // `--sdk` is MCP_SIM_SDK for this command: every load (runs, workers, baselines) follows it.
+  const envBefore = process.env[ENV_SDK];
+  program.hook('preAction', async (_program, action) => {
+    const choice = (action.opts() as { sdk?: string }).sdk;
+    if (choice === undefined) return;
+    const folder = await sdkFolderOf(parseSdkChoice(choice), { onInstall: (message) => process.stderr.write(`${message}\n`) });
+    if (folder === undefined) delete process.env[ENV_SDK];
+    else process.env[ENV_SDK] = folder;
+  });
 
   const check = program
     .command('check')
     .description('fuzz campaign against the installed SDK: generated workloads and schedules, judged by the lifecycle oracle')
     .option('--runs <n>', `number of generated runs (default: ${DEFAULT_CAMPAIGN_RUNS}; env ${ENV_RUNS})`, wholeNumberArg('--runs'))
-    .option('--seed <n>', `campaign seed, printed first; the same seed runs the same campaign (default: ${DEFAULT_CAMPAIGN_SEED}; env ${ENV_SEED})`, wholeNumberArg('--seed'));
+    .option('--seed <n>', `campaign seed, printed first; the same seed runs the same campaign (default: ${DEFAULT_CAMPAIGN_SEED}; env ${ENV_SEED})`, wholeNumberArg('--seed'))
+    .option('--sdk <version|path>', SDK_OPTION_HELP);
   addWorkloadOptions(check)
     .option('--shrink', `shrink each invariant's first case to a minimal counterexample (default: ${DEFAULT_SHRINK ? 'on' : 'off'})`)
     .option('--no-shrink', 'report first cases as found, without shrinking')
@@ -96,6 +109,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--full', 'print every trace event (sends included)')
     .option('--mermaid', 'print a Mermaid sequence diagram')
     .option('--self-check', 'replay twice and compare trace hashes')
+    .option('--sdk <version|path>', SDK_OPTION_HELP)
     .addHelpText('after', REPLAY_EXIT_HELP)
     .action(async (file: string | undefined, opts: ReplayFlags) => {
       const { case: caseIndex, baseline: baselineEntry, seed, full, mermaid, selfCheck, expect, madeWith } = opts;
@@ -107,7 +121,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     .command('baseline')
     .description("find the installed SDK's violations with 1-minimal counterexamples; --update writes its baseline file")
     .option('--runs <n>', `runs of the baseline campaign (default: ${DEFAULT_BASELINE_RUNS})`, wholeNumberArg('--runs'))
-    .option('--seed <n>', `campaign seed (default: ${DEFAULT_CAMPAIGN_SEED})`, wholeNumberArg('--seed'));
+    .option('--seed <n>', `campaign seed (default: ${DEFAULT_CAMPAIGN_SEED})`, wholeNumberArg('--seed'))
+    .option('--sdk <version|path>', SDK_OPTION_HELP);
   addWorkloadOptions(baseline)
     .option('--update', 'write properties/baselines/<package>@<version>.json')
     .option('--table', 'only print the existing baseline as a Markdown table (detection and shrink measurements)')
@@ -121,6 +136,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .description('rogue peer: frames the lifecycle model forbids, sent to the real SDK server and client')
     .option('--target <side>', "only attacks on 'client' or 'server'")
     .option('--filter <text>', 'only rogue kinds whose name contains this text')
+    .option('--sdk <version|path>', SDK_OPTION_HELP)
     .action(async (opts) => {
       code = await rogueCommand(opts);
     });
@@ -133,6 +149,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (typeof e.exitCode === 'number') return e.exitCode === 0 ? 0 : 2;
     process.stderr.write(`mcp-sim: ${e.message ?? String(error)}\n`);
     return 2;
+  } finally {
+    if (envBefore === undefined) delete process.env[ENV_SDK];
+    else process.env[ENV_SDK] = envBefore;
   }
   return code;
 }

@@ -1,0 +1,116 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SDK_PACKAGE } from './load.ts';
+import { packageInFolder } from './sdkPackage.ts';
+
+/**
+ * `--sdk VERSION|PATH`: which SDK release a command runs. A version is installed with npm into a
+ * cache folder of mcp-sim (one folder per version, reused), never into the user's project; a
+ * path names a copy already on disk. Installing is the only thing that may use the network, and
+ * only the npm registry.
+ */
+
+/** The environment variable that moves the cache of installed releases. */
+export const ENV_CACHE = 'MCP_SIM_CACHE';
+
+/** `node_modules/.cache/mcp-sim/sdk` of the mcp-sim package itself, unless `MCP_SIM_CACHE` says otherwise. */
+export function sdkCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env[ENV_CACHE] || join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'node_modules', '.cache', 'mcp-sim');
+  return join(resolve(base), 'sdk');
+}
+
+/** What `--sdk` names: the installed release, a version to install, or a folder. */
+export type SdkChoice =
+  | { readonly kind: 'installed' }
+  | { readonly kind: 'version'; readonly version: string }
+  | { readonly kind: 'folder'; readonly path: string };
+
+const VERSION = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/;
+
+/** Why `--sdk` cannot be used; the message is one line that says what to do. Exit status 2. */
+export class SdkChoiceError extends Error {
+  override name = 'SdkChoiceError';
+}
+
+/** Reads `--sdk`: `installed`, an exact version (`1.20.0`), or a path (anything with a `/`, or an existing folder). */
+export function parseSdkChoice(arg: string): SdkChoice {
+  const value = arg.trim();
+  if (value === '') throw new SdkChoiceError('--sdk needs a value: an exact version such as 1.20.0, a folder with the SDK, or installed');
+  if (value === 'installed') return { kind: 'installed' };
+  if (VERSION.test(value)) return { kind: 'version', version: value };
+  if (value.includes('/') || value.includes('\\') || existsSync(value)) return { kind: 'folder', path: resolve(value) };
+  throw new SdkChoiceError(
+    `--sdk ${value}: not an exact version (such as 1.20.0; ranges and tags are refused, so a run names one release) and no such folder`,
+  );
+}
+
+/** How npm is run: replaced in tests, so that no test needs the network. */
+export type NpmRunner = (args: readonly string[], cwd: string) => Promise<{ readonly code: number; readonly output: string }>;
+
+const realNpm: NpmRunner = (args, cwd) =>
+  new Promise((done) => {
+    const child = spawn(process.platform === 'win32' ? 'npm.cmd' : 'npm', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    child.on('error', (error) => done({ code: 127, output: `${output}\n${error.message}` }));
+    child.on('close', (code) => done({ code: code ?? 1, output }));
+  });
+
+/** The folder holding release `version`, installing it first when the cache lacks it. */
+export async function installedRelease(
+  version: string,
+  options: { readonly cacheDir?: string; readonly npm?: NpmRunner; readonly onInstall?: (message: string) => void } = {},
+): Promise<string> {
+  const folder = join(options.cacheDir ?? sdkCacheDir(), version);
+  const have = packageInFolder(folder, SDK_PACKAGE);
+  if (have?.version === version) return folder;
+  const fresh = !existsSync(folder);
+  mkdirSync(folder, { recursive: true });
+  // A package.json of its own: npm installs here, not into a project it finds above the cache.
+  const manifest = join(folder, 'package.json');
+  if (!existsSync(manifest)) writeFileSync(manifest, JSON.stringify({ name: `mcp-sim-sdk-${version}`, private: true }, null, 2) + '\n');
+  options.onInstall?.(`installing ${SDK_PACKAGE}@${version} into ${folder} (npm)…`);
+  const npm = options.npm ?? realNpm;
+  const { code, output } = await npm(['install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', `${SDK_PACKAGE}@${version}`], folder);
+  if (code !== 0) {
+    // Nothing half-made stays behind to be mistaken for a release later.
+    if (fresh) rmSync(folder, { recursive: true, force: true });
+    throw new SdkChoiceError(installFailure(version, output));
+  }
+  const installed = packageInFolder(folder, SDK_PACKAGE);
+  if (installed?.version !== version) {
+    throw new SdkChoiceError(`--sdk ${version}: npm finished, yet ${folder} holds ${installed ? `version ${installed.version}` : 'no SDK'}; remove that folder and try again`);
+  }
+  return folder;
+}
+
+/** One line from npm's output: no such release, no registry, or npm's own last words. */
+export function installFailure(version: string, output: string): string {
+  if (/E404|ETARGET|No matching version|notarget/i.test(output)) {
+    return `--sdk ${version}: the npm registry has no release ${version} of ${SDK_PACKAGE} (see npm view ${SDK_PACKAGE} versions)`;
+  }
+  if (/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ECONNRESET|network|offline/i.test(output)) {
+    return `--sdk ${version}: cannot reach the npm registry to install it (offline?); install it once with network, or give --sdk a folder that holds it`;
+  }
+  const last = output.trim().split('\n').filter(Boolean).at(-1) ?? `npm exited with an error`;
+  return `--sdk ${version}: npm could not install it: ${last}`;
+}
+
+/** The folder of the release `choice` names (`undefined`: the installed one), installing a version when needed. */
+export async function sdkFolderOf(choice: SdkChoice, options: Parameters<typeof installedRelease>[1] = {}): Promise<string | undefined> {
+  switch (choice.kind) {
+    case 'installed':
+      return undefined;
+    case 'version':
+      return installedRelease(choice.version, options);
+    case 'folder': {
+      if (!packageInFolder(choice.path, SDK_PACKAGE)) {
+        throw new SdkChoiceError(`--sdk ${choice.path}: no ${SDK_PACKAGE} there; give the package's own folder or a project folder with node_modules/${SDK_PACKAGE}`);
+      }
+      return choice.path;
+    }
+  }
+}
