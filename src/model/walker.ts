@@ -158,6 +158,7 @@ export class TraceWalker extends WalkState {
       const old = [...this.callsByLabel.values()].some((c) => !c.settled && mine(c.conn));
       const handlers = [...this.receivers()].some((r) => mine(r.conn) && handlerOf(r) !== 'ended');
       if (old || handlers) this.race('reconnect-with-pending-timer');
+      if (e.fresh && handlers) this.race('restart-with-running-handler');
     }
     this.conn = e.conn;
     this.sessions.set(e.conn, sessionStepper.initial);
@@ -316,6 +317,8 @@ export class TraceWalker extends WalkState {
       const settled = rec.call?.settled;
       if (wire === 'responded') this.race('progress-after-response');
       if (wire === 'timedOut' || settled?.why === 'timeout' || settled?.why === 'max-total') this.race('progress-racing-timeout');
+      const max = rec.call?.options.maxTotalTimeoutMs;
+      if (rec.call && max !== undefined && e.t >= rec.call.startT + max) this.race('progress-at-max-total');
       this.reqMove(rec, 'PROGRESS', e);
       return this.emit({ kind: 'progressDelivered', e, rec, wire });
     }
@@ -324,6 +327,11 @@ export class TraceWalker extends WalkState {
       if (!rec) return;
       const wire = wireOf(rec);
       if (wire === 'cancelled' || wire === 'timedOut') this.race('response-after-cancel');
+      const call = rec.call;
+      const timeout = call?.options.timeoutMs ?? this.facts?.defaultRequestTimeoutMs;
+      if (call?.options.resetTimeoutOnProgress && call.lastProgressT !== undefined && timeout !== undefined && e.t > call.startT + timeout) {
+        this.race('response-after-first-deadline');
+      }
       this.reqMove(rec, 'RESPONSE', e);
       this.emit({ kind: 'responseDelivered', e, rec, wire });
     }

@@ -29,6 +29,16 @@ describe('coverage', () => {
       await traceOf(scenario({ h: handler([sleep(1000)], 'result', 'ignore') }, [call('c1', 'h'), close('client'), reconnect])),
       // progress-after-response: only a peer that breaks progress.after-response produces it on a FIFO link
       await traceOf(scenario({ h: handler() }, [call('c1', 'h', { onprogress: true })], [fault('server', 'progress-after-response')])),
+      // progress-at-max-total: progress at 120 ms against a maximum of 110 ms
+      await traceOf(
+        scenario({ h: handler([sleep(60), progress(1), sleep(60), progress(2)]) }, [
+          call('c1', 'h', { timeoutMs: 100, resetTimeoutOnProgress: true, maxTotalTimeoutMs: 110, onprogress: true }),
+        ]),
+      ),
+      // response-after-first-deadline: progress at 80 ms moves the 100 ms deadline; the result comes at 160 ms
+      await traceOf(scenario({ h: handler([sleep(80), progress(1), sleep(80)]) }, [call('c1', 'h', { timeoutMs: 100, resetTimeoutOnProgress: true, onprogress: true })])),
+      // restart-with-running-handler: a fresh client connects while the old connection's handler sleeps on
+      await traceOf(scenario({ h: handler([sleep(1000)], 'result', 'ignore') }, [call('c1', 'h'), close('client'), { kind: 'reconnect', fresh: true }])),
       // cancel-after-response: deliver the result only after the cancel crossed it
       await traceOf(scenario({ h: handler() }, [call('c1', 'h', { signal: 'a' }), abort('a')]), { tape: [0, 0, 0, 0, 1, 0, 1, 0] }),
     ];
