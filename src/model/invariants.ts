@@ -35,6 +35,7 @@ const table = [
   ['rpc.single-response', 'DERIVED', 'basic/index', 'at most one response per request'],
   ['rpc.no-reply-to-notification', 'MUST', 'basic/index', 'no response is ever caused by a notification (cancel/progress included, malformed too)'],
   ['rpc.routing', 'DERIVED', 'basic/index', 'responses and notifications for a request leave on the connection/session that carried it (one server, several clients)'],
+  ['rpc.method-defined', 'MUST', 'basic/index', 'every request and notification names a method the negotiated protocol revision defines for its sender, and a cancellation or progress notification has its shape (requestId; progressToken and numeric progress)'],
   ['rpc.params-preserved', 'DERIVED', 'basic/index', 'the request on the wire carries the caller\'s params and _meta unchanged, plus the progress token when one was asked for'],
   ['progress.token-requested', 'MUST', 'basic/utilities/progress', 'progress only names a token that came in a request the sender received and is still processing; never a self-made token, never a token of another request'],
   ['progress.after-response', 'MUST', 'basic/utilities/progress', 'no progress for a request after its response was sent'],

@@ -13,6 +13,7 @@ import { httpRule } from './rules/http.ts';
 import { lifecycleRule } from './rules/lifecycle.ts';
 import { progressRule } from './rules/progress.ts';
 import { rpcRule } from './rules/rpc.ts';
+import { methodsRule } from './rules/methods.ts';
 import { timeoutRule } from './rules/timeout.ts';
 import { TraceWalker } from './walker.ts';
 
@@ -25,6 +26,7 @@ import { TraceWalker } from './walker.ts';
  */
 export const oracleRules: readonly RuleFactory[] = [
   rpcRule,
+  methodsRule,
   progressRule,
   cancelRule,
   timeoutRule,

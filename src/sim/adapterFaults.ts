@@ -10,7 +10,7 @@ import type { Side } from './scenario.ts';
  * Outgoing (what the side's SDK sends): `duplicate-response`, `shift-response-id`,
  * `duplicate-request`, `fractional-request-id`, `strip-meta`, `constant-progress-token`,
  * `progress-after-response`, `task-shaped-result`, `drop-outgoing-cancel`, `drop-outgoing-progress`, `cancel-initialize`,
- * `cancel-without-id`, `malformed-notification`.
+ * `cancel-without-id`, `misnamed-cancel`, `malformed-notification`.
  * Incoming (what reaches the side's SDK): `reply-to-notification`, `drop-incoming-progress`,
  * `answer-cancelled`, `close-on-late-response`, `close-on-response` (any response, late or not: a
  * session that breaks with no race), `drop-incoming-cancel` (the SDK never learns of
@@ -32,6 +32,7 @@ export type AdapterFaultKind =
   | 'drop-outgoing-progress'
   | 'cancel-initialize'
   | 'cancel-without-id'
+  | 'misnamed-cancel'
   | 'malformed-notification'
   | 'reply-to-notification'
   | 'drop-incoming-progress'
@@ -89,6 +90,7 @@ export function applyAdapterFaults(faults: readonly AdapterFault[] | undefined, 
     if (isNote && m.method === 'notifications/cancelled') {
       if (has('drop-outgoing-cancel')) return;
       cancelled.add(m.params?.requestId);
+      if (has('misnamed-cancel')) out = { ...out, method: 'notifications/cancel' };
       if (has('cancel-without-id')) {
         const { requestId: _dropped, ...rest } = m.params ?? {};
         out = { ...out, params: rest };

@@ -69,6 +69,22 @@ describe('rpc invariants', () => {
     expect(good.ids).not.toContain('rpc.no-reply-to-notification');
   });
 
+  it('rpc.method-defined: fires on a cancellation sent as notifications/cancel / silent on the SDK\'s notifications/cancelled', async () => {
+    const s = (faults?: Parameters<typeof scenario>[2]) => scenario({ h: handler([sleep(100)]) }, [call('c1', 'h', { timeoutMs: 10 })], faults);
+    const bad = await check(s([fault('client', 'misnamed-cancel')]));
+    expect(bad.run.findings.filter((f) => f.invariant === 'rpc.method-defined').map((f) => f.message)).toEqual([
+      'the client sent a notification "notifications/cancel", which protocol 2025-11-25 does not define for the client to send.',
+    ]);
+    expect((await check(s())).ids).not.toContain('rpc.method-defined');
+  });
+
+  it('rpc.method-defined (shape): fires on a cancellation without its requestId / silent on one that names it', async () => {
+    const s = (faults?: Parameters<typeof scenario>[2]) => scenario({ h: handler([sleep(100)]) }, [call('c1', 'h', { timeoutMs: 10 })], faults);
+    const bad = await check(s([fault('client', 'cancel-without-id')]));
+    expect(bad.run.findings.filter((f) => f.invariant === 'rpc.method-defined').map((f) => f.clause)).toEqual(['shape']);
+    expect((await check(s())).ids).not.toContain('rpc.method-defined');
+  });
+
   it('rpc.params-preserved: fires on _meta stripped on the wire / silent on _meta arriving intact', async () => {
     const opts = { meta: { trace: 'x-1' }, onprogress: true };
     const bad = await check(scenario({ h: handler() }, [call('c1', 'h', opts)], [fault('client', 'strip-meta')]));
