@@ -3,7 +3,7 @@ import { show } from './ids.ts';
 import { handlerOf } from './records.ts';
 import type { RuleFactory } from './rule.ts';
 import { receiverSubjects } from './subjects.ts';
-import { deadlineOf } from './rules/timeout.ts';
+import { deadlineOf, MAX_TOTAL_LATE } from './rules/timeout.ts';
 
 /**
  * End of run: everything that should have ended did. The run reached quiescence
@@ -23,7 +23,9 @@ export const livenessRule: RuleFactory = (walk, facts) => ({
       }
       const max = call.options.maxTotalTimeoutMs;
       if (max !== undefined && t > call.startT + max) {
-        walk.flag(finding('timeout.max-total', at, `call ${call.call} was still pending at ${t} ms, after its maximum total timeout ended at ${call.startT + max} ms.`, call.call));
+        // Still pending is settling late at its worst: the same clause as a late settle, so one baseline entry covers both.
+        const f = finding('timeout.max-total', at, `call ${call.call} was still pending at ${t} ms, after its maximum total timeout ended at ${call.startT + max} ms.`, call.call);
+        walk.flag({ ...f, clause: MAX_TOTAL_LATE });
       }
     }
     if (!quiescent) return;

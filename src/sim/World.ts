@@ -332,6 +332,7 @@ export class World {
       sdkOptions.resetTimeoutOnProgress = options.resetTimeoutOnProgress;
     }
     if (options.maxTotalTimeoutMs !== undefined && !hasAdapterFault(faults, from, 'drop-max-total-option')) sdkOptions.maxTotalTimeout = options.maxTotalTimeoutMs;
+    if (hasAdapterFault(faults, from, 'force-reset-option')) sdkOptions.resetTimeoutOnProgress = true;
     if (options.signal !== undefined) sdkOptions.signal = this.signal(options.signal).signal;
     if (options.onprogress) {
       sdkOptions.onprogress = (p) =>

@@ -9,7 +9,8 @@ import type { Side } from './scenario.ts';
  *
  * Outgoing (what the side's SDK sends): `duplicate-response`, `shift-response-id`,
  * `duplicate-request`, `fractional-request-id`, `strip-meta`, `constant-progress-token`,
- * `progress-after-response`, `task-shaped-result`, `drop-outgoing-cancel`, `drop-outgoing-progress`, `cancel-initialize`,
+ * `progress-after-response`, `swap-progress-token` (a progress names the token of another open
+ * request, the oldest), `task-shaped-result`, `drop-outgoing-cancel`, `drop-outgoing-progress`, `cancel-initialize`,
  * `cancel-without-id`, `misnamed-cancel`, `malformed-notification`.
  * Incoming (what reaches the side's SDK): `reply-to-notification`, `drop-incoming-progress`,
  * `answer-cancelled`, `close-on-late-response`, `close-on-response` (any response, late or not: a
@@ -17,7 +18,8 @@ import type { Side } from './scenario.ts';
  * cancellations, so it never aborts a handler: the regression the property suite must catch).
  * Connection: `double-close` (the SDK is told of its close twice), `hide-close` (never told).
  * Caller options (applied where the world calls `request()`): `drop-timeout-option`,
- * `drop-reset-option`, `drop-max-total-option`.
+ * `drop-reset-option`, `drop-max-total-option`, `force-reset-option` (reset-on-progress on
+ * though the caller left it off).
  */
 export type AdapterFaultKind =
   | 'duplicate-response'
@@ -27,6 +29,7 @@ export type AdapterFaultKind =
   | 'strip-meta'
   | 'constant-progress-token'
   | 'progress-after-response'
+  | 'swap-progress-token'
   | 'task-shaped-result'
   | 'drop-outgoing-cancel'
   | 'drop-outgoing-progress'
@@ -44,7 +47,8 @@ export type AdapterFaultKind =
   | 'hide-close'
   | 'drop-timeout-option'
   | 'drop-reset-option'
-  | 'drop-max-total-option';
+  | 'drop-max-total-option'
+  | 'force-reset-option';
 
 export interface AdapterFault {
   readonly side: Side;
@@ -87,6 +91,11 @@ export function applyAdapterFaults(faults: readonly AdapterFault[] | undefined, 
       }
     }
     if (isNote && m.method === 'notifications/progress' && has('drop-outgoing-progress')) return;
+    if (isNote && m.method === 'notifications/progress' && has('swap-progress-token')) {
+      const mine = m.params?.progressToken;
+      const theirs = [...open.values()].find((t) => t !== undefined && t !== mine);
+      if (theirs !== undefined) out = { ...out, params: { ...out.params, progressToken: theirs } };
+    }
     if (isNote && m.method === 'notifications/cancelled') {
       if (has('drop-outgoing-cancel')) return;
       cancelled.add(m.params?.requestId);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { abort, call, check, fault, handler, plain, scenario, sleep } from './fixtures.ts';
+import type { TraceEvent } from '../../src/sim/index.ts';
+import { abort, call, check, editTrace, fault, frameIs, handler, insertAfter, judged, plain, progress, scenario, sleep } from './fixtures.ts';
 
 const hangWithSignal = (faults?: Parameters<typeof scenario>[2]) =>
   scenario({ h: handler([], 'hang') }, [call('c1', 'h', { signal: 'a' }), abort('a')], faults);
@@ -117,5 +118,76 @@ describe('cancel invariants', () => {
     const bad = await check(s([fault('client', 'drop-outgoing-cancel')]));
     expect(bad.ids).toContain('cancel.abort-sends-cancel');
     expect((await check(s())).ids).not.toContain('cancel.abort-sends-cancel');
+  });
+
+  /** The clauses of `id`'s findings on a trace judged again. */
+  const clausesOf = (trace: readonly TraceEvent[], id: string) => judged(trace).filter((f) => f.invariant === id).map((f) => f.clause);
+
+  it('cancel.in-flight-only/never-issued: fires on a cancel naming an id its sender never used / silent on the SDK\'s cancel of its own request', async () => {
+    const { trace } = (await check(hangWithSignal())).run.result;
+    const stranger = editTrace(trace, (e) =>
+      frameIs(e, 'send', 'notifications/cancelled') && e.kind === 'send' ? { ...e, frame: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 99 } } } : 'keep',
+    );
+    expect(clausesOf(stranger, 'cancel.in-flight-only')).toEqual(['never-issued']);
+    expect(clausesOf(trace, 'cancel.in-flight-only')).toEqual([]);
+  });
+
+  it('cancel.zombie-work (downstream calls): fires on an aborted handler that still calls its peer / silent on one that honours the abort', async () => {
+    const mk = (onAbort: 'ignore' | 'honour') =>
+      scenario({ h: handler([sleep(10), { kind: 'call', method: 'sampling/createMessage' }], 'result', onAbort) }, [call('c1', 'h', { signal: 'a' }), abort('a')]);
+    expect((await check(mk('ignore'))).run.findings.find((f) => f.invariant === 'cancel.zombie-work')?.message).toMatch(/\(call\) after its signal aborted/);
+    expect((await check(mk('honour'))).ids).not.toContain('cancel.zombie-work');
+  });
+
+  it('cancel.zombie-work (progress attempts): fires on an aborted handler that still emits progress / silent on one that honours the abort', async () => {
+    const mk = (onAbort: 'ignore' | 'honour') => scenario({ h: handler([sleep(10), progress(1)], 'result', onAbort) }, [call('c1', 'h', { signal: 'a', onprogress: true }), abort('a')]);
+    expect((await check(mk('ignore'))).run.findings.find((f) => f.invariant === 'cancel.zombie-work')?.message).toMatch(/\(progress\) after its signal aborted/);
+    expect((await check(mk('honour'))).ids).not.toContain('cancel.zombie-work');
+  });
+
+  // The crossing of cancel.late-response-silent's SDK 1.32.2 pair, edited: the call resolves with the late response instead of rejecting at the abort.
+  it('cancel.late-response-silent/resolves: fires on a cancelled call resolved by the late response / silent on the SDK rejecting it at the abort', async () => {
+    const s = scenario({ h: handler() }, [call('c1', 'h', { signal: 'a' }), abort('a')]);
+    const { trace } = (await check(s, { tape: [0, 0, 0, 0, 1, 0, 1, 0] })).run.result;
+    const dropped = editTrace(trace, (e) => (e.kind === 'call-settle' && e.call === 'c1' ? undefined : 'keep'));
+    const resolves = insertAfter(dropped, (e) => frameIs(e, 'deliver', 'result id=1') && e.kind === 'deliver' && e.to === 'client', {
+      kind: 'call-settle',
+      call: 'c1',
+      from: 'client',
+      outcome: 'resolved',
+    });
+    expect(clausesOf(resolves, 'cancel.late-response-silent')).toContain('resolves');
+    expect(clausesOf(trace, 'cancel.late-response-silent')).not.toContain('resolves');
+  });
+
+  it('cancel.race-graceful (no crash): fires on a side closing the connection when a response crosses its cancel / silent on the crossing the SDK survives', async () => {
+    const actions = [call('c1', 'h', { signal: 'a' }), abort('a')];
+    const tape = [0, 0, 0, 0, 1, 0, 1, 0];
+    const bad = await check(scenario({ h: handler() }, actions, [fault('client', 'close-on-late-response')]), { tape });
+    expect(bad.run.findings.find((f) => f.invariant === 'cancel.race-graceful')?.message).toMatch(/closed connection 1 right after/);
+    const good = await check(scenario({ h: handler() }, actions), { tape });
+    expect(good.ids).toContain('cancel.late-response-silent'); // the crossing happened
+    expect(good.ids).not.toContain('cancel.race-graceful');
+  });
+
+  // The crossing with a next call, edited: the close is gone from the trace, the next call still fails.
+  it('cancel.race-graceful (next request succeeds): fires on the call after a crossing failing with the connection gone / silent on it resolving', async () => {
+    const actions = [call('c1', 'h', { signal: 'a' }), abort('a'), call('c2', 'h')];
+    const tape = [0, 0, 0, 0, 1, 0, 1, 0];
+    const broken = (await check(scenario({ h: handler() }, actions, [fault('client', 'close-on-late-response')]), { tape })).run.result.trace;
+    const noClose = editTrace(broken, (e) => (e.kind === 'close' || e.kind === 'eof' ? undefined : 'keep'));
+    const race = judged(noClose).filter((f) => f.invariant === 'cancel.race-graceful');
+    expect(race.map((f) => f.request)).toEqual(['c2']);
+    const good = (await check(scenario({ h: handler() }, actions), { tape })).run.result.trace;
+    expect(judged(good).map((f) => f.invariant)).not.toContain('cancel.race-graceful');
+  });
+
+  // A duplicate answer is rpc.single-response in any order: no blame of the race needed.
+  it('cancel.race-graceful (no duplicate response): fires as rpc.single-response on a receiver answering twice in the crossing / silent on the crossing', async () => {
+    const actions = [call('c1', 'h', { signal: 'a' }), abort('a')];
+    const tape = [0, 0, 0, 0, 1, 0, 1, 0];
+    const bad = await check(scenario({ h: handler() }, actions, [fault('server', 'duplicate-response')]), { tape });
+    expect(bad.ids).toContain('rpc.single-response');
+    expect((await check(scenario({ h: handler() }, actions), { tape })).ids).not.toContain('rpc.single-response');
   });
 });

@@ -8,6 +8,18 @@ describe('harness and liveness invariants', () => {
     expect((await check(plain())).ids).not.toContain('harness.unhandled');
   });
 
+  it('harness.unhandled (exception): fires on an exception thrown from a handler\'s timer / silent on a plain run', async () => {
+    const bad = await check(scenario({ h: handler([], 'result', 'honour', { throwInTimer: true }) }, [call('c1', 'h')]));
+    expect(bad.ids).toContain('harness.unhandled');
+    expect((await check(plain())).ids).not.toContain('harness.unhandled');
+  });
+
+  it('liveness.quiescent (step budget): fires on a run that ends on its step budget / silent on the same run with steps to spare', async () => {
+    const bad = await check(plain(), { maxSteps: 3 });
+    expect(bad.run.findings.find((f) => f.invariant === 'liveness.quiescent')?.message).toMatch(/step/);
+    expect((await check(plain(), { maxSteps: 1000 })).ids).not.toContain('liveness.quiescent');
+  });
+
   it('liveness.quiescent: fires on a run that ends on its time budget / silent on a quiescent run', async () => {
     const bad = await check(scenario({ h: handler([], 'hang') }, [call('c1', 'h', { timeoutMs: 10_000 })]), { maxVirtualMs: 1000 });
     expect(bad.ids).toContain('liveness.quiescent');

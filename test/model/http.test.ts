@@ -116,4 +116,64 @@ describe('http invariants (judged by judge(), every profile)', () => {
     expect(ids(progressOn(9))).toContain('http.related-on-request-stream');
     expect(ids(progressOn(5))).not.toContain('http.related-on-request-stream');
   });
+
+  // Real SDK 1.32.2: with SSE responses the cancelled request's stream stays open too.
+  it('http.exchange-completes (SSE stream closes): fires on a cancelled call whose SSE stream never closes (SDK 1.32.2) / silent on the same call answered', async () => {
+    const bad = await check(http(mode(true, 'sse'), [c1, { kind: 'abort', signal: 'a' }]));
+    expect(bad.run.findings.find((f) => f.invariant === 'http.exchange-completes')?.message).toMatch(/SSE stream never closed/);
+    expect((await check(http(mode(true, 'sse'), [c1]))).ids).not.toContain('http.exchange-completes');
+  });
+
+  it('http.accepted-202 (responses): fires on a POST of a response answered 200 with a body / silent on 202 without one', () => {
+    const post = (status: number, contentType?: string) =>
+      trace(
+        { kind: 'http-request', at: 'client', conn: 1, exchange: 5, method: 'POST', seqs: [6] },
+        { kind: 'send', from: 'client', conn: 1, seq: 6, frame: { jsonrpc: '2.0', id: 0, result: { model: 'm', role: 'assistant', content: { type: 'text', text: '' } } } },
+        { kind: 'http-response', at: 'server', conn: 1, exchange: 5, status, seqs: [], ...(contentType && { contentType }) },
+      );
+    expect(ids(post(200, 'application/json'))).toContain('http.accepted-202');
+    expect(ids(post(202))).not.toContain('http.accepted-202');
+  });
+
+  it('http.close-ends-streams (POST streams): fires on a request\'s SSE stream left open by the server\'s close / silent on one ended in the step of the close', () => {
+    const closing = (ends: boolean) =>
+      at(
+        [5, { kind: 'http-request', at: 'server', conn: 1, exchange: 5, method: 'POST', session: 's1', seqs: [] }],
+        [5, { kind: 'http-response', at: 'server', conn: 1, exchange: 5, status: 200, contentType: 'text/event-stream', seqs: [] }],
+        [20, { kind: 'close', side: 'server', conn: 1 }],
+        ...(ends ? [[20, { kind: 'sse-end', at: 'server', conn: 1, exchange: 5 }] as [number, TraceEventBody]] : []),
+      );
+    expect(judge(closing(false), undefined, { facts: v1Facts }).find((f) => f.invariant === 'http.close-ends-streams')?.message).toMatch(/its POST SSE stream #5 stayed open/);
+    expect(ids(closing(true))).not.toContain('http.close-ends-streams');
+  });
+
+  it('http.get-stream (gets a stream): fires on a GET answered 200 with a JSON body / silent on one answered with an SSE stream or 405', () => {
+    const answered = (status: number, contentType?: string) =>
+      at(
+        [5, { kind: 'http-request', at: 'server', conn: 1, exchange: 5, method: 'GET', session: 's1', seqs: [] }],
+        [5, { kind: 'http-response', at: 'server', conn: 1, exchange: 5, status, ...(contentType && { contentType }), seqs: [] }],
+      );
+    expect(ids(answered(200, 'application/json'))).toContain('http.get-stream');
+    expect(ids(answered(200, 'text/event-stream'))).not.toContain('http.get-stream');
+    expect(ids(answered(405))).not.toContain('http.get-stream');
+  });
+
+  it('http.related-on-request-stream (another request\'s stream): fires on a request\'s progress written on another request\'s POST stream / silent on its own', () => {
+    const request = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'sleeper', _meta: { progressToken: id } } });
+    const post = (step: number, exchange: number, seq: number): [number, TraceEventBody][] => [
+      [step, { kind: 'http-request', at: 'server', conn: 1, exchange, method: 'POST', session: 's1', seqs: [seq] }],
+      [step, { kind: 'http-response', at: 'server', conn: 1, exchange, status: 200, contentType: 'text/event-stream', seqs: [] }],
+    ];
+    const progressOn = (exchange: number) =>
+      at(
+        [10, { kind: 'send', from: 'client', conn: 1, seq: 6, frame: request(1) }],
+        [10, { kind: 'send', from: 'client', conn: 1, seq: 7, frame: request(2) }],
+        ...post(11, 5, 6),
+        ...post(12, 7, 7),
+        [13, { kind: 'send', from: 'server', conn: 1, seq: 8, frame: { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } } }],
+        [13, { kind: 'sse-event', at: 'server', conn: 1, exchange, seq: 8 }],
+      );
+    expect(judge(progressOn(7), undefined, { facts: v1Facts }).find((f) => f.invariant === 'http.related-on-request-stream')?.message).toMatch(/went out on POST #7, while POST #5/);
+    expect(ids(progressOn(5))).not.toContain('http.related-on-request-stream');
+  });
 });

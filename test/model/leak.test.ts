@@ -50,4 +50,39 @@ describe('leak invariants (end state)', () => {
     expect(ids(endState([]))).toContain('leak.correlation-maps');
     expect(ids(endState(['stream-a']))).not.toContain('leak.correlation-maps');
   });
+
+  /** An end state whose `side` holds `keys` in its map `field`, nothing else in flight; judged on an empty trace. */
+  const leaked = (side: 'client' | 'server', field: string, keys: number[]) => {
+    const endState: EndState = { maps: { client: {}, server: {}, [side]: { [field]: { keys } } }, timers: [], signals: [], transports: [], openCalls: [], openExchanges: [] };
+    const end = [{ kind: 'end', outcome: 'quiescent', i: 0, step: 0, t: 0 } as TraceEvent];
+    return judge(end, endState, { facts: v1Facts }).filter((f) => f.invariant === 'leak.correlation-maps').map((f) => f.clause ?? '(none)');
+  };
+
+  // The maps SDK 1.32.2 is known to leak (response handlers, HTTP maps) carry no clause; every other map names itself.
+  it('leak.correlation-maps (response handlers): fires on _responseHandlers holding a request nobody awaits / silent on it empty', () => {
+    expect(leaked('client', '_responseHandlers', [1])).toEqual(['(none)']);
+    expect(leaked('client', '_responseHandlers', [])).toEqual([]);
+  });
+
+  it('leak.correlation-maps (progress handlers): fires on _progressHandlers holding a request nobody awaits / silent on it empty', () => {
+    expect(leaked('client', '_progressHandlers', [1])).toEqual(['progressHandlers']);
+    expect(leaked('client', '_progressHandlers', [])).toEqual([]);
+  });
+
+  it('leak.correlation-maps (timeout records): fires on _timeoutInfo holding a request nobody awaits / silent on it empty', () => {
+    expect(leaked('server', '_timeoutInfo', [0])).toEqual(['timeouts']);
+    expect(leaked('server', '_timeoutInfo', [])).toEqual([]);
+  });
+
+  it('leak.correlation-maps (handler abort controllers): fires on _requestHandlerAbortControllers holding a request no handler serves / silent on it empty', () => {
+    expect(leaked('server', '_requestHandlerAbortControllers', [1])).toEqual(['handlerAbortControllers']);
+    expect(leaked('server', '_requestHandlerAbortControllers', [])).toEqual([]);
+  });
+
+  it('leak.correlation-maps (task maps): fires on _requestResolvers or _taskProgressTokens holding anything (no task ever runs) / silent on them empty', () => {
+    expect(leaked('client', '_requestResolvers', [1])).toEqual(['requestResolvers']);
+    expect(leaked('client', '_taskProgressTokens', [1])).toEqual(['taskProgressTokens']);
+    expect(leaked('client', '_requestResolvers', [])).toEqual([]);
+    expect(leaked('client', '_taskProgressTokens', [])).toEqual([]);
+  });
 });

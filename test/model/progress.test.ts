@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call, check, fault, handler, progress, scenario, sleep } from './fixtures.ts';
+import { abort, call, check, fault, handler, progress, scenario, sleep } from './fixtures.ts';
 
 const withProgress = (...steps: Parameters<typeof handler>[0] & object) =>
   scenario({ h: handler(steps) }, [call('c1', 'h', { onprogress: true })]);
@@ -55,5 +55,34 @@ describe('progress invariants', () => {
     const bad = await check(scenario({ h: handler([progress(1)]) }, [call('c1', 'h', { onprogress: true })], [fault('server', 'drop-outgoing-progress')]));
     expect(bad.ids).toContain('progress.reaches-requester');
     expect((await check(withProgress(progress(1), progress(2)))).ids).not.toContain('progress.reaches-requester');
+  });
+
+  it('progress.token-requested (another request\'s token): fires on a handler\'s progress rewritten to the token of another open request / silent on each handler naming its own', async () => {
+    const s = (faults?: Parameters<typeof scenario>[2]) =>
+      scenario({ h: handler([sleep(10), progress(1)]), slow: handler([sleep(50)]) }, [call('c1', 'slow', { onprogress: true }), call('c2', 'h', { onprogress: true })], faults);
+    const bad = await check(s([fault('server', 'swap-progress-token')]));
+    expect(bad.run.findings.find((f) => f.invariant === 'progress.token-requested')?.message).toMatch(/naming the token of .*another request/);
+    expect((await check(s())).ids).not.toContain('progress.token-requested');
+  });
+
+  it('progress.increasing (decreasing): fires on progress that goes down / silent on strictly increasing values', async () => {
+    expect((await check(withProgress(progress(2), progress(1)))).ids).toContain('progress.increasing');
+    expect((await check(withProgress(progress(1), progress(2)))).ids).not.toContain('progress.increasing');
+  });
+
+  // Real SDK 1.32.2: the same onerror for a token it dropped when the response came.
+  it('progress.race-silent (after response): fires on progress arriving after the result (SDK 1.32.2) / silent on progress before it', async () => {
+    const bad = await check(scenario({ h: handler() }, [call('c1', 'h', { onprogress: true })], [fault('server', 'progress-after-response')]));
+    expect(bad.ids).toContain('progress.race-silent');
+    expect((await check(withProgress(progress(1)))).ids).not.toContain('progress.race-silent');
+  });
+
+  // Real SDK 1.32.2: the caller's abort drops the token; the progress already on the wire then raises onerror.
+  it('progress.race-silent (after cancel): fires on progress crossing the caller\'s cancel (SDK 1.32.2) / silent on the cancel after the progress', async () => {
+    const s = scenario({ h: handler([progress(1)], 'hang') }, [call('c1', 'h', { signal: 'a', onprogress: true }), abort('a')]);
+    const bad = await check(s, { tape: [0, 0, 1, 1, 0, 1, 0, 0] });
+    expect(bad.ids).toContain('progress.race-silent');
+    expect(bad.ids).not.toContain('progress.after-response');
+    expect((await check(s)).ids).not.toContain('progress.race-silent');
   });
 });

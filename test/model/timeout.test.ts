@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call, check, fault, handler, progress, scenario, sleep } from './fixtures.ts';
+import { call, check, editTrace, fault, handler, insertAfter, judged, plain, progress, scenario, sleep } from './fixtures.ts';
 
 const hang = { h: handler([], 'hang') };
 
@@ -61,6 +61,11 @@ describe('timeout invariants', () => {
   it('timeout.max-total/settles-late: fires on a call settling after its maximum / silent on one rejected at it', async () => {
     expect(await clauses(scenario(hang, [call('c1', 'h', { timeoutMs: 1000, maxTotalTimeoutMs: 100 })]))).toContain('settles-late');
     expect(await clauses(scenario(hang, [call('c1', 'h', { timeoutMs: 100, maxTotalTimeoutMs: 100 })]))).not.toContain('settles-late');
+    // Still pending at the end, past the maximum, is settling late too: the end-of-run check names the same clause.
+    const never = scenario({ h: handler([sleep(500)], 'hang') }, [call('c1', 'h', { timeoutMs: 10_000, maxTotalTimeoutMs: 100 })], [fault('client', 'drop-max-total-option')]);
+    const { run } = await check(never, { maxVirtualMs: 1000 });
+    expect(run.result.trace.some((e) => e.kind === 'call-settle')).toBe(false);
+    expect(run.findings.filter((f) => f.invariant === 'timeout.max-total').map((f) => f.clause)).toEqual(['settles-late']);
   });
 
   it('timeout.max-total/progress-after-max: fires on progress reaching a reset-on-progress call past its maximum (the maximum dropped) / silent when the SDK rejects at that progress', async () => {
@@ -93,5 +98,23 @@ describe('timeout invariants', () => {
     expect(bad.ids).toContain('timeout.quiet-after-settle');
     const good = await check(scenario({ h: handler([progress(1)]) }, [call('c1', 'h', { onprogress: true })]));
     expect(good.ids).not.toContain('timeout.quiet-after-settle');
+  });
+
+  it('timeout.reset-on-progress (off): fires on progress that moves the deadline though reset-on-progress is off / silent on the SDK ignoring it', async () => {
+    const s = (faults?: Parameters<typeof scenario>[2]) =>
+      scenario({ h: handler([sleep(80), progress(1)], 'hang') }, [call('c1', 'h', { timeoutMs: 100, onprogress: true })], faults);
+    const bad = await check(s([fault('client', 'force-reset-option')]));
+    expect(bad.run.findings.find((f) => f.invariant === 'timeout.reset-on-progress')?.message).toMatch(/reset-on-progress was off/);
+    const good = await check(s());
+    expect(good.ids).not.toContain('timeout.reset-on-progress');
+    expect(good.run.result.trace.some((e) => e.kind === 'call-settle' && e.t === 100)).toBe(true);
+  });
+
+  // Hand-edited: a promise cannot settle twice, but a wrapper that calls back twice would show this.
+  it('timeout.quiet-after-settle (resolve/reject): fires on a call settling a second time / silent on one settle', async () => {
+    const { trace } = (await check(plain())).run.result;
+    const twice = insertAfter(trace, (e) => e.kind === 'call-settle', { kind: 'call-settle', call: 'c1', from: 'client', outcome: 'rejected', message: 'again' });
+    expect(judged(twice).map((f) => f.invariant)).toContain('timeout.quiet-after-settle');
+    expect(judged(editTrace(trace, () => 'keep')).map((f) => f.invariant)).not.toContain('timeout.quiet-after-settle');
   });
 });

@@ -6,6 +6,14 @@ import type { Obligation, RuleFactory, Walk } from '../rule.ts';
 import { callSubjects, receiverSubjects, requesterSubjects, withAbortingSignal } from '../subjects.ts';
 import { LateDelivery } from './lateDelivery.ts';
 
+/**
+ * Clauses that one bug breaks apart from the rest of their invariant, while the rest is a known
+ * finding of SDK 1.32.2 (a cancel after the response, an error callback for a late response): a
+ * cancel of a request its sender never issued, and a cancelled call resolved by a late response.
+ */
+export const CANCEL_NEVER_ISSUED = 'never-issued';
+export const LATE_RESPONSE_RESOLVES = 'resolves';
+
 /** A cancel reached a handler that runs (or starts later in this step): its signal must abort in this step. */
 class AbortDue implements Obligation {
   done = false;
@@ -77,7 +85,8 @@ export const cancelRule: RuleFactory = (walk) => {
       if (!isValidId(id)) {
         walk.flag(finding('cancel.well-formed', e.i, `the ${X} sent notifications/cancelled with requestId ${show(id)}; it must name the request by its id.`, `${X}:${e.conn}`));
       } else if (!rec) {
-        walk.flag(finding('cancel.in-flight-only', e.i, `the ${X} cancelled request ${show(id)}, which it never sent.`, `${X}:${show(id)}`, { sender: X, conn: e.conn, client: walk.clientOf(e.conn), ids: [idKey(id)] }));
+        const f = finding('cancel.in-flight-only', e.i, `the ${X} cancelled request ${show(id)}, which it never sent.`, `${X}:${show(id)}`, { sender: X, conn: e.conn, client: walk.clientOf(e.conn), ids: [idKey(id)] });
+        walk.flag({ ...f, clause: CANCEL_NEVER_ISSUED });
       } else if (rec.method === 'initialize') {
         walk.flag(finding('cancel.not-initialize', e.i, `the ${X} cancelled its initialize request (id ${show(id)}).`, walk.label(rec), requesterSubjects(walk, rec)));
       }
@@ -130,7 +139,7 @@ export const cancelRule: RuleFactory = (walk) => {
 
     callSettled({ e, wire }) {
       if (e.outcome === 'resolved' && (wire === 'cancelled' || wire === 'lateResponse' || wire === 'timedOut')) {
-        walk.flag(finding('cancel.late-response-silent', e.i, `call ${e.call} resolved with a response that arrived after its cancel.`, e.call));
+        walk.flag({ ...finding('cancel.late-response-silent', e.i, `call ${e.call} resolved with a response that arrived after its cancel.`, e.call), clause: LATE_RESPONSE_RESOLVES });
       }
     },
   };

@@ -27,7 +27,8 @@ interface ServerSide {
  * - `http.close-ends-streams`: the server's close of a session (its `close` event) ends, in that
  *   same step, every SSE stream of the session that was open at the server.
  * - `http.get-stream`: a GET (not a resumption) answered 409 while no other GET stream of its
- *   session was open at the server: the session's only standalone stream was refused.
+ *   session was open at the server: the session's only standalone stream was refused; or a GET
+ *   answered 2xx with anything but an SSE stream.
  * - `http.related-on-request-stream`: a progress notification for a request whose POST was still
  *   open at the server went out on another exchange (the standalone GET stream).
  */
@@ -70,6 +71,16 @@ export function streamFindings(trace: readonly TraceEvent[]): Finding[] {
               'http.get-stream',
               e.i,
               `GET #${x.exchange} of session ${x.session ?? '(none)'} was refused with 409 although no other GET stream of that session was open: it must get an SSE stream (or 405).`,
+            ),
+          );
+        }
+        // A GET accepted (2xx) must be the SSE stream it asked for: a JSON or empty body there leaves the client without one.
+        if (x.method === 'GET' && e.status >= 200 && e.status < 300 && !x.sse) {
+          out.push(
+            finding(
+              'http.get-stream',
+              e.i,
+              `GET #${x.exchange} of session ${x.session ?? '(none)'} was answered ${e.status} without an SSE stream: it must get one (or 405).`,
             ),
           );
         }

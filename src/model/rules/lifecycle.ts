@@ -5,8 +5,14 @@ import type { Subjects } from '../finding.ts';
 import { idKey, other, show } from '../ids.ts';
 import { handlerOf } from '../records.ts';
 import type { Obligation, RuleFactory, Walk } from '../rule.ts';
-import type { TraceEvent } from '../../sim/trace.ts';
+import type { TraceEvent, WireId } from '../../sim/trace.ts';
 import { callSubjects, receiverSubjects, requesterSubjects, withAbortingSignal } from '../subjects.ts';
+
+/**
+ * A handler of the old connection that sends a downstream request on the new one: a clause of
+ * `lifecycle.reconnect-isolation` of its own, apart from the stray cancels SDK 1.32.2 is known for.
+ */
+export const RECONNECT_HANDLER_REQUEST = 'handler-request';
 
 /** `side` learnt that `conn` closed: by the end of the step its calls rejected and its handlers aborted. */
 class CloseDue implements Obligation {
@@ -114,9 +120,12 @@ export const lifecycleRule: RuleFactory = (walk) => {
   /** `side:conn` pairs whose SDK observed the close (its `onclose`). */
   const sdkClosed = new Set<string>();
   const init = new InitOrder(walk);
+  /** The handler whose downstream-call step each side ran last: the request the side sends in that step is that handler's. */
+  const calling = new Map<Side, { readonly step: number; readonly conn: number; readonly id: WireId }>();
   return {
     trace(e) {
       init.trace(e);
+      if (e.kind === 'handler-step' && e.op.kind === 'call') calling.set(e.side, { step: e.step, conn: e.conn, id: e.id });
       if (e.kind === 'close') sdkClosed.add(`${e.side}:${e.conn}`);
       if (e.kind === 'send-failed' && sdkClosed.has(`${e.from}:${e.conn}`)) {
         const subjects = { ...sentAfterClose(e.from, e.conn, classifyFrame(e.frame)), client: walk.clientOf(e.conn) };
@@ -129,6 +138,19 @@ export const lifecycleRule: RuleFactory = (walk) => {
       if (!sdkClosed.has(`${e.from}:${e.conn}`)) return;
       const subjects = { ...sentAfterClose(e.from, e.conn, frame), client: walk.clientOf(e.conn) };
       walk.flag(finding('lifecycle.close-settles', e.i, `the ${e.from} sent on connection ${e.conn} after it observed that connection close.`, `${e.from}:${e.conn}`, subjects));
+    },
+
+    requestSent({ e, rec }) {
+      const h = calling.get(e.from);
+      if (!h || h.step !== e.step || h.conn === e.conn) return;
+      const f = finding(
+        'lifecycle.reconnect-isolation',
+        e.i,
+        `the ${e.from}'s handler of request ${show(h.id)} of connection ${h.conn} sent ${rec.method} (${walk.label(rec)}) on connection ${e.conn}.`,
+        walk.label(rec),
+        { side: e.from, conn: e.conn, client: walk.clientOf(e.conn) },
+      );
+      walk.flag({ ...f, clause: RECONNECT_HANDLER_REQUEST });
     },
 
     cancelSent({ e, rec }) {

@@ -1,3 +1,4 @@
+import type { Side } from '../../sim/scenario.ts';
 import { finding } from '../finding.ts';
 import { idKey, other, show } from '../ids.ts';
 import { handlerOf, isOpen, wireOf, type CallRec, type ReceiverRec } from '../records.ts';
@@ -22,7 +23,7 @@ class OnprogressDue implements Obligation {
 
 /**
  * `progress.*`: a sender's progress names a token of a request it received and still serves
- * (never after the response), values strictly increase and the total stays put; a requester
+ * (never after the response, never another request's than the handler's that sent it), values strictly increase and the total stays put; a requester
  * keeps its open tokens distinct, hands every timely progress to the caller's onprogress, and
  * drops a late one silently.
  */
@@ -36,6 +37,11 @@ export const progressRule: RuleFactory = (walk) => {
   const emitted = new Map<string, { readonly i: number; readonly rec: ReceiverRec; readonly progress: number }[]>();
   const closedConns = new Set<number>();
   let http = false;
+  /**
+   * The handler whose progress step each side ran last, with its step and value: the progress the
+   * side sends in that step with that value is that handler's, and must name its own request's token.
+   */
+  const stepping = new Map<Side, { readonly step: number; readonly rec: ReceiverRec; readonly progress: number }>();
   const keyOf = (to: string, conn: number, token: string, progress: unknown) => `${to}:${conn}:${token}:${String(progress)}`;
   return {
     trace(e) {
@@ -44,6 +50,7 @@ export const progressRule: RuleFactory = (walk) => {
       if (e.kind === 'handler-step' && e.op.kind === 'progress') {
         let rec: ReceiverRec | undefined;
         for (const r of walk.receivers()) if (r.side === e.side && r.conn === e.conn && idKey(r.id) === idKey(e.id)) rec = r;
+        if (rec) stepping.set(e.side, { step: e.step, rec, progress: e.op.progress });
         const wire = rec && wireOf(rec);
         if (rec?.token !== undefined && (wire === 'open' || wire === 'progressing') && handlerOf(rec) === 'running') {
           const k = keyOf(other(e.side), e.conn, rec.token, e.op.progress);
@@ -84,6 +91,10 @@ export const progressRule: RuleFactory = (walk) => {
     },
 
     progressSent({ e, params, rec }) {
+      const own = stepping.get(e.from);
+      if (own && own.step === e.step && own.rec !== rec && own.progress === params?.progress) {
+        walk.flag(finding('progress.token-requested', e.i, `the ${e.from}'s handler of ${walk.receivedLabel(own.rec)} sent progress naming the token of ${walk.receivedLabel(rec)}, another request.`, walk.receivedLabel(own.rec), receiverSubjects(walk, own.rec)));
+      }
       const seen = counters.get(rec) ?? {};
       counters.set(rec, seen);
       const p = params?.progress;

@@ -85,6 +85,10 @@ export const timeoutRule: RuleFactory = (walk, facts) => ({
     if (why === 'timeout' && call.lastProgressT !== undefined && call.options.resetTimeoutOnProgress && e.t < deadline) {
       walk.flag(finding('timeout.reset-on-progress', e.i, `call ${e.call} timed out at ${e.t} ms although progress at ${call.lastProgressT} ms moved its deadline to ${deadline} ms.`, e.call));
     }
+    // The other half: without reset-on-progress, a timeout later than the unmoved deadline means progress moved it.
+    if (why === 'timeout' && call.lastProgressT !== undefined && !call.options.resetTimeoutOnProgress && e.t > deadline) {
+      walk.flag(finding('timeout.reset-on-progress', e.i, `call ${e.call} timed out at ${e.t} ms, after its deadline of ${deadline} ms: progress at ${call.lastProgressT} ms moved it though reset-on-progress was off.`, e.call));
+    }
     const max = call.options.maxTotalTimeoutMs;
     if (max !== undefined && e.t > call.startT + max) {
       const f = finding('timeout.max-total', e.i, `call ${e.call} settled at ${e.t} ms, after its maximum total timeout ended at ${call.startT + max} ms.`, e.call);
