@@ -29,11 +29,20 @@ export interface KnockOnRow {
 export const knockOnTable: readonly KnockOnRow[] = [
   {
     root: 'rpc.request-id-unique',
-    knockOns: ['lifecycle.close-settles', 'cancel.handler-aborted', 'liveness.handler-ends', 'cancel.no-response-after', 'http.single-stream', 'cancel.in-flight-only'],
+    knockOns: [
+      'lifecycle.close-settles',
+      'cancel.handler-aborted',
+      'liveness.handler-ends',
+      'cancel.no-response-after',
+      'http.single-stream',
+      'cancel.in-flight-only',
+      'progress.token-unique',
+      'progress.increasing',
+    ],
     match: 'request',
     rootFirst: true,
     why:
-      'the receiver keys its in-flight handlers (abort controllers) by request id: a second request with the id overwrites the first one\'s entry, so a cancel or a close aborts only one of them and the other runs on (answering after the cancel, never ending); two per-POST servers sending the same request, or its cancel, write the same message on two streams; and the cancel of one of the two is taken for a cancel of the other, answered already',
+      'the receiver keys its in-flight handlers (abort controllers) by request id: a second request with the id overwrites the first one\'s entry, so a cancel or a close aborts only one of them and the other runs on (answering after the cancel, never ending); two per-POST servers sending the same request, or its cancel, write the same message on two streams; and the cancel of one of the two is taken for a cancel of the other, answered already; and since the SDK uses the request id as the progress token, the two share a token, so their handlers\' progress interleaves under it (not strictly increasing)',
   },
   {
     root: 'leak.abort-listeners',

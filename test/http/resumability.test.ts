@@ -53,3 +53,39 @@ describe('http keep-alive in virtual time', () => {
     expect(comments.map((e) => e.t)).toEqual([15_000, 30_000, 45_000, 60_000]);
   });
 });
+
+/**
+ * Two clients, two sessions of one server process, one event store (as a Redis-backed store is
+ * shared). The SDK names every session's standalone GET stream `_GET_stream` and hands the store
+ * only that stream id, so the store cannot tell the sessions' streams apart: when client 0
+ * resumes its GET stream, the store replays client 1's sampling request into client 0's
+ * session. Found by `check --seed 13` (case 180); docs/findings.md §8c.
+ */
+describe('http resumability: one event store shared by two sessions', () => {
+  const shared: Scenario = {
+    profile: 'http',
+    http: { stateful: true, response: 'sse', eventStore: true, clients: 2 },
+    handlers: {
+      h1: { steps: [{ kind: 'sleep', ms: 2000 }], end: { kind: 'result' }, onAbort: 'honour' },
+      h2: { steps: [{ kind: 'sleep', ms: 2000 }], end: { kind: 'result' }, onAbort: 'honour' },
+    },
+    actions: [
+      { kind: 'call', call: 's1', method: 'elicitation/create', options: {}, handler: 'h1' },
+      { kind: 'call', call: 's2', method: 'sampling/createMessage', options: {}, handler: 'h2', client: 1 },
+      { kind: 'http-drop' },
+    ],
+  };
+
+  it("replays the other session's server request into the resumed session (SDK 1.32.2)", async () => {
+    const { result } = await runHttp(shared);
+    const t = result.trace;
+    const replayed = t.filter((e) => e.kind === 'sse-event' && e.replay === true);
+    expect(replayed.length, formatTrace(t)).toBeGreaterThan(0);
+    // The sampling request was sent in client 1's session (its second connection) …
+    const sent = t.filter((e) => e.kind === 'send' && e.from === 'server' && JSON.stringify(e.frame).includes('sampling/createMessage'));
+    expect(new Set(sent.map((e) => (e as { conn: number }).conn)).size, formatTrace(t)).toBe(2);
+    // … and reaches client 0's session too, by the replay: client 0 starts a handler for it.
+    const starts = t.filter((e) => e.kind === 'handler-start' && e.side === 'client' && e.method === 'sampling/createMessage');
+    expect(starts.length, formatTrace(t)).toBe(2);
+  });
+});

@@ -1,3 +1,4 @@
+import type { Scenario } from '../../src/sim/index.ts';
 import { describe, expect, it } from 'vitest';
 import type { TraceEvent } from '../../src/sim/index.ts';
 import { abort, call, check, editTrace, fault, frameIs, handler, insertAfter, judged, plain, progress, scenario, sleep } from './fixtures.ts';
@@ -189,5 +190,14 @@ describe('cancel invariants', () => {
     const bad = await check(scenario({ h: handler() }, actions, [fault('server', 'duplicate-response')]), { tape });
     expect(bad.ids).toContain('rpc.single-response');
     expect((await check(scenario({ h: handler() }, actions), { tape })).ids).not.toContain('rpc.single-response');
+  });
+  // Found by `check --seed 18` (case 755): the caller closed the client, then a response crossed a
+  // cancel in the close's wake, and the calls after it failed with "Not connected". The caller's
+  // close explains the failures, whatever crossed after it.
+  it('cancel.race-graceful (caller closed): silent on calls failing on a connection the caller closed, a crossing after the close notwithstanding', async () => {
+    const s = {"handlers": {"h1": {"steps": [{"kind": "progress", "progress": 2, "total": 100}], "end": {"kind": "result"}, "onAbort": "ignore"}, "h2": {"steps": [{"kind": "progress", "progress": 1, "total": 100}], "end": {"kind": "result"}, "onAbort": "swallow"}, "h3": {"steps": [{"kind": "sleep", "ms": 1000}, {"kind": "progress", "progress": 2, "total": 100}, {"kind": "sleep", "ms": 2000}, {"kind": "call", "method": "roots/list"}], "end": {"kind": "error", "code": -32000}, "onAbort": "ignore"}}, "actions": [{"kind": "call", "call": "s1", "method": "sampling/createMessage", "options": {"timeoutMs": 3000, "resetTimeoutOnProgress": false, "maxTotalTimeoutMs": 2000, "onprogress": false, "meta": {"traceparent": "sim"}, "signal": "a"}, "handler": "h1"}, {"kind": "close", "side": "client"}, {"kind": "abort", "signal": "a"}, {"kind": "call", "call": "c2", "method": "tools/call", "options": {"timeoutMs": 1000, "resetTimeoutOnProgress": false, "maxTotalTimeoutMs": 2000, "meta": {"traceparent": "sim"}, "signal": "a"}, "handler": "h2"}, {"kind": "call", "call": "c3", "method": "tools/call", "options": {"timeoutMs": 3000, "resetTimeoutOnProgress": false, "meta": {"traceparent": "sim"}, "signal": "b"}, "handler": "h3"}], "profile": "memory"} as Scenario;
+    const { run } = await check(s, { tape: [0, 0, 0, 0, 0, 2, 0, 0, 3], seed: 49248 });
+    expect(run.result.trace.some((e) => e.kind === 'call-settle' && e.message === 'Not connected')).toBe(true);
+    expect(run.findings.map((f) => f.invariant)).not.toContain('cancel.race-graceful');
   });
 });

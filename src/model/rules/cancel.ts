@@ -158,9 +158,12 @@ export const cancelRaceRule: RuleFactory = (walk, facts) => {
     ...new Set(crossings.filter((x) => x.conn === conn && x.i <= i && x.call !== undefined).map((x) => x.call!)),
   ];
   let callerCloseStep = -1;
+  /** Connections a caller's close ended: a call failing on one of them failed because the caller closed it, race or not. */
+  const callerClosed = new Set<number>();
   return {
     trace(e) {
       if (e.kind === 'action' && e.action.startsWith('caller #') && / close (client|server)$/.test(e.action)) callerCloseStep = e.step;
+      if (e.kind === 'close' && e.step === callerCloseStep) callerClosed.add(e.conn);
     },
 
     responseDelivered({ e, rec, wire }) {
@@ -185,7 +188,7 @@ export const cancelRaceRule: RuleFactory = (walk, facts) => {
       // `search` rather than `test`: facts are shared data, a global regex would carry state.
       if (e.outcome !== 'rejected' || (e.message ?? '').search(facts.errorText.connectionGone) === -1) return;
       const crossing = crossings.find((x) => x.conn === call.conn && x.i < call.startI);
-      if (!crossing || callerCloseStep >= crossing.step) return;
+      if (!crossing || callerCloseStep >= crossing.step || callerClosed.has(call.conn)) return;
       walk.flag(finding('cancel.race-graceful', e.i, `call ${e.call}, started after a response and a cancel crossed, failed with "${e.message}": the race broke the session.`, e.call, { ...callSubjects(walk, call), raced: raced(call.conn, call.startI) }));
     },
   };

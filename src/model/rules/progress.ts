@@ -3,7 +3,7 @@ import { finding } from '../finding.ts';
 import { idKey, other, show } from '../ids.ts';
 import { handlerOf, isOpen, wireOf, type CallRec, type ReceiverRec } from '../records.ts';
 import type { Obligation, RuleFactory, Walk } from '../rule.ts';
-import { receiverSubjects } from '../subjects.ts';
+import { receiverSubjects, requesterSubjects } from '../subjects.ts';
 import { LateDelivery } from './lateDelivery.ts';
 
 /** A progress reached the requester before the response: the caller's onprogress must run in this step. */
@@ -77,7 +77,7 @@ export const progressRule: RuleFactory = (walk) => {
     requestSent({ e, params, rec, tokenHolder }) {
       if (!tokenHolder || !isOpen(tokenHolder)) return;
       const token = (params?._meta as Record<string, unknown> | undefined)?.progressToken;
-      walk.flag(finding('progress.token-unique', e.i, `the ${e.from} sent progress token ${show(token)} for ${walk.label(rec)} while ${walk.label(tokenHolder)} still uses it.`, walk.label(rec)));
+      walk.flag(finding('progress.token-unique', e.i, `the ${e.from} sent progress token ${show(token)} for ${walk.label(rec)} while ${walk.label(tokenHolder)} still uses it.`, walk.label(rec), requesterSubjects(walk, rec)));
     },
 
     strayProgress({ e, token, elsewhere }) {
@@ -100,7 +100,7 @@ export const progressRule: RuleFactory = (walk) => {
       const p = params?.progress;
       if (typeof p === 'number') {
         if (seen.progress !== undefined && !(p > seen.progress)) {
-          walk.flag(finding('progress.increasing', e.i, `progress for ${walk.receivedLabel(rec)} went from ${seen.progress} to ${p}; it must strictly increase.`, walk.receivedLabel(rec)));
+          walk.flag(finding('progress.increasing', e.i, `progress for ${walk.receivedLabel(rec)} went from ${seen.progress} to ${p}; it must strictly increase.`, walk.receivedLabel(rec), receiverSubjects(walk, rec)));
         }
         seen.progress = p;
       }
