@@ -73,6 +73,13 @@ module.exports = {
       to: { path: '^src/options/', pathNot: '^src/options/defaults\\.ts$' },
     },
     {
+      name: 'schema-arbitraries-are-a-leaf',
+      severity: 'error',
+      comment: 'src/fuzz/schema/ turns JSON Schemas into fast-check arbitraries: pure, it knows nothing of mcp-sim (it may use src/util/).',
+      from: { path: '^src/fuzz/schema/' },
+      to: { path: '^src/', pathNot: '^src/(fuzz/schema|util)/' },
+    },
+    {
       name: 'nothing-imports-the-cli',
       severity: 'error',
       comment: 'The CLI parses arguments and calls the programmatic API; nothing else depends on it.',
