@@ -4,13 +4,14 @@ import { knownCausesOf, loadBaseline } from '../baseline/baseline.ts';
 import type { KnownCauses } from '../campaign/knownCauses.ts';
 import { causeName, verdictOf } from '../campaign/verdict.ts';
 import { campaignOn } from '../campaign/check.ts';
+import { fitToRelease } from '../campaign/fitRelease.ts';
 import { formatCampaignReport } from '../report/textReport.ts';
 import { replayFile } from '../campaign/replayFile.ts';
 import { shrunkFrom, type CampaignReport } from '../campaign/runCampaign.ts';
 import { formatRange, shardRange } from '../campaign/shard.ts';
 import { sweepOn } from '../campaign/sweep.ts';
 import { createProgress, createTimedProgress } from './progress.ts';
-import { defaultSdk } from '../sdk/load.ts';
+import { defaultSdk, ENV_SDK } from '../sdk/load.ts';
 import { realGlobals } from '../sim/realGlobals.ts';
 import { writeFileAtomic, writeJsonAtomic } from '../util/atomicWrite.ts';
 import { TOOL, type PackageId } from '../util/toolVersion.ts';
@@ -28,9 +29,10 @@ an error (a worker thread that failed is one, named with the cases it held), 130
 (after printing and writing the report of the runs done; a second Ctrl-C quits at once).`;
 
 /** `mcp-sim check`: seed first, the resolved options, the campaign, the report, a verdict line. */
-export async function checkCommand(options: ResolvedCampaignOptions): Promise<number> {
+export async function checkCommand(asked: ResolvedCampaignOptions): Promise<number> {
   // Loaded before the campaign: a release is imported once, not inside its first run.
   const adapter = await defaultSdk();
+  const { options, leftOut, limits } = fitToRelease(asked, adapter);
   const sdk = { name: adapter.name, version: adapter.version };
   const { seed, runs, workload } = options;
   const baseline = loadBaseline(sdk.name, sdk.version);
@@ -46,6 +48,8 @@ export async function checkCommand(options: ResolvedCampaignOptions): Promise<nu
   }
   if (options.timeLimitSeconds !== undefined) console.log(`  time limit    ${options.timeLimitSeconds} s of runs${options.seeds ? ' for the whole sweep' : ''}`);
   console.log(`  baseline      ${baselineLine(known)}`);
+  for (const l of leftOut) console.log(pc.yellow(`  left out      ${l.what}: ${l.why}`));
+  for (const l of limits) console.log(pc.yellow(`  limit         ${l.what}: ${l.why}`));
 
   const interrupt = interruptOnSigint();
   try {
@@ -187,8 +191,17 @@ function unconfirmedLines(v: ReturnType<typeof verdictOf>, report: CampaignRepor
     `new cause(s) of known invariants outside the baseline's own campaign, not failing: ${list}. ` +
       'The baseline never ran these cases on this SDK, so each is an unseen cause of a known bug or a regression: ' +
       'replay it on a release you trust; --strict-causes fails on them.',
-    `  replay the first: ${replayCaseCommand(report.seed, first.fresh!.firstCase, report.workload, { expect: first.invariant, madeWith })}`,
+    `  replay the first: ${replayCaseCommand(report.seed, first.fresh!.firstCase, report.workload, { expect: first.invariant, madeWith, ...(sdkArg().sdkArg && { sdk: sdkArg().sdkArg }) })}`,
   ];
+}
+
+/**
+ * The SDK copy this process runs when it is not the installed release (`--sdk`, or
+ * `MCP_SIM_SDK`): printed replay commands repeat it, so they replay on the same copy.
+ */
+function sdkArg(): { sdkArg?: string } {
+  const folder = process.env[ENV_SDK];
+  return folder ? { sdkArg: folder } : {};
 }
 
 /** The verdict line's list: new findings and rate regressions, by name. */
@@ -204,7 +217,7 @@ function failures(v: ReturnType<typeof verdictOf>): string {
 export function presentCampaign(report: CampaignReport, p: Presentation): number {
   const replayFiles = writeReplayFiles(report, p.sdk, p.reproDir);
   for (const line of scopeLines(report)) console.log(pc.yellow(line));
-  console.log(formatCampaignReport(report, { replayFiles, madeWith: { tool: TOOL, sdk: p.sdk } }));
+  console.log(formatCampaignReport(report, { replayFiles, madeWith: { tool: TOOL, sdk: p.sdk }, ...sdkArg() }));
   if (p.jsonFile) writeJsonAtomic(p.jsonFile, campaignDocument(report, p.sdk), { replacer: asJson, mkdir: true });
 
   const failOn = p.failOn ?? DEFAULT_FAIL_ON;
@@ -263,7 +276,7 @@ async function sweepCommand(
       }
       console.log(pc.red(`FAIL ${summary}${report.nondeterministic.length > 0 ? `, ${report.nondeterministic.length} nondeterministic case(s)` : ''}`));
       for (const line of scopeLines(report)) console.log(pc.yellow(line));
-      console.log(formatCampaignReport(report, { replayFiles, madeWith: { tool: TOOL, sdk: ctx.sdk } }));
+      console.log(formatCampaignReport(report, { replayFiles, madeWith: { tool: TOOL, sdk: ctx.sdk }, ...sdkArg() }));
     },
   });
 

@@ -29,6 +29,8 @@ export interface CaseCoordinates {
   /** The invariant the case showed when it was found. */
   readonly expect?: InvariantId;
   readonly madeWith?: MadeWith;
+  /** The `--sdk` the campaign ran with (a folder or version), when not the installed release: the replay runs the same copy. */
+  readonly sdk?: string;
 }
 
 /** `--made-with`'s value: `<tool>@<version>,<sdk package>@<version>`. */
@@ -103,6 +105,7 @@ export function coordinateArgs(coordinates: CaseCoordinates = {}): string[] {
   return [
     ...(coordinates.expect ? [replayFlags.expect, coordinates.expect] : []),
     ...(coordinates.madeWith ? [replayFlags.madeWith, madeWithArg(coordinates.madeWith)] : []),
+    ...(coordinates.sdk ? ['--sdk', coordinates.sdk] : []),
   ];
 }
 
@@ -115,8 +118,8 @@ export function replayCaseArgs(seed: number, caseIndex: number, workload: Resolv
 }
 
 /** The command a report prints to replay a replay file: its path quoted for the shell when it must be. */
-export function replayFileCommand(file: string): string {
-  return `npx mcp-sim replay ${shellArg(file)}`;
+export function replayFileCommand(file: string, sdk?: string): string {
+  return `npx mcp-sim replay ${shellArg(file)}${sdk ? ` --sdk ${shellArg(sdk)}` : ''}`;
 }
 
 /**

@@ -41,6 +41,8 @@ export interface ReportContext {
   replayFiles: ReadonlyMap<string, string>;
   /** The mcp-sim and SDK versions the campaign ran with: each printed replay command names them. */
   madeWith: MadeWith;
+  /** The `--sdk` folder the campaign ran (not the installed release): each printed replay command repeats it. */
+  sdkArg?: string;
 }
 
 function formatSummary(s: FindingSummary, report: CampaignReport, ctx: ReportContext): string {
@@ -61,9 +63,9 @@ function formatSummary(s: FindingSummary, report: CampaignReport, ctx: ReportCon
       traceExcerpt(cx.result.trace, ready + 1),
     );
     const file = ctx.replayFiles.get(s.invariant);
-    if (file) lines.push(`    replay: ${pc.bold(replayFileCommand(file))}`);
+    if (file) lines.push(`    replay: ${pc.bold(replayFileCommand(file, ctx.sdkArg))}`);
   }
-  lines.push(`    replay the original case: ${replayCaseCommand(report.seed, shrunkFrom(s), report.workload, { expect: s.invariant, madeWith: ctx.madeWith })}`);
+  lines.push(`    replay the original case: ${replayCaseCommand(report.seed, shrunkFrom(s), report.workload, { expect: s.invariant, madeWith: ctx.madeWith, ...(ctx.sdkArg && { sdk: ctx.sdkArg }) })}`);
   return lines.join('\n');
 }
 

@@ -64,10 +64,19 @@ describe('--sdk VERSION|PATH', () => {
 
   it('check --sdk PATH runs that copy and names it; a bad --sdk exits 2 with one line; the variable is given back', async () => {
     const before = process.env[ENV_SDK];
-    const run = await runMain(['check', '--sdk', 'node_modules/@modelcontextprotocol/sdk', '--runs', '3', '--no-shrink']);
+    const run = await runMain(['check', '--sdk', 'node_modules/@modelcontextprotocol/sdk', '--runs', '12', '--no-shrink']);
     expect(run.lines).toContain('  sdk           @modelcontextprotocol/sdk@1.32.2');
     expect([0, 1]).toContain(run.code);
     expect(process.env[ENV_SDK]).toBe(before);
+    // Every replay command it prints repeats --sdk with the folder, and runs that copy again.
+    const folder = resolve('node_modules/@modelcontextprotocol/sdk');
+    const printed = run.lines.filter((l) => l.includes('replay the original case: npx mcp-sim replay'));
+    expect(printed.length).toBeGreaterThan(0);
+    for (const line of printed) expect(line.endsWith(` --sdk ${folder}`), line).toBe(true);
+    const args = printed[0]!.slice(printed[0]!.indexOf('npx mcp-sim ') + 'npx mcp-sim '.length).split(' ');
+    const again = await runMain(args);
+    expect([0, 1], again.stdout + again.stderr).toContain(again.code);
+    expect(again.lines.at(-1)).toMatch(/^reproduced: /);
     const bad = await runMain(['check', '--sdk', 'latest']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^mcp-sim: --sdk latest: not an exact version/);
