@@ -6,6 +6,8 @@ import { causeName, verdictOf } from '../campaign/verdict.ts';
 import { campaignOn } from '../campaign/check.ts';
 import { fitToRelease } from '../campaign/fitRelease.ts';
 import { formatCampaignReport } from '../report/textReport.ts';
+import { junitReport } from '../report/junit.ts';
+import { markdownReport } from '../report/markdown.ts';
 import { replayFile } from '../campaign/replayFile.ts';
 import { shrunkFrom, type CampaignReport } from '../campaign/runCampaign.ts';
 import { formatRange, shardRange } from '../campaign/shard.ts';
@@ -61,7 +63,16 @@ export async function checkCommand(asked: ResolvedCampaignOptions): Promise<numb
     } finally {
       progress.stop();
     }
-    return presentCampaign(report, { sdk, known, reproDir: options.reproDir, jsonFile: options.jsonFile, failOn: options.failOn, strictCauses: options.strictCauses });
+    return presentCampaign(report, {
+      sdk,
+      known,
+      reproDir: options.reproDir,
+      jsonFile: options.jsonFile,
+      junitFile: options.junitFile,
+      markdownFile: options.markdownFile,
+      failOn: options.failOn,
+      strictCauses: options.strictCauses,
+    });
   } finally {
     interrupt.dispose();
   }
@@ -137,6 +148,9 @@ export interface Presentation {
   readonly known: KnownCauses;
   readonly reproDir: string;
   readonly jsonFile: string | undefined;
+  /** Where to write the JUnit XML and the Markdown summary, if anywhere. */
+  readonly junitFile?: string | undefined;
+  readonly markdownFile?: string | undefined;
   /** The lowest severity beyond the baseline that fails. @default DEFAULT_FAIL_ON */
   readonly failOn?: FailOn;
   /** Fail on new causes of known invariants outside the baseline's campaign too. @default DEFAULT_STRICT_CAUSES */
@@ -223,7 +237,10 @@ export function presentCampaign(report: CampaignReport, p: Presentation): number
   const failOn = p.failOn ?? DEFAULT_FAIL_ON;
   const verdict = verdictOf(report, { failOn, strictCauses: p.strictCauses ?? false, known: p.known });
   const { failed } = verdict;
-  for (const line of unconfirmedLines(verdict, report, { tool: TOOL, sdk: p.sdk })) console.log(pc.yellow(line));
+  const madeWith = { tool: TOOL, sdk: p.sdk };
+  if (p.junitFile) writeFileAtomic(p.junitFile, junitReport(report, { verdict, madeWith, ...sdkArg() }), { mkdir: true });
+  if (p.markdownFile) writeFileAtomic(p.markdownFile, markdownReport(report, { verdict, madeWith, failOn, ...sdkArg() }) + '\n', { mkdir: true });
+  for (const line of unconfirmedLines(verdict, report, madeWith)) console.log(pc.yellow(line));
   // An entry met only as a knock-on effect (counted under its root cause) was met all the same.
   const met = new Set(report.findings.flatMap((f) => [f.invariant, ...(f.knockOns ?? []).map((k) => k.invariant)]));
   const stale = [...new Set(p.known.causes.map((c) => c.invariant))].filter((id) => !met.has(id));

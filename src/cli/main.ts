@@ -62,6 +62,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--fail-on <level>', `lowest severity beyond the baseline that fails: must (violations), should (warnings too), advice (notes too) (default: ${DEFAULT_FAIL_ON})`)
     .option('--strict-causes', "also fail on a new cause of a known invariant found outside the baseline's own campaign (other seeds, more runs)")
     .option('--json <file>', 'also write the report as JSON')
+    .option('--junit <file>', 'also write the report as JUnit XML: one test case per invariant, failing where the verdict fails')
+    .option('--markdown <file>', 'also write a Markdown summary (for $GITHUB_STEP_SUMMARY or a pull-request comment)')
     .option('--out <dir>', `folder for replay files of counterexamples (default: ${DEFAULT_REPRO_DIR})`)
     .option('--workers <n>', `worker threads that run the cases; 1 runs them in process; the report does not depend on it (default: one per core, at most one per ${AUTO_WORKER_RUNS_MIN} runs)`, wholeNumberArg('--workers'))
     .option('--shard <i/n>', 'run only slice I of N of the campaign (contiguous case indices); join the shards\' --json reports with mcp-sim merge')
@@ -69,7 +71,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--seeds <a..b>', 'a sweep: one campaign per seed from A to B, one combined report; exits 1 if any seed fails')
     .addHelpText('after', CHECK_EXIT_HELP)
     .action(async (opts: CheckFlags) => {
-      const { out: reproDir, json: jsonFile, ...rest } = opts;
+      const { out: reproDir, json: jsonFile, junit: junitFile, markdown: markdownFile, ...rest } = opts;
       const options = resolveCampaignOptions({
         seed: rest.seed,
         runs: rest.runs,
@@ -79,6 +81,8 @@ export async function main(argv: readonly string[]): Promise<number> {
         strictCauses: rest.strictCauses,
         reproDir,
         jsonFile,
+        junitFile,
+        markdownFile,
         workload: workloadOf(opts),
         workers: rest.workers,
         shard: rest.shard,
@@ -166,6 +170,8 @@ interface CheckFlags extends WorkloadFlags {
   strictCauses?: boolean;
   out?: string;
   json?: string;
+  junit?: string;
+  markdown?: string;
   workers?: number;
   shard?: string;
   timeLimit?: number;

@@ -53,6 +53,10 @@ export interface CampaignOptions {
   readonly reproDir?: string;
   /** Also write the report as JSON to this file. @default none */
   readonly jsonFile?: string;
+  /** Also write the report as JUnit XML to this file (one test case per invariant). @default none */
+  readonly junitFile?: string;
+  /** Also write a Markdown summary to this file (a CI job summary). @default none */
+  readonly markdownFile?: string;
   /**
    * Worker threads that run the cases (1: in process). The report does not depend on it.
    * @default DEFAULT_WORKERS: one per core, at most one per AUTO_WORKER_RUNS_MIN (5,000) runs
@@ -95,6 +99,8 @@ export interface ResolvedCampaignOptions {
   readonly strictCauses: boolean;
   readonly reproDir: string;
   readonly jsonFile: string | undefined;
+  readonly junitFile: string | undefined;
+  readonly markdownFile: string | undefined;
   /** Worker threads (1: in process). */
   readonly workers: number;
   /** Whether `workers` was chosen by default (one per core, capped by the runs), not asked for. */
@@ -126,7 +132,7 @@ export function resolveCampaignOptions(input: CampaignOptions = {}, env: Env = p
       'drop shrinkTimeMsMax, or turn shrinking on',
     );
   }
-  for (const [option, flag] of [['reproDir', '--out'], ['jsonFile', '--json']] as const) {
+  for (const [option, flag] of [['reproDir', '--out'], ['jsonFile', '--json'], ['junitFile', '--junit'], ['markdownFile', '--markdown']] as const) {
     const v = input[option];
     if (v !== undefined && (typeof v !== 'string' || v.trim() === '')) {
       throw new OptionError({ option, flag }, v, 'must be a non-empty path', `give a path${option === 'reproDir' ? `, or leave it out for ${DEFAULT_REPRO_DIR}` : ', or leave it out'}`);
@@ -171,6 +177,8 @@ export function resolveCampaignOptions(input: CampaignOptions = {}, env: Env = p
     strictCauses: booleanValue({ option: 'strictCauses', flag: '--strict-causes' }, input.strictCauses ?? DEFAULT_STRICT_CAUSES),
     reproDir: input.reproDir ?? DEFAULT_REPRO_DIR,
     jsonFile: input.jsonFile,
+    junitFile: input.junitFile,
+    markdownFile: input.markdownFile,
     workers: Math.min(workers, runsHere),
     workersAuto,
     shard,

@@ -1,0 +1,65 @@
+import { shrunkFrom, type CampaignReport } from '../campaign/runCampaign.ts';
+import { causeName, type Verdict } from '../campaign/verdict.ts';
+import { replayCaseCommand, type MadeWith } from '../options/replayCaseCommand.ts';
+
+/** What the Markdown summary needs besides the campaign report. */
+export interface MarkdownContext {
+  readonly verdict: Verdict;
+  readonly madeWith: MadeWith;
+  readonly failOn: string;
+  /** The `--sdk` folder to repeat in replay commands, when not the installed release. */
+  readonly sdkArg?: string;
+}
+
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+/**
+ * A campaign as Markdown, for a CI job summary (`$GITHUB_STEP_SUMMARY`) or a pull-request
+ * comment: the verdict first, then one table row per invariant broken (new or known), the rate
+ * check, and a replay command for each finding that fails the campaign.
+ */
+export function markdownReport(report: CampaignReport, ctx: MarkdownContext): string {
+  const sdk = `${ctx.madeWith.sdk.name}@${ctx.madeWith.sdk.version}`;
+  const failing = new Set(ctx.verdict.fresh.map((f) => f.invariant));
+  const lines = [
+    `## mcp-sim check: ${ctx.verdict.failed ? '❌ FAIL' : '✅ PASS'}`,
+    '',
+    `Seed ${report.seed}, ${report.runs} runs on \`${sdk}\` (${(report.wallMs / 1000).toFixed(1)} s), \`--fail-on ${ctx.failOn}\`: ` +
+      `${ctx.verdict.fresh.length} finding(s) beyond the baseline, ${ctx.verdict.regressions.length} known cause(s) firing more often` +
+      `${report.nondeterministic.length > 0 ? `, ${report.nondeterministic.length} nondeterministic case(s)` : ''}.`,
+    '',
+  ];
+  if (report.findings.length > 0) {
+    lines.push('| | invariant | level | runs | cause | first case |', '|---|---|---|---|---|---|');
+    for (const f of report.findings) {
+      const mark = failing.has(f.invariant) ? '❌' : f.fresh ? '⚠️' : '·';
+      const cause = !report.rates ? '' : !f.fresh ? 'known' : f.fresh.runs === f.runs ? 'new' : `new in ${f.fresh.runs}`;
+      lines.push(`| ${mark} | \`${f.invariant}\` | ${f.example.level} | ${f.runs} | ${cause} | ${shrunkFrom(f)} |`);
+    }
+    lines.push('');
+  }
+  if (ctx.verdict.unconfirmed.length > 0) {
+    lines.push(`⚠️ New causes of known invariants outside the baseline's own campaign (not failing; \`--strict-causes\` fails on them): ${ctx.verdict.unconfirmed.map((f) => `\`${f.invariant}\``).join(', ')}.`, '');
+  }
+  if (report.rates) {
+    lines.push(
+      report.rates.checked
+        ? `Rate check: ${report.rates.checks.length} known causes compared with the baseline's rates; ${ctx.verdict.regressions.length} fire significantly more often.`
+        : `Rate check: off (${cell(report.rates.why)}).`,
+      '',
+    );
+    for (const r of ctx.verdict.regressions) {
+      lines.push(`- ❌ \`${causeName(r.cause)}\`: in ${r.runs} of ${r.of} runs; the baseline predicts ${r.expected.toFixed(1)} (p = ${r.pValue.toExponential(1)})`);
+    }
+    if (ctx.verdict.regressions.length > 0) lines.push('');
+  }
+  const toReplay = report.findings.filter((f) => failing.has(f.invariant));
+  if (toReplay.length > 0) {
+    lines.push('### Replay', '');
+    for (const f of toReplay) {
+      const command = replayCaseCommand(report.seed, shrunkFrom(f), report.workload, { expect: f.invariant, madeWith: ctx.madeWith, ...(ctx.sdkArg && { sdk: ctx.sdkArg }) });
+      lines.push(`- \`${f.invariant}\`: ${cell((f.fresh?.example ?? f.example).message)}`, '', '  ```sh', `  ${command}`, '  ```', '');
+    }
+  }
+  return lines.join('\n');
+}
