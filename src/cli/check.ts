@@ -239,7 +239,7 @@ export function presentCampaign(report: CampaignReport, p: Presentation): number
   const { failed } = verdict;
   const madeWith = { tool: TOOL, sdk: p.sdk };
   if (p.junitFile) writeFileAtomic(p.junitFile, junitReport(report, { verdict, madeWith, ...sdkArg() }), { mkdir: true });
-  if (p.markdownFile) writeFileAtomic(p.markdownFile, markdownReport(report, { verdict, madeWith, failOn, ...sdkArg() }) + '\n', { mkdir: true });
+  if (p.markdownFile) writeFileAtomic(p.markdownFile, markdownReport(report, { verdict, madeWith, failOn, replayFiles, ...sdkArg() }) + '\n', { mkdir: true });
   for (const line of unconfirmedLines(verdict, report, madeWith)) console.log(pc.yellow(line));
   // An entry met only as a knock-on effect (counted under its root cause) was met all the same.
   const met = new Set(report.findings.flatMap((f) => [f.invariant, ...(f.knockOns ?? []).map((k) => k.invariant)]));

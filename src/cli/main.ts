@@ -63,7 +63,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--strict-causes', "also fail on a new cause of a known invariant found outside the baseline's own campaign (other seeds, more runs)")
     .option('--json <file>', 'also write the report as JSON')
     .option('--junit <file>', 'also write the report as JUnit XML: one test case per invariant, failing where the verdict fails')
-    .option('--markdown <file>', 'also write a Markdown summary (for $GITHUB_STEP_SUMMARY or a pull-request comment)')
+    .option('--report <file>', 'also write a Markdown report: summary, each failing finding with its replay and Mermaid diagram, coverage (renders on GitHub)')
     .option('--out <dir>', `folder for replay files of counterexamples (default: ${DEFAULT_REPRO_DIR})`)
     .option('--workers <n>', `worker threads that run the cases; 1 runs them in process; the report does not depend on it (default: one per core, at most one per ${AUTO_WORKER_RUNS_MIN} runs)`, wholeNumberArg('--workers'))
     .option('--shard <i/n>', 'run only slice I of N of the campaign (contiguous case indices); join the shards\' --json reports with mcp-sim merge')
@@ -71,7 +71,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--seeds <a..b>', 'a sweep: one campaign per seed from A to B, one combined report; exits 1 if any seed fails')
     .addHelpText('after', CHECK_EXIT_HELP)
     .action(async (opts: CheckFlags) => {
-      const { out: reproDir, json: jsonFile, junit: junitFile, markdown: markdownFile, ...rest } = opts;
+      const { out: reproDir, json: jsonFile, junit: junitFile, report: markdownFile, ...rest } = opts;
       const options = resolveCampaignOptions({
         seed: rest.seed,
         runs: rest.runs,
@@ -171,7 +171,7 @@ interface CheckFlags extends WorkloadFlags {
   out?: string;
   json?: string;
   junit?: string;
-  markdown?: string;
+  report?: string;
   workers?: number;
   shard?: string;
   timeLimit?: number;

@@ -132,7 +132,7 @@ export function resolveCampaignOptions(input: CampaignOptions = {}, env: Env = p
       'drop shrinkTimeMsMax, or turn shrinking on',
     );
   }
-  for (const [option, flag] of [['reproDir', '--out'], ['jsonFile', '--json'], ['junitFile', '--junit'], ['markdownFile', '--markdown']] as const) {
+  for (const [option, flag] of [['reproDir', '--out'], ['jsonFile', '--json'], ['junitFile', '--junit'], ['markdownFile', '--report']] as const) {
     const v = input[option];
     if (v !== undefined && (typeof v !== 'string' || v.trim() === '')) {
       throw new OptionError({ option, flag }, v, 'must be a non-empty path', `give a path${option === 'reproDir' ? `, or leave it out for ${DEFAULT_REPRO_DIR}` : ', or leave it out'}`);

@@ -1,6 +1,7 @@
 import { shrunkFrom, type CampaignReport } from '../campaign/runCampaign.ts';
 import { causeName, type Verdict } from '../campaign/verdict.ts';
-import { replayCaseCommand, type MadeWith } from '../options/replayCaseCommand.ts';
+import { replayCaseCommand, replayFileCommand, type MadeWith } from '../options/replayCaseCommand.ts';
+import { toMermaid } from './mermaid.ts';
 
 /** What the Markdown summary needs besides the campaign report. */
 export interface MarkdownContext {
@@ -9,14 +10,17 @@ export interface MarkdownContext {
   readonly failOn: string;
   /** The `--sdk` folder to repeat in replay commands, when not the installed release. */
   readonly sdkArg?: string;
+  /** Path of the replay file written for each counterexample, by invariant. */
+  readonly replayFiles?: ReadonlyMap<string, string>;
 }
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 /**
- * A campaign as Markdown, for a CI job summary (`$GITHUB_STEP_SUMMARY`) or a pull-request
- * comment: the verdict first, then one table row per invariant broken (new or known), the rate
- * check, and a replay command for each finding that fails the campaign.
+ * A campaign as Markdown, for a bug report, a CI job summary (`$GITHUB_STEP_SUMMARY`) or a
+ * pull-request comment: the verdict first, a table row per invariant broken (new or known), the
+ * rate check; then per finding that fails the campaign its message, replay commands and the
+ * Mermaid sequence diagram of its minimal case (GitHub draws it); then coverage.
  */
 export function markdownReport(report: CampaignReport, ctx: MarkdownContext): string {
   const sdk = `${ctx.madeWith.sdk.name}@${ctx.madeWith.sdk.version}`;
@@ -53,13 +57,19 @@ export function markdownReport(report: CampaignReport, ctx: MarkdownContext): st
     }
     if (ctx.verdict.regressions.length > 0) lines.push('');
   }
-  const toReplay = report.findings.filter((f) => failing.has(f.invariant));
-  if (toReplay.length > 0) {
-    lines.push('### Replay', '');
-    for (const f of toReplay) {
-      const command = replayCaseCommand(report.seed, shrunkFrom(f), report.workload, { expect: f.invariant, madeWith: ctx.madeWith, ...(ctx.sdkArg && { sdk: ctx.sdkArg }) });
-      lines.push(`- \`${f.invariant}\`: ${cell((f.fresh?.example ?? f.example).message)}`, '', '  ```sh', `  ${command}`, '  ```', '');
-    }
+  for (const f of report.findings.filter((x) => failing.has(x.invariant))) {
+    const command = replayCaseCommand(report.seed, shrunkFrom(f), report.workload, { expect: f.invariant, madeWith: ctx.madeWith, ...(ctx.sdkArg && { sdk: ctx.sdkArg }) });
+    const file = ctx.replayFiles?.get(f.invariant);
+    lines.push(`### \`${f.invariant}\` (${f.example.level}, ${f.example.section})`, '', cell((f.fresh?.example ?? f.example).message), '', '```sh');
+    if (file) lines.push(replayFileCommand(file, ctx.sdkArg));
+    lines.push(command, '```', '');
+    const cx = f.counterexample;
+    if (cx) lines.push(`Minimal case: ${cx.case.scenario.actions.length} caller action(s), tape [${cx.case.tape.join(',')}].`, '', '```mermaid', toMermaid(cx.result.trace, { skipHandshake: true }), '```', '');
   }
+  const races = Object.entries(report.coverage.races);
+  lines.push(
+    `Coverage: ${Object.keys(report.coverage.transitions).length} distinct model transitions; race pairs: ${races.map(([pair, n]) => `${pair} ${n}`).join(', ')}.`,
+    '',
+  );
   return lines.join('\n');
 }

@@ -5,10 +5,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { RateCheck } from '../../src/campaign/rateCheck.ts';
 import type { CampaignReport, FindingSummary } from '../../src/campaign/runCampaign.ts';
 import { verdictOf } from '../../src/campaign/verdict.ts';
-import { finding, invariants } from '../../src/model/index.ts';
+import { coverage, finding, invariants } from '../../src/model/index.ts';
 import { resolveWorkload } from '../../src/options/index.ts';
 import { junitReport } from '../../src/report/junit.ts';
 import { markdownReport } from '../../src/report/markdown.ts';
+import { toMermaid } from '../../src/report/mermaid.ts';
+import { loadBaseline } from '../../src/baseline/baseline.ts';
+import { runChecked } from '../../src/check/index.ts';
+import { installedSdk } from '../../src/sdk/load.ts';
 import { runMain } from '../cli/runMain.ts';
 
 const madeWith = { tool: { name: 'mcp-sim', version: '0.1.0' }, sdk: { name: '@modelcontextprotocol/sdk', version: '1.32.2' } };
@@ -34,6 +38,7 @@ const report = {
   wallMs: 1500,
   findings,
   nondeterministic: [],
+  coverage: coverage([]),
   rates: { checked: true, checks: [rise] },
 } as unknown as CampaignReport;
 const verdict = verdictOf(report, { failOn: 'should' });
@@ -61,16 +66,31 @@ describe('JUnit and Markdown reports', () => {
     expect(md).toContain('| ❌ | `cancel.not-initialize` | MUST | 4 | new in 1 | 7 |');
     expect(md).toContain('| · | `leak.abort-listeners` | DERIVED | 30 | known | 0 |');
     expect(md).toContain('- ❌ `leak.abort-listeners on memory [signal]`: in 30 of 100 runs; the baseline predicts 1.0 (p = 1.0e-20)');
-    expect(md).toContain('  npx mcp-sim replay --seed 42 --case 7 --expect cancel.not-initialize --made-with mcp-sim@0.1.0,@modelcontextprotocol/sdk@1.32.2');
+    expect(lines).toContain('### `cancel.not-initialize` (MUST, basic/utilities/cancellation)');
+    expect(lines).toContain('npx mcp-sim replay --seed 42 --case 7 --expect cancel.not-initialize --made-with mcp-sim@0.1.0,@modelcontextprotocol/sdk@1.32.2');
+    expect(lines.at(-2)).toMatch(/^Coverage: 0 distinct model transitions; race pairs: progress-after-response 0, /);
   });
 
   const dir = mkdtempSync(join(tmpdir(), 'mcp-sim-reports-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('check --junit and --markdown write both files, consistent with the verdict', async () => {
+  it('every Mermaid diagram a report can carry is a well-formed sequence diagram (the minimal case of every baseline entry)', async () => {
+    const sdk = installedSdk();
+    const entries = loadBaseline(sdk.name, sdk.version)!.entries;
+    for (const e of entries) {
+      const { result } = await runChecked(e.counterexample.scenario, { tape: e.counterexample.tape, seed: e.counterexample.seed });
+      const d = toMermaid(result.trace, { skipHandshake: true });
+      const lines = d.split('\n');
+      expect(lines[0]).toBe('sequenceDiagram');
+      // Only statements a sequence diagram has: participants, arrows with a message, notes; no ";" (Mermaid ends a message there).
+      for (const line of lines.slice(1)) expect(line, d).toMatch(/^  (participant \w+|\w+(-|--)(>>|x|\)|>)\w+: [^;]*|Note (over|left of|right of) [\w,]+: [^;]*)$/);
+    }
+  });
+
+  it('check --junit and --report write both files, consistent with the verdict', async () => {
     const junitFile = join(dir, 'nested', 'check.xml');
     const markdownFile = join(dir, 'summary.md');
-    const run = await runMain(['check', '--runs', '20', '--no-shrink', '--junit', junitFile, '--markdown', markdownFile]);
+    const run = await runMain(['check', '--runs', '20', '--no-shrink', '--junit', junitFile, '--report', markdownFile]);
     expect(run.code).toBe(0);
     const xml = readFileSync(junitFile, 'utf8');
     expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>/);
