@@ -7,6 +7,7 @@ import { campaignOn } from '../campaign/check.ts';
 import { fitToRelease } from '../campaign/fitRelease.ts';
 import { formatCampaignReport } from '../report/textReport.ts';
 import { junitReport } from '../report/junit.ts';
+import { jsonReport, REPORT_SCHEMA_VERSION } from '../report/jsonReport.ts';
 import { markdownReport } from '../report/markdown.ts';
 import { replayFile } from '../campaign/replayFile.ts';
 import { shrunkFrom, type CampaignReport } from '../campaign/runCampaign.ts';
@@ -191,11 +192,6 @@ function writeReplayFiles(report: CampaignReport, sdk: PackageId, dir: string): 
 // The SDK facts in each run result hold RegExps, which JSON would write as `{}`: write their source.
 const asJson = (_key: string, value: unknown) => (value instanceof RegExp ? value.source : value);
 
-/** A campaign report as `--json` writes it: the SDK and mcp-sim that made it, then the report. */
-export function campaignDocument(report: CampaignReport, sdk: PackageId): Record<string, unknown> {
-  return { sdk, tool: TOOL, ...report };
-}
-
 /** The new causes of known invariants that do not fail the campaign, and why. */
 function unconfirmedLines(v: ReturnType<typeof verdictOf>, report: CampaignReport, madeWith: MadeWith): string[] {
   if (v.unconfirmed.length === 0) return [];
@@ -232,12 +228,17 @@ export function presentCampaign(report: CampaignReport, p: Presentation): number
   const replayFiles = writeReplayFiles(report, p.sdk, p.reproDir);
   for (const line of scopeLines(report)) console.log(pc.yellow(line));
   console.log(formatCampaignReport(report, { replayFiles, madeWith: { tool: TOOL, sdk: p.sdk }, ...sdkArg() }));
-  if (p.jsonFile) writeJsonAtomic(p.jsonFile, campaignDocument(report, p.sdk), { replacer: asJson, mkdir: true });
 
   const failOn = p.failOn ?? DEFAULT_FAIL_ON;
-  const verdict = verdictOf(report, { failOn, strictCauses: p.strictCauses ?? false, known: p.known });
+  const strictCauses = p.strictCauses ?? false;
+  const verdict = verdictOf(report, { failOn, strictCauses, known: p.known });
   const { failed } = verdict;
+  const exitCode = report.stopped === 'interrupted' ? EXIT_INTERRUPTED : failed ? 1 : 0;
   const madeWith = { tool: TOOL, sdk: p.sdk };
+  if (p.jsonFile) {
+    const document = jsonReport(report, { verdict, madeWith, failOn, strictCauses, exitCode, replayFiles, ...sdkArg() });
+    writeJsonAtomic(p.jsonFile, document, { replacer: asJson, mkdir: true });
+  }
   if (p.junitFile) writeFileAtomic(p.junitFile, junitReport(report, { verdict, madeWith, ...sdkArg() }), { mkdir: true });
   if (p.markdownFile) writeFileAtomic(p.markdownFile, markdownReport(report, { verdict, madeWith, failOn, replayFiles, ...sdkArg() }) + '\n', { mkdir: true });
   for (const line of unconfirmedLines(verdict, report, madeWith)) console.log(pc.yellow(line));
@@ -252,8 +253,7 @@ export function presentCampaign(report: CampaignReport, p: Presentation): number
       ? pc.red(`FAIL: ${verdict.fresh.length + verdict.regressions.length} finding(s) beyond the baseline at --fail-on ${failOn} (${failures(verdict)}); seed=${report.seed}`)
       : pc.green(`PASS: no violation beyond the baseline of ${p.sdk.name}@${p.sdk.version} (--fail-on ${failOn}); seed=${report.seed}`),
   );
-  if (report.stopped === 'interrupted') return EXIT_INTERRUPTED;
-  return failed ? 1 : 0;
+  return exitCode;
 }
 
 /**
@@ -315,8 +315,11 @@ async function sweepCommand(
   for (const [id, where] of union) console.log(pc.red(`  ✗ ${id}: ${where.join(', ')}`));
   if (options.jsonFile) {
     const document = {
+      schemaVersion: REPORT_SCHEMA_VERSION,
+      kind: 'sweep',
       sdk: ctx.sdk,
       tool: TOOL,
+      verdict: { result: failedSeeds.length > 0 ? 'fail' : 'pass', exitCode: result.stopped === 'interrupted' ? EXIT_INTERRUPTED : failedSeeds.length > 0 ? 1 : 0 },
       seeds: verdicts.map((v) => ({ seed: v.seed, verdict: v.failed ? 'fail' : 'pass', fresh: v.fresh, report: v.report })),
       notRun: result.notRun,
       ...(result.stopped && { stopped: result.stopped }),

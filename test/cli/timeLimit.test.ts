@@ -22,10 +22,12 @@ describe('mcp-sim check --time-limit', () => {
     expect(cut.code).toBe(cut.lines.at(-1)!.startsWith('PASS') ? 0 : 1);
 
     const whole = await runMain(['check', ...campaign, '--runs', String(report.runs), '--json', join(dir, 'whole.json'), '--out', dir]);
-    const { stopped: _s, planned: _p, ...cutRest } = untimedReport(join(dir, 'cut.json'));
-    const { planned, ...wholeRest } = untimedReport(join(dir, 'whole.json'));
+    // The options name the runs asked for (100,000 and that many): everything else is the same report.
+    const { stopped: _s, planned: _p, options: cutOptions, ...cutRest } = untimedReport(join(dir, 'cut.json'));
+    const { planned, options: wholeOptions, ...wholeRest } = untimedReport(join(dir, 'whole.json'));
     expect(planned).toBe(report.runs);
     expect(cutRest).toEqual(wholeRest);
+    expect({ ...(cutOptions as object), runs: report.runs }).toEqual(wholeOptions);
     expect(whole.code).toBe(cut.code);
   });
 

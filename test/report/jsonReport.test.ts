@@ -1,0 +1,49 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Ajv2020Module from 'ajv/dist/2020.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runMain } from '../cli/runMain.ts';
+
+const schema = JSON.parse(readFileSync(new URL('../../schemas/report.schema.json', import.meta.url), 'utf8')) as object;
+// ajv is CommonJS: its default export arrives as the module or as its `default`, by loader.
+type AjvClass = typeof Ajv2020Module.default;
+const Ajv2020 = ((Ajv2020Module as { default?: AjvClass }).default ?? Ajv2020Module) as unknown as AjvClass;
+const validate = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
+const dir = mkdtempSync(join(tmpdir(), 'mcp-sim-json-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+const valid = (doc: unknown) => {
+  const ok = validate(doc);
+  return ok ? 'valid' : JSON.stringify(validate.errors?.slice(0, 5), null, 1);
+};
+
+describe('check --json: the report validates against schemas/report.schema.json', () => {
+  it('a campaign: options, verdict and exit code, findings by severity with replay commands and minimal cases', async () => {
+    const file = join(dir, 'campaign.json');
+    const run = await runMain(['check', '--runs', '40', '--json', file]);
+    const doc = read(file);
+    expect(valid(doc)).toBe('valid');
+    expect(doc).toMatchObject({ schemaVersion: 1, kind: 'campaign', verdict: { result: run.code === 0 ? 'pass' : 'fail', exitCode: run.code } });
+    const violations = doc['violations'] as { replay: { command: string }; minimalCase?: { mermaid: string } }[];
+    expect(violations.length).toBeGreaterThan(0);
+    expect(violations.every((v) => v.minimalCase?.mermaid.startsWith('sequenceDiagram'))).toBe(true);
+    // The replay command a report carries runs, and says the finding reproduced.
+    const replay = await runMain(violations[0]!.replay.command.replace(/^npx mcp-sim /, '').split(' '));
+    expect(replay.lines.at(-1)).toMatch(/^reproduced: /);
+  });
+
+  it('a shard and a sweep validate too; a document without schemaVersion does not', async () => {
+    const shard = join(dir, 'shard.json');
+    await runMain(['check', '--runs', '20', '--shard', '1/2', '--no-shrink', '--json', shard]);
+    expect(valid(read(shard))).toBe('valid');
+    const sweep = join(dir, 'sweep.json');
+    await runMain(['check', '--seeds', '1..2', '--runs', '10', '--no-shrink', '--json', sweep]);
+    const doc = read(sweep);
+    expect(valid(doc)).toBe('valid');
+    expect(doc).toMatchObject({ kind: 'sweep', schemaVersion: 1 });
+    const { schemaVersion: _dropped, ...old } = read(shard);
+    expect(valid(old)).not.toBe('valid');
+  });
+});
