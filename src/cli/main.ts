@@ -15,6 +15,7 @@ import {
   resolveReplayOptions,
   type FailOn,
 } from '../options/index.ts';
+import { TOOL } from '../util/toolVersion.ts';
 import { baselineCommand } from './baseline.ts';
 import { CHECK_EXIT_HELP, checkCommand } from './check.ts';
 import { secondsArg, wholeNumberArg } from './flagParsers.ts';
@@ -37,6 +38,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   let code = 0;
   const program = new Command('mcp-sim')
     .description('Deterministic simulation and fuzzing of the MCP request lifecycle against the real SDK')
+    .version(`${TOOL.name} ${TOOL.version}`, '-V, --version', 'print the mcp-sim version')
     .showHelpAfterError()
     .exitOverride();
   // `--sdk` is MCP_SIM_SDK for this command: every load (runs, workers, baselines) follows it.
@@ -97,10 +99,18 @@ export async function main(argv: readonly string[]): Promise<number> {
     .description("join the --json reports of a campaign's shards (check --shard I/N) into the report of the whole campaign; prints and exits like check")
     .argument('<files...>', 'the JSON report of every shard, in any order')
     .option('--json <file>', 'also write the merged report as JSON')
+    .option('--junit <file>', 'also write the merged report as JUnit XML')
+    .option('--report <file>', 'also write the merged report as Markdown')
     .option('--out <dir>', `folder for replay files of counterexamples (default: ${DEFAULT_REPRO_DIR})`)
     .addHelpText('after', '\nExit status: 0 pass, 1 a violation beyond the baseline, 2 shards that do not make one campaign (other seeds, workloads, SDK or mcp-sim versions; a shard missing, twice, or cut short).')
-    .action(async (files: string[], opts: { json?: string; out?: string }) => {
-      code = await mergeCommand({ files, ...(opts.json !== undefined && { jsonFile: opts.json }), ...(opts.out !== undefined && { reproDir: opts.out }) });
+    .action(async (files: string[], opts: { json?: string; junit?: string; report?: string; out?: string }) => {
+      code = await mergeCommand({
+        files,
+        ...(opts.json !== undefined && { jsonFile: opts.json }),
+        ...(opts.junit !== undefined && { junitFile: opts.junit }),
+        ...(opts.report !== undefined && { markdownFile: opts.report }),
+        ...(opts.out !== undefined && { reproDir: opts.out }),
+      });
     });
 
   const replay = program

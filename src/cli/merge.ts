@@ -11,6 +11,8 @@ import { baselineLine, printCampaignOptions, presentCampaign } from './check.ts'
 export interface MergeFlags {
   readonly files: readonly string[];
   readonly jsonFile?: string;
+  readonly junitFile?: string;
+  readonly markdownFile?: string;
   readonly reproDir?: string;
 }
 
@@ -56,5 +58,12 @@ export async function mergeCommand(flags: MergeFlags): Promise<number> {
   printCampaignOptions(sdk, { runs: report.planned ?? report.runs, shrink: report.shrink ?? false, selfCheck: report.selfCheck ?? false }, report.workload);
   console.log(`  shards        ${inputs.length}: ${flags.files.join(', ')} (made with ${tool.name}@${tool.version})`);
   console.log(`  baseline      ${baselineLine(known)}`);
-  return presentCampaign(report, { sdk, known, reproDir: flags.reproDir ?? DEFAULT_REPRO_DIR, jsonFile: flags.jsonFile });
+  return presentCampaign(report, {
+    sdk,
+    known,
+    reproDir: flags.reproDir ?? DEFAULT_REPRO_DIR,
+    jsonFile: flags.jsonFile,
+    junitFile: flags.junitFile,
+    markdownFile: flags.markdownFile,
+  });
 }

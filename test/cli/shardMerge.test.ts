@@ -30,7 +30,9 @@ describe('mcp-sim check --shard I/N and mcp-sim merge', () => {
   });
 
   it('merges, in any order, into the report of the unsharded campaign: JSON (timings aside), printed report and exit code', async () => {
-    const merged = await runMain(['merge', shard(3), shard(1), shard(2), '--json', join(dir, 'merged.json'), '--out', join(dir, 'merged')]);
+    const merged = await runMain(['merge', shard(3), shard(1), shard(2), '--json', join(dir, 'merged.json'), '--junit', join(dir, 'merged.xml'), '--report', join(dir, 'merged.md'), '--out', join(dir, 'merged')]);
+    expect(readFileSync(join(dir, 'merged.xml'), 'utf8')).toMatch(/<testsuite name="mcp-sim check seed=5 on @modelcontextprotocol\/sdk@/);
+    expect(readFileSync(join(dir, 'merged.md'), 'utf8')).toMatch(/^## mcp-sim check: /);
     expect(merged.lines[0]).toBe('mcp-sim merge  seed=5');
     expect(merged.lines).toContain(`  shards        3: ${shard(3)}, ${shard(1)}, ${shard(2)} (made with mcp-sim@0.1.0)`);
     expect(untimedReport(join(dir, 'merged.json'))).toEqual(untimedReport(join(dir, 'whole.json')));

@@ -9,6 +9,12 @@ describe('mcp-sim usage', () => {
     for (const command of ['check', 'replay', 'baseline', 'rogue']) expect(run.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
   });
 
+  it('--version prints the name and version and exits 0', async () => {
+    const run = await runMain(['--version']);
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toMatch(/^mcp-sim \d+\.\d+\.\d+$/);
+  });
+
   it('check --help shows every flag with the defaults of src/options/defaults.ts', async () => {
     const run = await runMain(['check', '--help']);
     expect(run.code).toBe(0);
