@@ -123,11 +123,26 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--full', 'print every trace event (sends included)')
     .option('--mermaid', 'print a Mermaid sequence diagram')
     .option('--self-check', 'replay twice and compare trace hashes')
+    .option('--emit-test <file>', 'also write a vitest regression test of the case (needs --expect, or a file or entry that names its invariant)')
+    .option('--emit-expect <absent|present>', 'the emitted test fails while the finding reproduces (absent, default) or once it is fixed (present)')
     .option('--sdk <version|path>', SDK_OPTION_HELP)
     .addHelpText('after', REPLAY_EXIT_HELP)
     .action(async (file: string | undefined, opts: ReplayFlags) => {
       const { case: caseIndex, baseline: baselineEntry, seed, full, mermaid, selfCheck, expect, madeWith } = opts;
-      const options = resolveReplayOptions({ file, seed, caseIndex, baselineEntry, full, mermaid, selfCheck, expect, madeWith, workload: workloadOf(opts) });
+      const options = resolveReplayOptions({
+        file,
+        seed,
+        caseIndex,
+        baselineEntry,
+        full,
+        mermaid,
+        selfCheck,
+        expect,
+        madeWith,
+        workload: workloadOf(opts),
+        ...(opts.emitTest !== undefined && { emitTest: opts.emitTest }),
+        ...(opts.emitExpect !== undefined && { emitExpect: opts.emitExpect }),
+      });
       code = await replayCommand(options);
     });
 
@@ -196,6 +211,8 @@ interface ReplayFlags extends WorkloadFlags, ReplayCoordinateFlags {
   full?: boolean;
   mermaid?: boolean;
   selfCheck?: boolean;
+  emitTest?: string;
+  emitExpect?: string;
 }
 
 /** What commander parses for `baseline`. */

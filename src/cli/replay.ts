@@ -7,10 +7,12 @@ import { readReplayFile, type CaseOrigin } from '../campaign/replayFile.ts';
 import { caseAt, type SimCase } from '../campaign/simCase.ts';
 import type { InvariantId } from '../model/invariants.ts';
 import { workloadArgs, type ReplaySource, type ResolvedReplayOptions } from '../options/index.ts';
-import { madeWithArg, madeWithMismatch, replayFlags, type MadeWith } from '../options/replayCaseCommand.ts';
+import { madeWithArg, madeWithMismatch, replayCaseCommand, replayFileCommand, replayFlags, type MadeWith } from '../options/replayCaseCommand.ts';
 import { defaultSdk } from '../sdk/load.ts';
 import { runChecked } from '../check/index.ts';
 import { toMermaid } from '../report/mermaid.ts';
+import { emittedTest } from '../report/emitTest.ts';
+import { writeFileAtomic } from '../util/atomicWrite.ts';
 import { formatFinding, traceExcerpt } from '../report/textReport.ts';
 import { formatTrace } from '../sim/index.ts';
 import { TOOL, packageId, type PackageId } from '../util/toolVersion.ts';
@@ -138,6 +140,9 @@ export async function replayCommand(options: ResolvedReplayOptions): Promise<num
     );
   }
   const expect = options.expect ?? loaded.expect;
+  if (options.emitTest && !expect) {
+    throw new Error(`replay: --emit-test needs the invariant the test is about: give ${replayFlags.expect} INVARIANT (check prints it with each replay command)`);
+  }
   if (loaded.legacy) {
     process.stderr.write(
       `warning: ${label.replace(/^file=/, '')} has no schemaVersion (it is older than the field): the versions that made it are unknown, so it replays unchecked ` +
@@ -169,6 +174,18 @@ export async function replayCommand(options: ResolvedReplayOptions): Promise<num
     );
   }
   const violation = !deterministic || findings.some((f) => f.severity === 'violation');
+  if (options.emitTest && expect) {
+    const message = findings.find((f) => f.invariant === expect)?.message;
+    const source = options.source;
+    const origin =
+      source.kind === 'file'
+        ? replayFileCommand(source.file)
+        : source.kind === 'case'
+          ? replayCaseCommand(source.seed, source.caseIndex, source.workload, { expect, madeWith: current })
+          : `npx mcp-sim replay --baseline "${source.entry}"`;
+    writeFileAtomic(options.emitTest, emittedTest({ simCase, invariant: expect, message, origin, madeWith: current, expectation: options.emitExpect }), { mkdir: true });
+    console.log(`emitted test: ${options.emitTest} (fails ${options.emitExpect === 'absent' ? `while ${expect} reproduces` : `once ${expect} is fixed`}; run it with npx vitest run ${options.emitTest})`);
+  }
   if (expect === undefined) return violation ? REPLAY_EXIT.violation : REPLAY_EXIT.pass;
 
   if (findings.some((f) => f.invariant === expect)) {

@@ -43,6 +43,10 @@ export interface ReplayOptions {
   readonly mermaid?: boolean;
   /** Replay twice and compare trace hashes. @default DEFAULT_SELF_CHECK (false) */
   readonly selfCheck?: boolean;
+  /** Also write a vitest regression test of the case to this file (`--emit-test`). Needs the invariant. @default none */
+  readonly emitTest?: string;
+  /** What the emitted test expects of the finding: `absent` (fails while it reproduces) or `present`. @default 'absent' */
+  readonly emitExpect?: string;
 }
 
 /** Where the replayed case comes from. */
@@ -58,6 +62,9 @@ export interface ResolvedReplayOptions {
   readonly expect?: InvariantId;
   /** The versions `--made-with` names, when given. */
   readonly madeWith?: MadeWith;
+  /** Where to write the emitted regression test, and what it expects. */
+  readonly emitTest?: string;
+  readonly emitExpect: 'absent' | 'present';
   readonly full: boolean;
   readonly mermaid: boolean;
   readonly selfCheck: boolean;
@@ -113,10 +120,26 @@ export function resolveReplayOptions(input: ReplayOptions = {}): ResolvedReplayO
     full: booleanValue({ option: 'full', flag: '--full' }, input.full ?? DEFAULT_REPLAY_FULL),
     mermaid: booleanValue({ option: 'mermaid', flag: '--mermaid' }, input.mermaid ?? DEFAULT_REPLAY_MERMAID),
     selfCheck: booleanValue({ option: 'selfCheck', flag: '--self-check' }, input.selfCheck ?? DEFAULT_SELF_CHECK),
+    ...(input.emitTest !== undefined && { emitTest: emitTestFile(input.emitTest) }),
+    emitExpect: emitExpectValue(input.emitExpect, input.emitTest !== undefined),
   });
 }
 
 /** An invariant id of the catalogue (`docs/invariants.md`), or an `OptionError`. */
+function emitTestFile(value: unknown): string {
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new OptionError({ option: 'emitTest', flag: '--emit-test' }, value, 'must be a non-empty path', 'give the test file to write, such as test/regressions/cancel.test.ts');
+  }
+  return value;
+}
+
+function emitExpectValue(value: unknown, emitting: boolean): 'absent' | 'present' {
+  if (value === undefined) return 'absent';
+  if (!emitting) throw new OptionError({ option: 'emitExpect', flag: '--emit-expect' }, value, 'says what an emitted test expects, and no test is emitted', 'add --emit-test FILE, or drop --emit-expect');
+  if (value === 'absent' || value === 'present') return value;
+  throw new OptionError({ option: 'emitExpect', flag: '--emit-expect' }, value, 'must be absent or present', 'absent: the test fails while the finding reproduces; present: it fails once it is fixed');
+}
+
 export function expectedInvariant(id: unknown, flag: string = replayFlags.expect): InvariantId {
   if (typeof id !== 'string' || !invariants.has(id as InvariantId)) {
     throw new OptionError({ option: 'expect', flag }, id, 'must be an invariant id of the catalogue', 'give one as check printed it, e.g. cancel.not-initialize (docs/invariants.md lists them)');
