@@ -1,7 +1,12 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx so that a fresh `npm install` needs no build step.
-import { register } from 'tsx/esm/api';
+// From a clone (src/ present) the CLI runs its TypeScript through tsx, so `npm install` needs no
+// build step; the installed package (src/ not shipped) runs the compiled JavaScript of dist/.
+import { existsSync } from 'node:fs';
 
-register();
-const { main } = await import('../src/cli/main.ts');
+const fromSource = existsSync(new URL('../src/cli/main.ts', import.meta.url));
+if (fromSource) {
+  const { register } = await import('tsx/esm/api');
+  register();
+}
+const { main } = await import(fromSource ? '../src/cli/main.ts' : '../dist/cli/main.js');
 process.exitCode = await main(process.argv);

@@ -14,6 +14,9 @@ for (const href of workerData.preload ?? []) {
     // loaded (and its error reported) by the worker itself
   }
 }
-const { register } = await import('tsx/esm/api');
-register();
+// Compiled JavaScript (the installed package) needs no loader.
+if (workerData.entry.endsWith('.ts')) {
+  const { register } = await import('tsx/esm/api');
+  register();
+}
 await import(workerData.entry);

@@ -96,7 +96,9 @@ export class CampaignWorkers implements CaseExecutor {
     this.size = options.count;
     const pkg = packageInFolder(options.sdk.root, SDK_PACKAGE);
     const preload = [...DEPENDENCY_PRELOAD, ...(pkg ? SDK_PRELOAD.flatMap((p) => moduleUrl(pkg, p) ?? []) : [])];
-    const entry = (options.entry ?? new URL('./campaignWorker.ts', import.meta.url)).href;
+    // Compiled (dist/, the installed package) the worker runs JavaScript; from source, TypeScript.
+    const compiled = import.meta.url.endsWith('.js');
+    const entry = (options.entry ?? new URL(compiled ? './campaignWorker.js' : './campaignWorker.ts', import.meta.url)).href;
     this.slots = Array.from({ length: options.count }, (_, i) =>
       this.spawn({ entry, preload, sdk: { root: options.sdk.root, name: options.sdk.name, version: options.sdk.version }, stop: this.stopFlag.buffer as SharedArrayBuffer, number: i + 1 }),
     );

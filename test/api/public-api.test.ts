@@ -27,8 +27,12 @@ describe('Public API: src/index.ts, the package entry', () => {
     expect(first.scenario.profile).toBe('memory');
   });
 
-  it('should name the package entry in package.json exports', async () => {
+  it('should name the compiled entry and its declarations in package.json exports, and ship them', async () => {
     const { default: pkg } = await import('../../package.json', { with: { type: 'json' } });
-    expect(pkg.exports['.'].default).toBe('./src/index.ts');
+    expect(pkg.exports['.']).toEqual({ types: './dist/index.d.ts', default: './dist/index.js' });
+    expect(pkg.files).toEqual(expect.arrayContaining(['bin', 'dist', 'properties/baselines']));
+    // dist/ is what `npm test` and `npm pack` build first (pretest, prepack): the compiled API is the source's.
+    const compiled = (await import(new URL('../../dist/index.js', import.meta.url).href)) as Record<string, unknown>;
+    expect(Object.keys(compiled).sort()).toEqual(Object.keys(api).sort());
   });
 });

@@ -63,7 +63,7 @@ describe('replay coordinate flags (--expect, --made-with): the printer and the p
         const madeWith = { tool: { name: tool, version: tv }, sdk: { name: sdk, version: sv } };
         const args = replayCaseArgs(seed, index, workload, { expect: invariant, madeWith });
         expect(replayCaseCommand(seed, index, workload, { expect: invariant, madeWith })).toBe(`npx mcp-sim ${args.join(' ')}`);
-        expect(parseReplay(args.slice(1))).toEqual({ source: { kind: 'case', seed, caseIndex: index, workload }, expect: invariant, madeWith, full: false, mermaid: false, selfCheck: false });
+        expect(parseReplay(args.slice(1))).toEqual({ source: { kind: 'case', seed, caseIndex: index, workload }, expect: invariant, madeWith, full: false, mermaid: false, selfCheck: false, emitExpect: 'absent' });
       }),
       { seed: 2, numRuns: 200 },
     );

@@ -1,0 +1,8 @@
+// `npm run build` (and `npm pack`, through prepack): compiles src/ to dist/ with declarations,
+// and copies the one plain JavaScript module tsc does not emit (the worker thread's boot file).
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, rmSync } from 'node:fs';
+
+rmSync('dist', { recursive: true, force: true });
+execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+copyFileSync('src/campaign/workerBoot.mjs', 'dist/campaign/workerBoot.mjs');
