@@ -22,6 +22,9 @@ import { replayCaseCommand, type MadeWith } from '../options/replayCaseCommand.t
 import type { InvariantId } from '../model/invariants.ts';
 import { AUTO_WORKER_RUNS_MIN, DEFAULT_FAIL_ON, type FailOn, type ResolvedCampaignOptions, type ResolvedWorkload } from '../options/index.ts';
 
+/** `--json -`: the JSON report goes to stdout, and nothing else does. */
+export const JSON_TO_STDOUT = '-';
+
 /** Exit code of a campaign stopped by Ctrl-C (128 + SIGINT), after its partial report. */
 export const EXIT_INTERRUPTED = 130;
 
@@ -192,6 +195,12 @@ function writeReplayFiles(report: CampaignReport, sdk: PackageId, dir: string): 
 // The SDK facts in each run result hold RegExps, which JSON would write as `{}`: write their source.
 const asJson = (_key: string, value: unknown) => (value instanceof RegExp ? value.source : value);
 
+/** The `--json` report into its file, or onto stdout for `--json -` (where `main` keeps everything else off stdout). */
+function writeJsonReport(file: string, document: unknown): void {
+  if (file === JSON_TO_STDOUT) process.stdout.write(JSON.stringify(document, asJson, 2) + '\n');
+  else writeJsonAtomic(file, document, { replacer: asJson, mkdir: true });
+}
+
 /** The new causes of known invariants that do not fail the campaign, and why. */
 function unconfirmedLines(v: ReturnType<typeof verdictOf>, report: CampaignReport, madeWith: MadeWith): string[] {
   if (v.unconfirmed.length === 0) return [];
@@ -237,7 +246,7 @@ export function presentCampaign(report: CampaignReport, p: Presentation): number
   const madeWith = { tool: TOOL, sdk: p.sdk };
   if (p.jsonFile) {
     const document = jsonReport(report, { verdict, madeWith, failOn, strictCauses, exitCode, replayFiles, ...sdkArg() });
-    writeJsonAtomic(p.jsonFile, document, { replacer: asJson, mkdir: true });
+    writeJsonReport(p.jsonFile, document);
   }
   if (p.junitFile) writeFileAtomic(p.junitFile, junitReport(report, { verdict, madeWith, ...sdkArg() }), { mkdir: true });
   if (p.markdownFile) writeFileAtomic(p.markdownFile, markdownReport(report, { verdict, madeWith, failOn, replayFiles, ...sdkArg() }) + '\n', { mkdir: true });
@@ -325,7 +334,7 @@ async function sweepCommand(
       ...(result.stopped && { stopped: result.stopped }),
       fresh: [...union].map(([invariant, where]) => ({ invariant, where })),
     };
-    writeJsonAtomic(options.jsonFile, document, { replacer: asJson, mkdir: true });
+    writeJsonReport(options.jsonFile, document);
   }
   const failed = failedSeeds.length > 0;
   console.log(

@@ -17,7 +17,8 @@ import {
 } from '../options/index.ts';
 import { TOOL } from '../util/toolVersion.ts';
 import { baselineCommand } from './baseline.ts';
-import { CHECK_EXIT_HELP, checkCommand } from './check.ts';
+import { format } from 'node:util';
+import { CHECK_EXIT_HELP, checkCommand, JSON_TO_STDOUT } from './check.ts';
 import { secondsArg, wholeNumberArg } from './flagParsers.ts';
 import { mergeCommand } from './merge.ts';
 import { REPLAY_EXIT_HELP, replayCommand } from './replay.ts';
@@ -41,6 +42,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     .version(`${TOOL.name} ${TOOL.version}`, '-V, --version', 'print the mcp-sim version')
     .showHelpAfterError()
     .exitOverride();
+  // `--json -` puts the JSON report on stdout: everything the command prints goes to stderr instead.
+  const jsonToStdout = argv.some((a, i) => (a === '--json' && argv[i + 1] === JSON_TO_STDOUT) || a === `--json=${JSON_TO_STDOUT}`);
+  const log = console.log;
+  if (jsonToStdout) console.log = (...xs: unknown[]) => void process.stderr.write(`${format(...xs)}\n`);
   // `--sdk` is MCP_SIM_SDK for this command: every load (runs, workers, baselines) follows it.
   const envBefore = process.env[ENV_SDK];
   program.hook('preAction', async (_program, action) => {
@@ -63,7 +68,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--self-check', 'run every case twice and compare trace hashes (harness.deterministic)')
     .option('--fail-on <level>', `lowest severity beyond the baseline that fails: must (violations), should (warnings too), advice (notes too) (default: ${DEFAULT_FAIL_ON})`)
     .option('--strict-causes', "also fail on a new cause of a known invariant found outside the baseline's own campaign (other seeds, more runs)")
-    .option('--json <file>', 'also write the report as JSON')
+    .option('--json <file>', "also write the report as JSON (schemas/report.schema.json); '-' writes it to stdout and everything else to stderr")
     .option('--junit <file>', 'also write the report as JUnit XML: one test case per invariant, failing where the verdict fails')
     .option('--report <file>', 'also write a Markdown report: summary, each failing finding with its replay and Mermaid diagram, coverage (renders on GitHub)')
     .option('--out <dir>', `folder for replay files of counterexamples (default: ${DEFAULT_REPRO_DIR})`)
@@ -179,6 +184,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`mcp-sim: ${e.message ?? String(error)}\n`);
     return 2;
   } finally {
+    console.log = log;
     if (envBefore === undefined) delete process.env[ENV_SDK];
     else process.env[ENV_SDK] = envBefore;
   }

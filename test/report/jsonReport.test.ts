@@ -34,6 +34,14 @@ describe('check --json: the report validates against schemas/report.schema.json'
     expect(replay.lines.at(-1)).toMatch(/^reproduced: /);
   });
 
+  it('--json - writes the report to stdout and nothing else; the printed report goes to stderr', async () => {
+    const run = await runMain(['check', '--runs', '20', '--no-shrink', '--json', '-']);
+    const doc = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(valid(doc)).toBe('valid');
+    expect(run.stderr).toMatch(/^mcp-sim check  seed=20261130/);
+    expect(run.stderr).toMatch(/PASS: no violation beyond the baseline/);
+  });
+
   it('a shard and a sweep validate too; a document without schemaVersion does not', async () => {
     const shard = join(dir, 'shard.json');
     await runMain(['check', '--runs', '20', '--shard', '1/2', '--no-shrink', '--json', shard]);

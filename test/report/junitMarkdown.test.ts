@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse, type TestSuites } from 'junit2json';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RateCheck } from '../../src/campaign/rateCheck.ts';
 import type { CampaignReport, FindingSummary } from '../../src/campaign/runCampaign.ts';
@@ -57,6 +58,19 @@ describe('JUnit and Markdown reports', () => {
     const quiet = junitReport({ ...report, findings: [findings[1]!], rates: { checked: true, checks: [] } }, { verdict: verdictOf({ ...report, findings: [findings[1]!], rates: { checked: true, checks: [] } }, { failOn: 'should' }), madeWith });
     expect(quiet).toMatch(/failures="0"/);
     expect(quiet).toContain('known: found in 30 of 100 runs, first in case 0');
+  });
+
+  it('JUnit: a JUnit parser (junit2json) reads the file back: the suite, its cases and the failures with their replay commands', async () => {
+    const parsed = (await parse(junitReport(report, { verdict, madeWith }))) as TestSuites;
+    const suite = parsed.testsuite![0]!;
+    expect(suite.name).toBe('mcp-sim check seed=42 on @modelcontextprotocol/sdk@1.32.2');
+    expect(suite.tests).toBe(invariants.size - 2);
+    expect(suite.failures).toBe(2);
+    const byName = new Map(suite.testcase!.map((c) => [c.name, c]));
+    expect(byName.get('cancel.not-initialize')?.classname).toBe('mcp-sim.cancel');
+    expect(byName.get('cancel.not-initialize')?.failure?.[0]?.inner).toContain('replay: npx mcp-sim replay --seed 42 --case 7');
+    expect(byName.get('leak.abort-listeners')?.failure?.[0]?.type).toBe('rate');
+    expect(byName.get('rpc.well-formed')?.failure).toBeUndefined();
   });
 
   it('Markdown: the verdict first, a row per invariant broken, the rate check, and a replay command for each failure', () => {
