@@ -18,6 +18,7 @@ import {
 import { TOOL } from '../util/toolVersion.ts';
 import { baselineCommand } from './baseline.ts';
 import { format } from 'node:util';
+import { progressSettings } from './progress.ts';
 import { CHECK_EXIT_HELP, checkCommand, JSON_TO_STDOUT } from './check.ts';
 import { secondsArg, wholeNumberArg } from './flagParsers.ts';
 import { mergeCommand } from './merge.ts';
@@ -46,6 +47,16 @@ export async function main(argv: readonly string[]): Promise<number> {
   const jsonToStdout = argv.some((a, i) => (a === '--json' && argv[i + 1] === JSON_TO_STDOUT) || a === `--json=${JSON_TO_STDOUT}`);
   const log = console.log;
   if (jsonToStdout) console.log = (...xs: unknown[]) => void process.stderr.write(`${format(...xs)}\n`);
+  // `--quiet`: no progress, and of what the command prints only its verdict (PASS/FAIL, reproduced or not).
+  const quiet = argv.includes('--quiet');
+  if (quiet) {
+    progressSettings.quiet = true;
+    const out = console.log;
+    console.log = (...xs: unknown[]) => {
+      const line = format(...xs).replace(/\u001b\[[0-9;]*m/g, '');
+      if (/^(PASS|FAIL|reproduced|NOT reproduced)\b/.test(line)) out(...xs);
+    };
+  }
   // `--sdk` is MCP_SIM_SDK for this command: every load (runs, workers, baselines) follows it.
   const envBefore = process.env[ENV_SDK];
   program.hook('preAction', async (_program, action) => {
@@ -67,6 +78,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--no-shrink', 'report first cases as found, without shrinking')
     .option('--self-check', 'run every case twice and compare trace hashes (harness.deterministic)')
     .option('--fail-on <level>', `lowest severity beyond the baseline that fails: must (violations), should (warnings too), advice (notes too) (default: ${DEFAULT_FAIL_ON})`)
+    .option('--quiet', 'print only the verdict line (and errors): no progress, no report')
     .option('--strict-causes', "also fail on a new cause of a known invariant found outside the baseline's own campaign (other seeds, more runs)")
     .option('--json <file>', "also write the report as JSON (schemas/report.schema.json); '-' writes it to stdout and everything else to stderr")
     .option('--junit <file>', 'also write the report as JUnit XML: one test case per invariant, failing where the verdict fails')
@@ -105,6 +117,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .argument('<files...>', 'the JSON report of every shard, in any order')
     .option('--json <file>', 'also write the merged report as JSON')
     .option('--junit <file>', 'also write the merged report as JUnit XML')
+    .option('--quiet', 'print only the verdict line (and errors)')
     .option('--report <file>', 'also write the merged report as Markdown')
     .option('--out <dir>', `folder for replay files of counterexamples (default: ${DEFAULT_REPRO_DIR})`)
     .addHelpText('after', '\nExit status: 0 pass, 1 a violation beyond the baseline, 2 shards that do not make one campaign (other seeds, workloads, SDK or mcp-sim versions; a shard missing, twice, or cut short).')
@@ -128,6 +141,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--full', 'print every trace event (sends included)')
     .option('--mermaid', 'print a Mermaid sequence diagram')
     .option('--self-check', 'replay twice and compare trace hashes')
+    .option('--quiet', 'print only whether the expected finding reproduced (and errors)')
     .option('--emit-test <file>', 'also write a vitest regression test of the case (needs --expect, or a file or entry that names its invariant)')
     .option('--emit-expect <absent|present>', 'the emitted test fails while the finding reproduces (absent, default) or once it is fixed (present)')
     .option('--sdk <version|path>', SDK_OPTION_HELP)
@@ -185,6 +199,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 2;
   } finally {
     console.log = log;
+    progressSettings.quiet = false;
     if (envBefore === undefined) delete process.env[ENV_SDK];
     else process.env[ENV_SDK] = envBefore;
   }

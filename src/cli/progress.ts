@@ -1,7 +1,13 @@
 import cliProgress from 'cli-progress';
 
 /** A progress display on stderr: a bar on a terminal, a line every 10 % in logs (CI). */
+/** No progress at all (`--quiet`): set by `main` for the command, and given back after it. */
+export const progressSettings = { quiet: false };
+
+const silent = { update() {}, stop() {} };
+
 export function createProgress(label: string): { update(done: number, total: number): void; stop(): void } {
+  if (progressSettings.quiet) return silent;
   if (process.stderr.isTTY) {
     const bar = new cliProgress.SingleBar(
       { format: `${label} [{bar}] {value}/{total} {percentage}% eta {eta}s`, stream: process.stderr, hideCursor: true },
@@ -37,6 +43,7 @@ export function createProgress(label: string): { update(done: number, total: num
  * logs. Reads the real clock between runs only (it is called back between runs).
  */
 export function createTimedProgress(label: string, seconds: number, now: () => number): { update(done: number, total: number): void; stop(): void } {
+  if (progressSettings.quiet) return silent;
   const started = now();
   const elapsed = () => Math.min(seconds, (now() - started) / 1000);
   if (process.stderr.isTTY) {

@@ -15,6 +15,15 @@ describe('mcp-sim usage', () => {
     expect(run.stdout.trim()).toMatch(/^mcp-sim \d+\.\d+\.\d+$/);
   });
 
+  it('--quiet prints only the verdict line, and gives the settings back after the command', async () => {
+    const run = await runMain(['check', '--runs', '10', '--no-shrink', '--quiet']);
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim().split('\n')).toEqual([expect.stringMatching(/^PASS: no violation beyond the baseline of /)]);
+    expect(run.stderr).toBe('');
+    const loud = await runMain(['check', '--runs', '10', '--no-shrink']);
+    expect(loud.lines.length).toBeGreaterThan(10);
+  });
+
   it('check --help shows every flag with the defaults of src/options/defaults.ts', async () => {
     const run = await runMain(['check', '--help']);
     expect(run.code).toBe(0);
