@@ -196,7 +196,7 @@ function writeReplayFiles(report: CampaignReport, sdk: PackageId, dir: string): 
 const asJson = (_key: string, value: unknown) => (value instanceof RegExp ? value.source : value);
 
 /** The `--json` report into its file, or onto stdout for `--json -` (where `main` keeps everything else off stdout). */
-function writeJsonReport(file: string, document: unknown): void {
+export function writeJsonReport(file: string, document: unknown): void {
   if (file === JSON_TO_STDOUT) process.stdout.write(JSON.stringify(document, asJson, 2) + '\n');
   else writeJsonAtomic(file, document, { replacer: asJson, mkdir: true });
 }

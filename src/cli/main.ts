@@ -142,6 +142,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--mermaid', 'print a Mermaid sequence diagram')
     .option('--self-check', 'replay twice and compare trace hashes')
     .option('--quiet', 'print only whether the expected finding reproduced (and errors)')
+    .option('--json <file>', "also write the replay as JSON (schemas/report.schema.json, kind replay); '-' writes it to stdout and everything else to stderr")
     .option('--emit-test <file>', 'also write a vitest regression test of the case (needs --expect, or a file or entry that names its invariant)')
     .option('--emit-expect <absent|present>', 'the emitted test fails while the finding reproduces (absent, default) or once it is fixed (present)')
     .option('--sdk <version|path>', SDK_OPTION_HELP)
@@ -161,6 +162,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         workload: workloadOf(opts),
         ...(opts.emitTest !== undefined && { emitTest: opts.emitTest }),
         ...(opts.emitExpect !== undefined && { emitExpect: opts.emitExpect }),
+        ...(opts.json !== undefined && { jsonFile: opts.json }),
       });
       code = await replayCommand(options);
     });
@@ -234,6 +236,7 @@ interface ReplayFlags extends WorkloadFlags, ReplayCoordinateFlags {
   selfCheck?: boolean;
   emitTest?: string;
   emitExpect?: string;
+  json?: string;
 }
 
 /** What commander parses for `baseline`. */

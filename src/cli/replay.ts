@@ -12,6 +12,8 @@ import { defaultSdk } from '../sdk/load.ts';
 import { runChecked } from '../check/index.ts';
 import { toMermaid } from '../report/mermaid.ts';
 import { emittedTest } from '../report/emitTest.ts';
+import { REPORT_SCHEMA_VERSION } from '../report/jsonReport.ts';
+import { writeJsonReport } from './check.ts';
 import { writeFileAtomic } from '../util/atomicWrite.ts';
 import { formatFinding, traceExcerpt } from '../report/textReport.ts';
 import { formatTrace } from '../sim/index.ts';
@@ -174,6 +176,29 @@ export async function replayCommand(options: ResolvedReplayOptions): Promise<num
     );
   }
   const violation = !deterministic || findings.some((f) => f.severity === 'violation');
+  const finish = (code: number): number => {
+    if (options.jsonFile) {
+      const reproduced = expect === undefined ? undefined : findings.some((f) => f.invariant === expect);
+      writeJsonReport(options.jsonFile, {
+        schemaVersion: REPORT_SCHEMA_VERSION,
+        kind: 'replay',
+        tool: current.tool,
+        sdk: current.sdk,
+        source: options.source,
+        ...(expect !== undefined && { expect }),
+        case: simCase,
+        verdict: { result: reproduced === undefined ? (violation ? 'violation' : 'pass') : reproduced ? 'reproduced' : 'not-reproduced', exitCode: code, deterministic },
+        traceHash: result.hash,
+        steps: result.steps,
+        virtualMs: result.virtualMs,
+        outcome: result.outcome.kind,
+        findings: findings.map((f) => ({ invariant: f.invariant, level: f.level, section: f.section, message: f.message, ...(f.clause !== undefined && { clause: f.clause }) })),
+        trace: formatTrace(result.trace),
+        mermaid: toMermaid(result.trace, { skipHandshake: true }),
+      });
+    }
+    return code;
+  };
   if (options.emitTest && expect) {
     const message = findings.find((f) => f.invariant === expect)?.message;
     const source = options.source;
@@ -186,11 +211,11 @@ export async function replayCommand(options: ResolvedReplayOptions): Promise<num
     writeFileAtomic(options.emitTest, emittedTest({ simCase, invariant: expect, message, origin, madeWith: current, expectation: options.emitExpect }), { mkdir: true });
     console.log(`emitted test: ${options.emitTest} (fails ${options.emitExpect === 'absent' ? `while ${expect} reproduces` : `once ${expect} is fixed`}; run it with npx vitest run ${options.emitTest})`);
   }
-  if (expect === undefined) return violation ? REPLAY_EXIT.violation : REPLAY_EXIT.pass;
+  if (expect === undefined) return finish(violation ? REPLAY_EXIT.violation : REPLAY_EXIT.pass);
 
   if (findings.some((f) => f.invariant === expect)) {
     console.log(pc.bold(`reproduced: ${expect}`));
-    return violation ? REPLAY_EXIT.violation : REPLAY_EXIT.pass;
+    return finish(violation ? REPLAY_EXIT.violation : REPLAY_EXIT.pass);
   }
   const shown = [...new Set(findings.map((f) => f.invariant))];
   console.log(
@@ -199,7 +224,7 @@ export async function replayCommand(options: ResolvedReplayOptions): Promise<num
         ` (exit ${REPLAY_EXIT.notReproduced}): this run shows ${shown.length ? `only ${shown.join(', ')}` : 'no finding'}; ${notReproducedHint(options.source, checked)}`,
     ),
   );
-  return REPLAY_EXIT.notReproduced;
+  return finish(REPLAY_EXIT.notReproduced);
 }
 
 /** What a finding that did not reproduce means, for this source. */

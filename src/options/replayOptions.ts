@@ -45,6 +45,8 @@ export interface ReplayOptions {
   readonly selfCheck?: boolean;
   /** Also write a vitest regression test of the case to this file (`--emit-test`). Needs the invariant. @default none */
   readonly emitTest?: string;
+  /** Also write the replay as JSON to this file (`-`: stdout). @default none */
+  readonly jsonFile?: string;
   /** What the emitted test expects of the finding: `absent` (fails while it reproduces) or `present`. @default 'absent' */
   readonly emitExpect?: string;
 }
@@ -64,6 +66,7 @@ export interface ResolvedReplayOptions {
   readonly madeWith?: MadeWith;
   /** Where to write the emitted regression test, and what it expects. */
   readonly emitTest?: string;
+  readonly jsonFile?: string;
   readonly emitExpect: 'absent' | 'present';
   readonly full: boolean;
   readonly mermaid: boolean;
@@ -121,11 +124,17 @@ export function resolveReplayOptions(input: ReplayOptions = {}): ResolvedReplayO
     mermaid: booleanValue({ option: 'mermaid', flag: '--mermaid' }, input.mermaid ?? DEFAULT_REPLAY_MERMAID),
     selfCheck: booleanValue({ option: 'selfCheck', flag: '--self-check' }, input.selfCheck ?? DEFAULT_SELF_CHECK),
     ...(input.emitTest !== undefined && { emitTest: emitTestFile(input.emitTest) }),
+    ...(input.jsonFile !== undefined && { jsonFile: jsonFileValue(input.jsonFile) }),
     emitExpect: emitExpectValue(input.emitExpect, input.emitTest !== undefined),
   });
 }
 
 /** An invariant id of the catalogue (`docs/invariants.md`), or an `OptionError`. */
+function jsonFileValue(value: unknown): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new OptionError({ option: 'jsonFile', flag: '--json' }, value, 'must be a non-empty path, or - for stdout', 'give a path or -');
+  return value;
+}
+
 function emitTestFile(value: unknown): string {
   if (typeof value !== 'string' || value.trim() === '') {
     throw new OptionError({ option: 'emitTest', flag: '--emit-test' }, value, 'must be a non-empty path', 'give the test file to write, such as test/regressions/cancel.test.ts');

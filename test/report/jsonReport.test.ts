@@ -42,6 +42,15 @@ describe('check --json: the report validates against schemas/report.schema.json'
     expect(run.stderr).toMatch(/PASS: no violation beyond the baseline/);
   });
 
+  it('replay --json: the replayed case, its verdict and exit code, its findings, trace and diagram', async () => {
+    const file = join(dir, 'replay.json');
+    const run = await runMain(['replay', '--baseline', 'cancel.not-initialize memory reordered', '--json', file]);
+    const doc = read(file);
+    expect(valid(doc)).toBe('valid');
+    expect(doc).toMatchObject({ kind: 'replay', expect: 'cancel.not-initialize', verdict: { result: 'reproduced', exitCode: run.code, deterministic: true } });
+    expect((doc['findings'] as { invariant: string }[]).map((f) => f.invariant)).toContain('cancel.not-initialize');
+  });
+
   it('a shard and a sweep validate too; a document without schemaVersion does not', async () => {
     const shard = join(dir, 'shard.json');
     await runMain(['check', '--runs', '20', '--shard', '1/2', '--no-shrink', '--json', shard]);
