@@ -28,9 +28,10 @@ export interface CaseExecutor {
   readonly size: number;
   /**
    * The tally of the longest prefix of `range` it ran: every case, unless `shouldStop()` turned
-   * true (checked between runs). `onPrefix` is called with the prefix done so far.
+   * true (checked between runs). `onPrefix` is called with the prefix done so far and the
+   * invariants it broke.
    */
-  runCases(job: CasesJob, control: { readonly shouldStop: () => boolean; readonly onPrefix?: (done: number) => void }): Promise<CampaignTally>;
+  runCases(job: CasesJob, control: { readonly shouldStop: () => boolean; readonly onPrefix?: (done: number, found: number) => void }): Promise<CampaignTally>;
   /** `shrinkCounterexample` of each task, in task order; `cut()` turning true cuts every shrink short. */
   shrinkAll(
     tasks: readonly ShrinkTask[],
@@ -70,7 +71,8 @@ export interface ShrinkTask {
 /** What a campaign calls back: the runner that judges each case and a progress display. */
 export interface CampaignHooks {
   readonly runner: CheckedRunner;
-  readonly onProgress?: (done: number, total: number, phase: 'run' | 'shrink') => void;
+  /** Called as runs and shrinks finish; while running, `found` is the number of invariants broken so far. */
+  readonly onProgress?: (done: number, total: number, phase: 'run' | 'shrink', found?: number) => void;
   /** Aborting it (Ctrl-C) stops the runs after the current one and skips or cuts shrinking. */
   readonly signal?: AbortSignal;
   /** The SDK release's known causes (its baseline): findings are told apart by them. @default NO_KNOWN_CAUSES */
@@ -323,13 +325,13 @@ function addAt(counts: number[], i: number, n: number): void {
 export async function runCases(
   job: CasesJob,
   runner: CheckedRunner,
-  control: { readonly shouldStop?: () => boolean; readonly onRun?: (done: number) => void } = {},
+  control: { readonly shouldStop?: () => boolean; readonly onRun?: (done: number, found: number) => void } = {},
 ): Promise<CampaignTally> {
   const tally = emptyTally(job.from);
   for (let index = job.from; index < job.to; index++) {
     if (control.shouldStop?.()) break;
     addRecord(tally, await runCase(index, job, runner));
-    control.onRun?.(index + 1 - job.from);
+    control.onRun?.(index + 1 - job.from, tally.found.size);
   }
   return tally;
 }
@@ -430,7 +432,7 @@ export async function runCampaign(options: ResolvedCampaignOptions, hooks: Campa
   const executor = options.workers > 1 ? hooks.executor : undefined;
   const known = hooks.known ?? NO_KNOWN_CAUSES;
   const job: CasesJob = { seed, workload, selfCheck: options.selfCheck, known, ...range };
-  const onRun = (done: number) => hooks.onProgress?.(done, total, 'run');
+  const onRun = (done: number, found: number) => hooks.onProgress?.(done, total, 'run', found);
   const tally = executor ? await executor.runCases(job, { shouldStop, onPrefix: onRun }) : await runCases(job, hooks.runner, { shouldStop, onRun });
   // A stop asked for after the last run changes nothing.
   if (tally.to === range.to && stopped === 'time-limit') stopped = undefined;

@@ -164,7 +164,7 @@ export class CampaignWorkers implements CaseExecutor {
     return Atomics.load(this.stopFlag, 0) !== 0;
   }
 
-  async runCases(job: CasesJob, control: { readonly shouldStop: () => boolean; readonly onPrefix?: (done: number) => void }): Promise<CampaignTally> {
+  async runCases(job: CasesJob, control: { readonly shouldStop: () => boolean; readonly onPrefix?: (done: number, found: number) => void }): Promise<CampaignTally> {
     const length = job.to - job.from;
     const slice = Math.max(1, Math.min(SLICE_MAX, Math.ceil(length / (this.size * 8))));
     const prefix = emptyTally(job.from);
@@ -180,7 +180,7 @@ export class CampaignWorkers implements CaseExecutor {
         // A slice cut short by a stop ends the prefix: later slices are not part of the report.
         if (done.tally.to < done.to) ended = true;
       }
-      if (prefix.to > before) control.onPrefix?.(prefix.to - job.from);
+      if (prefix.to > before) control.onPrefix?.(prefix.to - job.from, prefix.found.size);
     };
     const serve = async (slot: Slot) => {
       while (next < job.to && !this.stopped) {

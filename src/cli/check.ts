@@ -107,8 +107,8 @@ function progressFor(options: ResolvedCampaignOptions) {
     options.timeLimitSeconds === undefined ? createProgress('runs') : createTimedProgress('runs', options.timeLimitSeconds, () => realGlobals.Date.now());
   const progress = { run, shrink: createProgress('shrinking') };
   return {
-    update(done: number, total: number, phase: 'run' | 'shrink') {
-      progress[phase].update(done, total);
+    update(done: number, total: number, phase: 'run' | 'shrink', found?: number) {
+      progress[phase].update(done, total, found);
       if (done === total) progress[phase].stop();
     },
     stop() {
@@ -284,7 +284,7 @@ async function sweepCommand(
       progress = progressFor(options);
       process.stderr.write(`seed ${seed} (${position} of ${count})\n`);
     },
-    onProgress: (done, total, phase) => progress.update(done, total, phase),
+    onProgress: (done, total, phase, found) => progress.update(done, total, phase, found),
     onCampaignDone: (report) => {
       progress.stop();
       const verdict = verdictOf(report, { failOn: options.failOn, strictCauses: options.strictCauses, known: ctx.known });

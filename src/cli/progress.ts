@@ -1,24 +1,36 @@
 import cliProgress from 'cli-progress';
 
-/** A progress display on stderr: a bar on a terminal, a line every 10 % in logs (CI). */
 /** No progress at all (`--quiet`): set by `main` for the command, and given back after it. */
 export const progressSettings = { quiet: false };
 
 const silent = { update() {}, stop() {} };
 
-export function createProgress(label: string): { update(done: number, total: number): void; stop(): void } {
+/** Whether the display names what was found so far, and the rate (runs, not shrinks). */
+const counts = (label: string) => label === 'runs';
+
+/**
+ * A progress display on stderr: a bar on a terminal (with runs/s, invariants broken so far and
+ * the time left), a line every 10 % in logs (CI).
+ */
+export function createProgress(label: string): { update(done: number, total: number, found?: number): void; stop(): void } {
   if (progressSettings.quiet) return silent;
   if (process.stderr.isTTY) {
+    const extra = counts(label) ? ' | {rate} runs/s | {found} invariant(s) broken' : '';
     const bar = new cliProgress.SingleBar(
-      { format: `${label} [{bar}] {value}/{total} {percentage}% eta {eta}s`, stream: process.stderr, hideCursor: true },
+      { format: `${label} [{bar}] {value}/{total} {percentage}%${extra} | eta {eta}s`, stream: process.stderr, hideCursor: true },
       cliProgress.Presets.shades_classic,
     );
     let started = false;
+    let since = 0;
     return {
-      update(done, total) {
-        if (!started) bar.start(total, 0);
+      update(done, total, found) {
+        if (!started) {
+          bar.start(total, 0, { rate: 0, found: 0 });
+          since = performance.now();
+        }
         started = true;
-        bar.update(done);
+        const seconds = (performance.now() - since) / 1000;
+        bar.update(done, { rate: seconds > 0 ? Math.round(done / seconds) : 0, found: found ?? 0 });
       },
       stop() {
         if (started) bar.stop();
@@ -28,9 +40,9 @@ export function createProgress(label: string): { update(done: number, total: num
   }
   let lastDecile = -1;
   return {
-    update(done, total) {
+    update(done, total, found) {
       const decile = Math.floor((done / total) * 10);
-      if (decile !== lastDecile) process.stderr.write(`${label}: ${done}/${total}\n`);
+      if (decile !== lastDecile) process.stderr.write(`${label}: ${done}/${total}${counts(label) && found !== undefined ? `, ${found} invariant(s) broken` : ''}\n`);
       lastDecile = decile;
     },
     stop() {},

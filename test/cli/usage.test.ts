@@ -15,6 +15,13 @@ describe('mcp-sim usage', () => {
     expect(run.stdout.trim()).toMatch(/^mcp-sim \d+\.\d+\.\d+$/);
   });
 
+  it('off a terminal, progress is a line every 10 % that names the invariants broken so far', async () => {
+    const run = await runMain(['check', '--runs', '20', '--no-shrink']);
+    const lines = run.stderr.split('\n').filter((l) => l.startsWith('runs: '));
+    expect(lines.at(-1)).toMatch(/^runs: 20\/20, \d+ invariant\(s\) broken$/);
+    expect(lines.length).toBeLessThanOrEqual(11);
+  });
+
   it('--quiet prints only the verdict line, and gives the settings back after the command', async () => {
     const run = await runMain(['check', '--runs', '10', '--no-shrink', '--quiet']);
     expect(run.code).toBe(0);
