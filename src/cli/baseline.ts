@@ -1,4 +1,7 @@
 import pc from 'picocolors';
+import { REPORT_SCHEMA_VERSION } from '../report/jsonReport.ts';
+import { TOOL } from '../util/toolVersion.ts';
+import { writeJsonReport } from './check.ts';
 import { baselinePath, loadBaseline, saveBaseline, type BaselineEntry } from '../baseline/baseline.ts';
 import { buildBaseline, entryKey } from '../baseline/buildBaseline.ts';
 import { runChecked } from '../check/index.ts';
@@ -27,7 +30,7 @@ export function baselineTable(entries: readonly BaselineEntry[]): string {
 }
 
 /** `mcp-sim baseline`: finds the installed SDK's violations and (with --update) writes its baseline file. */
-export async function baselineCommand(flags: ResolvedBaselineOptions): Promise<number> {
+export async function baselineCommand(flags: ResolvedBaselineOptions, out: { readonly json?: string } = {}): Promise<number> {
   const sdk = installedSdk();
   if (flags.table) {
     const existing = loadBaseline(sdk.name, sdk.version);
@@ -64,7 +67,31 @@ export async function baselineCommand(flags: ResolvedBaselineOptions): Promise<n
         `  shrink: ${(m.msToShrink / 1000).toFixed(2).padStart(6)} s  → ${e.counterexample.scenario.actions.length} action(s), tape [${e.counterexample.tape.join(',')}]`,
     );
   }
-  if (flags.update) console.log(pc.green(`wrote ${saveBaseline(baseline)}`));
+  const written = flags.update ? saveBaseline(baseline) : undefined;
+  if (written) console.log(pc.green(`wrote ${written}`));
   else console.log(pc.dim(`dry run: --update writes ${baselinePath(sdk.name, sdk.version)}`));
+  if (out.json) {
+    writeJsonReport(out.json, {
+      schemaVersion: REPORT_SCHEMA_VERSION,
+      kind: 'baseline',
+      tool: TOOL,
+      sdk,
+      options: { seed, runs, profiles: workload.profiles, workload, update: flags.update, property },
+      ...(written && { file: written }),
+      ...(baseline.rateCampaign && { rateCampaign: baseline.rateCampaign }),
+      entries: baseline.entries.map((e) => ({
+        entry: entryKey(e),
+        invariant: e.invariant,
+        ...(e.clause !== undefined && { clause: e.clause }),
+        variant: e.variant,
+        shape: e.shape,
+        explanation: e.explanation,
+        ...(e.runs !== undefined && { runs: e.runs }),
+        ...(e.measured && { measured: e.measured }),
+        replay: { command: `npx mcp-sim replay --baseline "${entryKey(e)}"` },
+        case: e.counterexample,
+      })),
+    });
+  }
   return 0;
 }

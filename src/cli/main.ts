@@ -176,9 +176,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   addWorkloadOptions(baseline)
     .option('--update', 'write properties/baselines/<package>@<version>.json')
     .option('--table', 'only print the existing baseline as a Markdown table (detection and shrink measurements)')
+    .option('--json <file>', "also write the entries found as JSON (schemas/report.schema.json, kind baseline); '-' writes them to stdout")
     .action(async (opts: BaselineFlags) => {
       const options = resolveBaselineOptions({ seed: opts.seed, runs: opts.runs, update: opts.update, table: opts.table, workload: workloadOf(opts) });
-      code = await baselineCommand(options);
+      code = await baselineCommand(options, { ...(opts.json !== undefined && { json: opts.json }) });
     });
 
   program
@@ -187,6 +188,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--target <side>', "only attacks on 'client' or 'server'")
     .option('--filter <text>', 'only rogue kinds whose name contains this text')
     .option('--sdk <version|path>', SDK_OPTION_HELP)
+    .option('--json <file>', "also write the results as JSON (schemas/report.schema.json, kind rogue); '-' writes them to stdout")
     .action(async (opts) => {
       code = await rogueCommand(opts);
     });
@@ -245,4 +247,5 @@ interface BaselineFlags extends WorkloadFlags {
   runs?: number;
   update?: boolean;
   table?: boolean;
+  json?: string;
 }

@@ -4,11 +4,27 @@ import { formatHttpRogueTable, httpRogueCampaign } from '../rogue/http/index.ts'
 import { formatRogueTable, rogueCampaign } from '../rogue/index.ts';
 import type { Side } from '../sim/index.ts';
 import { installedSdk } from '../sdk/load.ts';
+import type { Finding } from '../model/finding.ts';
+import { REPORT_SCHEMA_VERSION } from '../report/jsonReport.ts';
+import { TOOL } from '../util/toolVersion.ts';
+import { writeJsonReport } from './check.ts';
 
 export interface RogueFlags {
   target?: Side;
   filter?: string;
+  /** Also write the results as JSON (`-`: stdout). */
+  json?: string;
 }
+
+/** A finding of the rogue peer as the JSON report lists it. */
+const findingEntry = (f: Finding & { readonly kind: string; readonly framing?: string }) => ({
+  invariant: f.invariant,
+  level: f.level,
+  section: f.section,
+  message: f.message,
+  kind: f.kind,
+  ...(f.framing !== undefined && { framing: f.framing }),
+});
 
 /** `mcp-sim rogue`: forbidden frames against the real SDK endpoints; a behaviour table and findings. */
 export async function rogueCommand(flags: RogueFlags): Promise<number> {
@@ -26,7 +42,23 @@ export async function rogueCommand(flags: RogueFlags): Promise<number> {
   console.log(formatRogueTable(rows));
   console.log('');
   console.log(findings.length === 0 ? pc.green('no findings') : findings.map((f) => `${formatFinding(f)} (${f.kind}, ${f.framing})`).join('\n'));
-  if (flags.target === 'client') return findings.some((f) => f.severity === 'violation') ? 1 : 0;
+  const write = (code: number, http?: { rows: readonly unknown[]; findings: readonly (Finding & { kind: string })[] }) => {
+    if (flags.json) {
+      writeJsonReport(flags.json, {
+        schemaVersion: REPORT_SCHEMA_VERSION,
+        kind: 'rogue',
+        tool: TOOL,
+        sdk,
+        options: { ...(flags.target && { target: flags.target }), ...(flags.filter && { filter: flags.filter }) },
+        verdict: { result: code === 0 ? 'pass' : 'fail', exitCode: code },
+        rows,
+        findings: findings.map(findingEntry),
+        ...(http && { http: { rows: http.rows, findings: http.findings.map(findingEntry) } }),
+      });
+    }
+    return code;
+  };
+  if (flags.target === 'client') return write(findings.some((f) => f.severity === 'violation') ? 1 : 0);
   // A raw HTTP peer against the real Streamable HTTP server transport (stateful sessions).
   const http = await httpRogueCampaign();
   const httpRows = flags.filter ? http.rows.filter((r) => r.kind.includes(flags.filter!)) : http.rows;
@@ -35,5 +67,5 @@ export async function rogueCommand(flags: RogueFlags): Promise<number> {
   console.log(formatHttpRogueTable(httpRows));
   console.log('');
   console.log(httpFindings.length === 0 ? pc.green('no findings') : httpFindings.map((f) => `${formatFinding(f)} (${f.kind})`).join('\n'));
-  return [...findings, ...httpFindings].some((f) => f.severity === 'violation') ? 1 : 0;
+  return write([...findings, ...httpFindings].some((f) => f.severity === 'violation') ? 1 : 0, { rows: httpRows, findings: httpFindings });
 }

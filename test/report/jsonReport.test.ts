@@ -51,6 +51,20 @@ describe('check --json: the report validates against schemas/report.schema.json'
     expect((doc['findings'] as { invariant: string }[]).map((f) => f.invariant)).toContain('cancel.not-initialize');
   });
 
+  it('rogue --json and baseline --json share the format (kinds rogue and baseline)', async () => {
+    const rogue = join(dir, 'rogue.json');
+    const r = await runMain(['rogue', '--target', 'client', '--filter', 'progress-unknown-token', '--json', rogue]);
+    const doc = read(rogue);
+    expect(valid(doc)).toBe('valid');
+    expect(doc).toMatchObject({ kind: 'rogue', options: { target: 'client', filter: 'progress-unknown-token' }, verdict: { exitCode: r.code } });
+    expect((doc['rows'] as unknown[]).length).toBeGreaterThan(0);
+    const baseline = join(dir, 'baseline.json');
+    await runMain(['baseline', '--runs', '30', '--json', baseline], { MCP_SIM_RUNS: '5' });
+    const b = read(baseline);
+    expect(valid(b)).toBe('valid');
+    expect(b).toMatchObject({ kind: 'baseline', options: { runs: 30, update: false } });
+  });
+
   it('a shard and a sweep validate too; a document without schemaVersion does not', async () => {
     const shard = join(dir, 'shard.json');
     await runMain(['check', '--runs', '20', '--shard', '1/2', '--no-shrink', '--json', shard]);
