@@ -19,8 +19,8 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 /**
  * A campaign as Markdown, for a bug report, a CI job summary (`$GITHUB_STEP_SUMMARY`) or a
  * pull-request comment: the verdict first, a table row per invariant broken (new or known), the
- * rate check; then per finding that fails the campaign its message, replay commands and the
- * Mermaid sequence diagram of its minimal case (GitHub draws it); then coverage.
+ * rate check; then per finding (those that fail the campaign first) its message, replay commands
+ * and the Mermaid sequence diagram of its minimal case (GitHub draws it); then coverage.
  */
 export function markdownReport(report: CampaignReport, ctx: MarkdownContext): string {
   const sdk = `${ctx.madeWith.sdk.name}@${ctx.madeWith.sdk.version}`;
@@ -57,10 +57,13 @@ export function markdownReport(report: CampaignReport, ctx: MarkdownContext): st
     }
     if (ctx.verdict.regressions.length > 0) lines.push('');
   }
-  for (const f of report.findings.filter((x) => failing.has(x.invariant))) {
+  // Failing findings first, then the known ones: each with its words, replay commands and diagram.
+  const ordered = [...report.findings.filter((x) => failing.has(x.invariant)), ...report.findings.filter((x) => !failing.has(x.invariant))];
+  for (const f of ordered) {
     const command = replayCaseCommand(report.seed, shrunkFrom(f), report.workload, { expect: f.invariant, madeWith: ctx.madeWith, ...(ctx.sdkArg && { sdk: ctx.sdkArg }) });
     const file = ctx.replayFiles?.get(f.invariant);
-    lines.push(`### \`${f.invariant}\` (${f.example.level}, ${f.example.section})`, '', cell((f.fresh?.example ?? f.example).message), '', '```sh');
+    const status = failing.has(f.invariant) ? '❌ fails the campaign' : f.fresh ? '⚠️ new cause, not failing' : 'known';
+    lines.push(`### \`${f.invariant}\` (${f.example.level}, ${f.example.section}): ${status}`, '', cell((f.fresh?.example ?? f.example).message), '', '```sh');
     if (file) lines.push(replayFileCommand(file, ctx.sdkArg));
     lines.push(command, '```', '');
     const cx = f.counterexample;

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ACTIONS_MAX, DEFAULT_CAMPAIGN_RUNS, DEFAULT_CAMPAIGN_SEED, DEFAULT_BASELINE_RUNS, DEFAULT_REPRO_DIR } from '../../src/options/index.ts';
 import { runMain } from './runMain.ts';
@@ -20,6 +21,18 @@ describe('mcp-sim usage', () => {
     const lines = run.stderr.split('\n').filter((l) => l.startsWith('runs: '));
     expect(lines.at(-1)).toMatch(/^runs: 20\/20, \d+ invariant\(s\) broken$/);
     expect(lines.length).toBeLessThanOrEqual(11);
+  });
+
+  it('colours only on a terminal: a log (CI=true included) gets plain text, FORCE_COLOR brings colour back', () => {
+    const run = (env: Record<string, string>) =>
+      spawnSync(process.execPath, ['bin/mcp-sim.js', 'check', '--runs', '3', '--no-shrink'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '', FORCE_COLOR: '', ...env } });
+    const plainRun = spawnSync(process.execPath, ['bin/mcp-sim.js', 'check', '--runs', '3', '--no-shrink'], {
+      encoding: 'utf8',
+      env: Object.fromEntries(Object.entries({ ...process.env, CI: 'true' }).filter(([k]) => k !== 'NO_COLOR' && k !== 'FORCE_COLOR')),
+    });
+    expect(plainRun.status).toBe(0);
+    expect(plainRun.stdout).not.toMatch(/\u001b\[/);
+    expect(run({ FORCE_COLOR: '1' }).stdout).toMatch(/\u001b\[/);
   });
 
   it('--quiet prints only the verdict line, and gives the settings back after the command', async () => {

@@ -26,7 +26,7 @@ describe('README walkthrough: a planted race, found, reported, replayed, kept as
     expect(check.code).toBe(1);
     expect(check.lines.at(-1)).toMatch(/^FAIL: .*cancel\.no-response-after/);
     const md = readFileSync(report, 'utf8');
-    expect(md).toContain('### `cancel.no-response-after` (SHOULD, basic/utilities/cancellation)');
+    expect(md).toContain('### `cancel.no-response-after` (SHOULD, basic/utilities/cancellation): ❌ fails the campaign');
     expect(md).toContain('```mermaid\nsequenceDiagram');
 
     const file = join(out, 'cancel.no-response-after.json');

@@ -80,7 +80,8 @@ describe('JUnit and Markdown reports', () => {
     expect(md).toContain('| ❌ | `cancel.not-initialize` | MUST | 4 | new in 1 | 7 |');
     expect(md).toContain('| · | `leak.abort-listeners` | DERIVED | 30 | known | 0 |');
     expect(md).toContain('- ❌ `leak.abort-listeners on memory [signal]`: in 30 of 100 runs; the baseline predicts 1.0 (p = 1.0e-20)');
-    expect(lines).toContain('### `cancel.not-initialize` (MUST, basic/utilities/cancellation)');
+    expect(lines).toContain('### `cancel.not-initialize` (MUST, basic/utilities/cancellation): ❌ fails the campaign');
+    expect(lines).toContain('### `leak.abort-listeners` (DERIVED, (harness: quiescence)): known');
     expect(lines).toContain('npx mcp-sim replay --seed 42 --case 7 --expect cancel.not-initialize --made-with mcp-sim@0.1.0,@modelcontextprotocol/sdk@1.32.2');
     expect(lines.at(-2)).toMatch(/^Coverage: 0 distinct model transitions; race pairs: progress-after-response 0, /);
   });
