@@ -24,6 +24,7 @@ import { secondsArg, wholeNumberArg } from './flagParsers.ts';
 import { mergeCommand } from './merge.ts';
 import { REPLAY_EXIT_HELP, replayCommand } from './replay.ts';
 import { rogueCommand } from './rogue.ts';
+import { matrixCommand } from './matrix.ts';
 import { SDK_OPTION_HELP } from './sdkOption.ts';
 import { ENV_SDK } from '../sdk/load.ts';
 import { parseSdkChoice, sdkFolderOf } from '../sdk/install.ts';
@@ -61,7 +62,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   const envBefore = process.env[ENV_SDK];
   program.hook('preAction', async (_program, action) => {
     const choice = (action.opts() as { sdk?: string }).sdk;
-    if (choice === undefined) return;
+    // `matrix --sdk` names several releases and loads each itself.
+    if (choice === undefined || action.name() === 'matrix') return;
     const folder = await sdkFolderOf(parseSdkChoice(choice), { onInstall: (message) => process.stderr.write(`${message}\n`) });
     if (folder === undefined) delete process.env[ENV_SDK];
     else process.env[ENV_SDK] = folder;
@@ -181,6 +183,17 @@ export async function main(argv: readonly string[]): Promise<number> {
       const options = resolveBaselineOptions({ seed: opts.seed, runs: opts.runs, update: opts.update, table: opts.table, workload: workloadOf(opts) });
       code = await baselineCommand(options, { ...(opts.json !== undefined && { json: opts.json }) });
     });
+
+  const matrix = program
+    .command('matrix')
+    .description('the same campaign on several SDK releases, one table: invariant × release (runs broken in)')
+    .requiredOption('--sdk <list>', 'releases, comma-separated: exact versions (installed into mcp-sim\'s cache) or folders')
+    .option('--runs <n>', `runs per release (default: ${DEFAULT_CAMPAIGN_RUNS})`, wholeNumberArg('--runs'))
+    .option('--seed <n>', `campaign seed (default: ${DEFAULT_CAMPAIGN_SEED})`, wholeNumberArg('--seed'));
+  addWorkloadOptions(matrix).action(async (opts: WorkloadFlags & { sdk: string; runs?: number; seed?: number }) => {
+    const options = resolveCampaignOptions({ seed: opts.seed, runs: opts.runs, shrink: false, workload: workloadOf(opts) });
+    code = await matrixCommand(opts.sdk, options);
+  });
 
   program
     .command('rogue')
