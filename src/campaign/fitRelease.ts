@@ -1,10 +1,17 @@
 import type { ResolvedCampaignOptions } from '../options/index.ts';
 import type { SdkAdapter } from '../sdk/index.ts';
+import { LEAVABLE_PARTS, type LeavablePart } from '../workload/index.ts';
 
 /** A part of the workload a release cannot run, and why: the report lists it, the campaign runs without it. */
 export interface LeftOut {
   readonly what: string;
   readonly why: string;
+}
+
+/** What a campaign left out for a release, and what it runs on it with a limit. */
+export interface ReleaseFit {
+  readonly leftOut: readonly LeftOut[];
+  readonly limits: readonly LeftOut[];
 }
 
 /** A workload the release cannot run at all (every profile it asked for needs what the release lacks). */
@@ -13,32 +20,61 @@ export class ReleaseCannotRunError extends Error {
 }
 
 /**
- * The campaign options cut to what `sdk` offers (`SdkAdapter.capabilities`): the http profile
- * needs the web-standard Streamable HTTP transports (1.25 and later), so on an older release it
- * is left out and said so, never crashed on mid-campaign. What the harness still sends that the
- * release lacks is named too (`limits`), so nothing degrades in silence.
+ * The campaign options cut to what `sdk` offers (`SdkAdapter.capabilities`, detected by probing
+ * the release, never by its version): the http profile needs the web-standard Streamable HTTP
+ * transports; call options and methods the release lacks are left out of the workload
+ * (`ResolvedWorkload.leaveOut`, stripped after the draw, so the same seed keeps the rest of the
+ * campaign comparable across releases). Each is said (`leftOut`), never crashed on mid-campaign;
+ * what the release does differently and the campaign still runs is named too (`limits`), so
+ * nothing degrades in silence.
  */
 export function fitToRelease(
   options: ResolvedCampaignOptions,
   sdk: Pick<SdkAdapter, 'name' | 'version' | 'capabilities'>,
-): { readonly options: ResolvedCampaignOptions; readonly leftOut: readonly LeftOut[]; readonly limits: readonly LeftOut[] } {
+): ReleaseFit & { readonly options: ResolvedCampaignOptions } {
   const release = `${sdk.name}@${sdk.version}`;
+  const caps = sdk.capabilities;
   const leftOut: LeftOut[] = [];
   const limits: LeftOut[] = [];
+  if (caps.requestIdSource === 'none') {
+    throw new ReleaseCannotRunError(`${release} does not let mcp-sim read a request handler's request id, which routes each request to its scripted handler`);
+  }
   let profiles = options.workload.profiles;
-  const http = sdk.capabilities.streamableHttpServer && sdk.capabilities.streamableHttpClient;
+  const http = caps.streamableHttpServer && caps.streamableHttpClient;
   if (!http && profiles.includes('http')) {
     const why = `${release} has no web-standard Streamable HTTP transports (they came with 1.25)`;
     profiles = profiles.filter((p) => p !== 'http');
     if (profiles.length === 0) throw new ReleaseCannotRunError(`the http profile cannot run: ${why}; run --profiles memory`);
     leftOut.push({ what: 'profile http', why });
   }
-  if (!sdk.capabilities.elicitation && options.workload.serverRequests) {
+  const parts = new Set<LeavablePart>(options.workload.leaveOut ?? []);
+  const leave = (part: LeavablePart, what: string, why: string) => {
+    if (parts.has(part)) return;
+    parts.add(part);
+    leftOut.push({ what, why: `${release} ${why}` });
+  };
+  if (!caps.elicitation && options.workload.serverRequests) {
+    leave('elicitation', 'elicitation/create requests', 'has no elicitation schemas (they came with 1.13): the workload draws them as tool calls');
+  }
+  if (caps.progressResetsTimeout === 'never') {
+    leave('reset-on-progress', 'call option resetTimeoutOnProgress', "never lets progress reset a request's timeout (the option came with 1.9)");
+  }
+  if (caps.progressResetsTimeout === 'always') {
     limits.push({
-      what: 'elicitation/create',
-      why: `${release} has no elicitation schemas, and the workload still sends elicitation/create requests: their findings are the harness's (--no-server-requests avoids them)`,
+      what: 'progress resets every timeout',
+      why: `${release} resets a request's timeout on every progress, asked or not (the option came with 1.9): timeout.reset-on-progress and timeout.settles findings of calls without resetTimeoutOnProgress are that design`,
     });
   }
-  if (profiles === options.workload.profiles) return { options, leftOut, limits };
-  return { options: { ...options, workload: { ...options.workload, profiles } }, leftOut, limits };
+  if (!caps.maxTotalTimeout) leave('max-total-timeout', 'call option maxTotalTimeout', 'has no maximum total timeout (it came with 1.7)');
+  if (!caps.relatedMessages) {
+    limits.push({
+      what: 'related messages',
+      why: `${release} gives a handler no sendNotification or sendRequest (they came with 1.10): its progress and nested requests go through the endpoint, not tied to the request (the same frames on the memory profile)`,
+    });
+  }
+  const leaveOut = LEAVABLE_PARTS.filter((p) => parts.has(p));
+  const sameParts = leaveOut.length === (options.workload.leaveOut?.length ?? 0);
+  if (profiles === options.workload.profiles && sameParts) return { options, leftOut, limits };
+  const workload = { ...options.workload, profiles, ...(leaveOut.length > 0 && { leaveOut }) };
+  return { options: { ...options, workload }, leftOut, limits };
 }

@@ -11,6 +11,8 @@ export interface MatrixColumn {
   readonly report: CampaignReport;
   /** What the campaign left out for this release (`fitToRelease`). */
   readonly leftOut: readonly LeftOut[];
+  /** What it ran on this release with a limit (`fitToRelease`). */
+  readonly limits: readonly LeftOut[];
 }
 
 /**
@@ -30,7 +32,7 @@ export async function versionMatrix(
     onRelease?.(sdk, i + 1);
     const fitted = fitToRelease(options, sdk);
     const report = await campaignOn(sdk, fitted.options, undefined, { known: knownFor(sdk) });
-    columns.push({ sdk: { name: sdk.name, version: sdk.version, root: sdk.root }, report, leftOut: fitted.leftOut });
+    columns.push({ sdk: { name: sdk.name, version: sdk.version, root: sdk.root }, report, leftOut: fitted.leftOut, limits: fitted.limits });
   }
   return columns;
 }

@@ -4,7 +4,7 @@ import { knownCausesOf, loadBaseline } from '../baseline/baseline.ts';
 import type { KnownCauses } from '../campaign/knownCauses.ts';
 import { causeName, verdictOf } from '../campaign/verdict.ts';
 import { campaignOn } from '../campaign/check.ts';
-import { fitToRelease } from '../campaign/fitRelease.ts';
+import { fitToRelease, type ReleaseFit } from '../campaign/fitRelease.ts';
 import { formatCampaignReport } from '../report/textReport.ts';
 import { junitReport } from '../report/junit.ts';
 import { jsonReport, REPORT_SCHEMA_VERSION } from '../report/jsonReport.ts';
@@ -76,6 +76,7 @@ export async function checkCommand(asked: ResolvedCampaignOptions): Promise<numb
       markdownFile: options.markdownFile,
       failOn: options.failOn,
       strictCauses: options.strictCauses,
+      fitted: { leftOut, limits },
     });
   } finally {
     interrupt.dispose();
@@ -159,6 +160,8 @@ export interface Presentation {
   readonly failOn?: FailOn;
   /** Fail on new causes of known invariants outside the baseline's campaign too. @default DEFAULT_STRICT_CAUSES */
   readonly strictCauses?: boolean;
+  /** What the campaign left out for the release, and its limits: the JSON and Markdown reports list them. */
+  readonly fitted?: ReleaseFit;
 }
 
 /** The lines that say a report covers less than its campaign: cut, interrupted or one shard. */
@@ -245,11 +248,13 @@ export function presentCampaign(report: CampaignReport, p: Presentation): number
   const exitCode = report.stopped === 'interrupted' ? EXIT_INTERRUPTED : failed ? 1 : 0;
   const madeWith = { tool: TOOL, sdk: p.sdk };
   if (p.jsonFile) {
-    const document = jsonReport(report, { verdict, madeWith, failOn, strictCauses, exitCode, replayFiles, ...sdkArg() });
+    const document = jsonReport(report, { verdict, madeWith, failOn, strictCauses, exitCode, replayFiles, ...sdkArg(), ...(p.fitted && { fitted: p.fitted }) });
     writeJsonReport(p.jsonFile, document);
   }
   if (p.junitFile) writeFileAtomic(p.junitFile, junitReport(report, { verdict, madeWith, ...sdkArg() }), { mkdir: true });
-  if (p.markdownFile) writeFileAtomic(p.markdownFile, markdownReport(report, { verdict, madeWith, failOn, replayFiles, ...sdkArg() }) + '\n', { mkdir: true });
+  if (p.markdownFile) {
+    writeFileAtomic(p.markdownFile, markdownReport(report, { verdict, madeWith, failOn, replayFiles, ...sdkArg(), ...(p.fitted && { fitted: p.fitted }) }) + '\n', { mkdir: true });
+  }
   for (const line of unconfirmedLines(verdict, report, madeWith)) console.log(pc.yellow(line));
   // An entry met only as a knock-on effect (counted under its root cause) was met all the same.
   const met = new Set(report.findings.flatMap((f) => [f.invariant, ...(f.knockOns ?? []).map((k) => k.invariant)]));

@@ -26,6 +26,7 @@ export async function matrixCommand(list: string, options: ResolvedCampaignOptio
     process.stderr.write(`release ${i} of ${releases.length}: ${sdk.name}@${sdk.version}\n`),
   );
   for (const c of columns) for (const l of c.leftOut) console.log(pc.yellow(`  ${c.sdk.version}: left out ${l.what}: ${l.why}`));
+  for (const c of columns) for (const l of c.limits) console.log(pc.yellow(`  ${c.sdk.version}: limit ${l.what}: ${l.why}`));
   console.log('');
   console.log(formatMatrix(columns));
   console.log('');

@@ -10,7 +10,7 @@ import {
 } from '../options/index.ts';
 import { replayFlags } from '../options/replayCaseCommand.ts';
 import type { Profile } from '../sim/index.ts';
-import type { ScenarioConstraints } from '../workload/index.ts';
+import { LEAVABLE_PARTS, type LeavablePart, type ScenarioConstraints } from '../workload/index.ts';
 import { commaListArg, wholeNumberArg } from './flagParsers.ts';
 
 const yesNo = (b: boolean) => (b ? 'on' : 'off');
@@ -31,7 +31,8 @@ export function addWorkloadOptions(command: Command): Command {
     .option(f.serverRequests, `server-initiated requests (sampling, elicitation, roots) too (default: ${yesNo(DEFAULT_SERVER_REQUESTS)})`)
     .option(`--no-${f.serverRequests.slice(2)}`, 'only client→server tool calls')
     .option(f.faults, `connection closes and reconnects (default: ${yesNo(DEFAULT_FAULTS)})`)
-    .option(`--no-${f.faults.slice(2)}`, 'no connection closes or reconnects');
+    .option(`--no-${f.faults.slice(2)}`, 'no connection closes or reconnects')
+    .option(`${f.leaveOut} <list>`, `workload parts to leave out: ${LEAVABLE_PARTS.join(', ')} (check leaves out by itself what the release lacks)`, commaListArg);
 }
 
 /** The workload flags as commander parses them (its attribute names are the option names). */
@@ -41,6 +42,7 @@ export interface WorkloadFlags {
   stepsMax?: number;
   serverRequests?: boolean;
   faults?: boolean;
+  leaveOut?: string[];
 }
 
 /**
@@ -54,6 +56,7 @@ export function workloadOf(flags: WorkloadFlags): ScenarioConstraints {
   if (flags.stepsMax !== undefined) picked.stepsMax = flags.stepsMax;
   if (flags.serverRequests !== undefined) picked.serverRequests = flags.serverRequests;
   if (flags.faults !== undefined) picked.faults = flags.faults;
+  if (flags.leaveOut !== undefined) picked.leaveOut = flags.leaveOut as LeavablePart[];
   return picked;
 }
 

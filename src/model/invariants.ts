@@ -82,6 +82,7 @@ const table = [
   ['liveness.quiescent', 'DERIVED', '(harness: quiescence)', 'the run reaches quiescence within its step and virtual-time budgets'],
   ['liveness.handler-ends', 'DERIVED', '(harness: quiescence)', 'at quiescence every request handler has ended or was aborted'],
   ['harness.deterministic', 'MUST', '(harness)', 'the same seed gives the same trace hash'],
+  ['harness.as-scripted', 'MUST', '(harness)', 'every scripted program runs as written on the SDK release: its calls\' methods and options, and each request reaching its scripted handler; what the release cannot do is reported, never passed over'],
   ['harness.unhandled', 'MUST', '(harness)', 'no exception or unhandled rejection escapes the system under test unnoticed: each one is reported with the step that caused it'],
   ['harness.globals-restored', 'MUST', '(harness)', 'after a run, timers, Date, random sources are the real ones again'],
 ] as const;

@@ -1,6 +1,7 @@
 import { KNOWN_PROFILES, SEED_MAX } from './defaults.ts';
 import { OptionError, type OptionName } from './OptionError.ts';
 import type { Profile } from '../sim/scenario.ts';
+import { LEAVABLE_PARTS, type LeavablePart } from '../workload/leavableParts.ts';
 
 /** The environment the resolvers read overrides from (`process.env` unless a test passes its own). */
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -35,6 +36,15 @@ export function profileList(name: OptionName, value: unknown): readonly Profile[
   if (unknown.length > 0) throw new OptionError(name, value, `has unknown profile(s) ${unknown.map((p) => JSON.stringify(p)).join(', ')}; the simulator has ${known}`, fix);
   if (new Set(value).size !== value.length) throw new OptionError(name, value, 'names a profile twice (that would weight the draw)', 'name each profile once');
   return Object.freeze([...value]) as readonly Profile[];
+}
+
+/** Parts of the workload to leave out, each known; in `LEAVABLE_PARTS` order, once each (it is a set). */
+export function leavablePartList(name: OptionName, value: unknown): readonly LeavablePart[] {
+  const fix = `name any of ${LEAVABLE_PARTS.join(', ')}${name.flag ? `, comma-separated (${name.flag} ${LEAVABLE_PARTS.join(',')})` : ''}`;
+  if (!Array.isArray(value)) throw new OptionError(name, value, 'must be a list of workload parts', fix);
+  const unknown = value.filter((p) => !LEAVABLE_PARTS.includes(p as LeavablePart));
+  if (unknown.length > 0) throw new OptionError(name, value, `has unknown part(s) ${unknown.map((p) => JSON.stringify(p)).join(', ')}`, fix);
+  return Object.freeze(LEAVABLE_PARTS.filter((p) => value.includes(p)));
 }
 
 /**

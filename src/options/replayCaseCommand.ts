@@ -84,7 +84,7 @@ export function shellArg(arg: string): string {
 /**
  * The flags that give `workload` on the command line: one per option that differs from the
  * default, in a fixed order (`--profiles`, `--actions-max`, `--steps-max`,
- * `--no-server-requests`, `--no-faults`). Empty for the default workload, so default commands
+ * `--no-server-requests`, `--no-faults`, `--leave-out`). Empty for the default workload, so default commands
  * print as before.
  */
 export function workloadArgs(workload: ResolvedWorkload): string[] {
@@ -95,6 +95,7 @@ export function workloadArgs(workload: ResolvedWorkload): string[] {
   if (workload.stepsMax !== d.stepsMax) args.push(workloadFlags.stepsMax, String(workload.stepsMax));
   if (workload.serverRequests !== d.serverRequests) args.push(negated(workloadFlags.serverRequests, workload.serverRequests));
   if (workload.faults !== d.faults) args.push(negated(workloadFlags.faults, workload.faults));
+  if (workload.leaveOut) args.push(workloadFlags.leaveOut, workload.leaveOut.join(','));
   return args;
 }
 

@@ -1,8 +1,9 @@
 import type { Profile } from '../sim/scenario.ts';
 import type { ScenarioConstraints } from '../workload/scenarioArbitrary.ts';
+import type { LeavablePart } from '../workload/leavableParts.ts';
 import { DEFAULT_ACTIONS_MAX, DEFAULT_FAULTS, DEFAULT_PROFILES, DEFAULT_SERVER_REQUESTS, DEFAULT_STEPS_MAX } from './defaults.ts';
 import { OptionError } from './OptionError.ts';
-import { booleanValue, profileList, wholeNumber } from './optionRules.ts';
+import { booleanValue, leavablePartList, profileList, wholeNumber } from './optionRules.ts';
 
 /** The workload of a run with every bound filled in: what `caseAt(seed, index, workload)` draws from. */
 export interface ResolvedWorkload {
@@ -11,6 +12,11 @@ export interface ResolvedWorkload {
   readonly serverRequests: boolean;
   readonly faults: boolean;
   readonly profiles: readonly Profile[];
+  /**
+   * Parts left out for a release that lacks them, in `LEAVABLE_PARTS` order; absent when none
+   * (so the workloads of before, and their keys, are unchanged).
+   */
+  readonly leaveOut?: readonly LeavablePart[];
 }
 
 /**
@@ -24,6 +30,7 @@ export const workloadFlags = {
   profiles: '--profiles',
   serverRequests: '--server-requests',
   faults: '--faults',
+  leaveOut: '--leave-out',
 } as const satisfies Record<keyof ResolvedWorkload, string>;
 
 /** The defaults of a run's workload (every profile; the bare generator draws `memory` only). */
@@ -53,7 +60,7 @@ const field = (key: keyof ResolvedWorkload, at: string) => ({ option: `${at}.${k
 /** `input` with every default filled in and every bound checked; `at` names it in errors. */
 export function resolveWorkload(input: ScenarioConstraints = {}, at = 'workload'): ResolvedWorkload {
   if (typeof input !== 'object' || input === null) {
-    throw new OptionError({ option: at }, input, 'must be an object of workload bounds', 'pass { actionsMax, stepsMax, serverRequests, faults, profiles } or leave it out');
+    throw new OptionError({ option: at }, input, 'must be an object of workload bounds', 'pass { actionsMax, stepsMax, serverRequests, faults, profiles, leaveOut } or leave it out');
   }
   const unknown = Object.keys(input).filter((k) => !(k in workloadFlags));
   if (unknown.length > 0) {
@@ -65,5 +72,11 @@ export function resolveWorkload(input: ScenarioConstraints = {}, at = 'workload'
     serverRequests: booleanValue(field('serverRequests', at), input.serverRequests ?? DEFAULT_SERVER_REQUESTS),
     faults: booleanValue(field('faults', at), input.faults ?? DEFAULT_FAULTS),
     profiles: profileList(field('profiles', at), input.profiles ?? DEFAULT_PROFILES),
+    ...leftOutField(leavablePartList(field('leaveOut', at), input.leaveOut ?? [])),
   });
+}
+
+/** The `leaveOut` field: present only when something is left out. */
+function leftOutField(parts: readonly LeavablePart[]): { leaveOut?: readonly LeavablePart[] } {
+  return parts.length > 0 ? { leaveOut: parts } : {};
 }

@@ -1,4 +1,5 @@
 import { shrunkFrom, type CampaignReport, type FindingSummary } from '../campaign/runCampaign.ts';
+import type { ReleaseFit } from '../campaign/fitRelease.ts';
 import { causeName, type Verdict } from '../campaign/verdict.ts';
 import { replayCaseCommand, replayFileCommand, type MadeWith } from '../options/replayCaseCommand.ts';
 import { formatTrace } from '../sim/index.ts';
@@ -20,6 +21,8 @@ export interface JsonReportContext {
   readonly replayFiles: ReadonlyMap<string, string>;
   /** The `--sdk` folder to repeat in replay commands, when not the installed release. */
   readonly sdkArg?: string;
+  /** What the campaign left out for the release, and what it runs with a limit (`fitToRelease`). */
+  readonly fitted?: ReleaseFit;
 }
 
 /**
@@ -66,6 +69,8 @@ export function jsonReport(report: CampaignReport, ctx: JsonReportContext): Reco
       selfCheck: report.selfCheck ?? false,
       shrink: report.shrink ?? false,
       ...(ctx.sdkArg && { sdkFolder: ctx.sdkArg }),
+      ...(ctx.fitted && ctx.fitted.leftOut.length > 0 && { leftOut: ctx.fitted.leftOut }),
+      ...(ctx.fitted && ctx.fitted.limits.length > 0 && { limits: ctx.fitted.limits }),
     },
     durationMs: report.wallMs,
     verdict: {

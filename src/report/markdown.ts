@@ -1,4 +1,5 @@
 import { shrunkFrom, type CampaignReport } from '../campaign/runCampaign.ts';
+import type { ReleaseFit } from '../campaign/fitRelease.ts';
 import { causeName, type Verdict } from '../campaign/verdict.ts';
 import { replayCaseCommand, replayFileCommand, type MadeWith } from '../options/replayCaseCommand.ts';
 import { toMermaid } from './mermaid.ts';
@@ -12,6 +13,8 @@ export interface MarkdownContext {
   readonly sdkArg?: string;
   /** Path of the replay file written for each counterexample, by invariant. */
   readonly replayFiles?: ReadonlyMap<string, string>;
+  /** What the campaign left out for the release, and what it runs with a limit (`fitToRelease`). */
+  readonly fitted?: ReleaseFit;
 }
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -33,6 +36,9 @@ export function markdownReport(report: CampaignReport, ctx: MarkdownContext): st
       `${report.nondeterministic.length > 0 ? `, ${report.nondeterministic.length} nondeterministic case(s)` : ''}.`,
     '',
   ];
+  for (const l of ctx.fitted?.leftOut ?? []) lines.push(`- Left out: **${cell(l.what)}**: ${cell(l.why)}`);
+  for (const l of ctx.fitted?.limits ?? []) lines.push(`- Limit: **${cell(l.what)}**: ${cell(l.why)}`);
+  if (ctx.fitted && ctx.fitted.leftOut.length + ctx.fitted.limits.length > 0) lines.push('');
   if (report.findings.length > 0) {
     lines.push('| | invariant | level | runs | cause | first case |', '|---|---|---|---|---|---|');
     for (const f of report.findings) {

@@ -31,7 +31,7 @@ export interface SdkAdapter {
   createClient(): Endpoint;
   /** A `Server` with the tools capability. */
   createServer(): Endpoint;
-  /** Registers `handler` as `endpoint`'s one handler of `method`; throws when the release cannot say a request's id. */
+  /** Registers `handler` as `endpoint`'s one handler of `method`; throws when the release cannot say a request's id (`requestIdSource: 'none'`). */
   handle(endpoint: Endpoint, method: SdkMethod, handler: RequestHandler): void;
   /** Sends `method` from `endpoint` and resolves with the result the release's schema accepted. */
   request(endpoint: Endpoint, method: SdkMethod, params: Record<string, unknown>, options: RequestOptions): Promise<unknown>;
@@ -62,8 +62,28 @@ export interface SdkCapabilities {
   readonly streamableHttpClient: boolean;
   /** `types.js` has the `elicitation/create` request and result schemas. */
   readonly elicitation: boolean;
-  /** A request handler's context carries the request's JSON-RPC id (seen in a probe exchange). */
+  /** A request handler's context carries the request's JSON-RPC id (seen in a probe exchange; 1.11 and later). */
   readonly handlerRequestId: boolean;
+  /**
+   * Where the adapter reads a handler's request id, which routes a request to its scripted
+   * handler: the context; the raw request the release's own handler wrapper receives, its id
+   * put into the context by the adapter (1.0 to 1.10); or nowhere (no handler can be routed).
+   */
+  readonly requestIdSource: 'context' | 'raw-request' | 'none';
+  /**
+   * The handler's context has `sendNotification` and `sendRequest`, which tie a progress report or
+   * a nested request to the request being handled (1.10 and later). Without them the adapter sends
+   * through the endpoint: the same frames on the memory profile, but not tied to the request.
+   */
+  readonly relatedMessages: boolean;
+  /**
+   * What progress does to a pending request's timeout: nothing (`never`, before 1.7), reset it
+   * always, asked or not (`always`, 1.7 and 1.8), or reset it when the caller set
+   * `resetTimeoutOnProgress` (`when-asked`). Seen in a probe of `Protocol.request`.
+   */
+  readonly progressResetsTimeout: 'never' | 'always' | 'when-asked';
+  /** A call's `maxTotalTimeout` ends it once a progress comes after the maximum (1.7 and later). */
+  readonly maxTotalTimeout: boolean;
 }
 
 /** The request methods mcp-sim sends and serves through an SDK (the scenario's `RequestMethod`). */

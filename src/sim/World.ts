@@ -323,8 +323,16 @@ export class World {
   ): Promise<unknown> {
     const endpoint = this.endpointOf(from, client);
     const conn = this.clientConns[client]!;
+    if (!this.sdk.methods.includes(method)) {
+      this.unscripted(from, `call ${call}`, `${this.sdk.name}@${this.sdk.version} has no ${method}: the call was not made`);
+      return Promise.reject(new Error(`${method} is not in this SDK release`));
+    }
+    options = this.optionsTheReleaseHas(from, call, options);
     const id = this.sdk.probe.nextRequestId(endpoint).value;
     if (id !== undefined && handler !== undefined) this.routes.set(`${otherSide(from)}:${conn}:${id}`, handler);
+    if (id === undefined && handler !== undefined) {
+      this.unscripted(from, `call ${call}`, `the id of its request cannot be read before it is sent, so handler ${handler} is never found for it`);
+    }
     const sdkOptions: RequestOptions = {};
     const faults = this.scenario.adapterFaults;
     if (options.timeoutMs !== undefined && !hasAdapterFault(faults, from, 'drop-timeout-option')) sdkOptions.timeout = options.timeoutMs;
@@ -369,10 +377,37 @@ export class World {
     );
   }
 
+  /** Records that `part` could not be driven as scripted on this release (`harness.as-scripted`). */
+  private unscripted(side: Side, part: string, why: string): void {
+    this.trace.record({ kind: 'unscripted', side, part, why });
+  }
+
+  /**
+   * `options` without the call options the release does not have (it would ignore them): each
+   * one dropped is recorded, and the trace's call then names the options the call really ran with.
+   */
+  private optionsTheReleaseHas(side: Side, call: string, options: CallOptions): CallOptions {
+    const caps = this.sdk.capabilities;
+    const release = `${this.sdk.name}@${this.sdk.version}`;
+    let kept = options;
+    if (options.resetTimeoutOnProgress === true && caps.progressResetsTimeout === 'never') {
+      const { resetTimeoutOnProgress: _, ...rest } = kept;
+      kept = rest;
+      this.unscripted(side, `call ${call}`, `${release} never resets a timeout on progress: the call ran without resetTimeoutOnProgress`);
+    }
+    if (options.maxTotalTimeoutMs !== undefined && !caps.maxTotalTimeout) {
+      const { maxTotalTimeoutMs: _, ...rest } = kept;
+      kept = rest;
+      this.unscripted(side, `call ${call}`, `${release} has no maximum total timeout: the call ran without maxTotalTimeout`);
+    }
+    return kept;
+  }
+
   /** The SDK's request handler on `side`: looks up the scripted program and runs it. */
   private handle(side: Side, method: RequestMethod, context: HandlerContext, client: number): Promise<Record<string, unknown>> {
     const conn = this.clientConns[client]!;
     const id = context.requestId;
+    if (id === undefined) this.unscripted(side, `a ${method} request`, 'its handler was given no request id, so no scripted handler is found for it');
     const name = this.routes.get(`${side}:${conn}:${id}`);
     const program = (name !== undefined && this.scenario.handlers[name]) || answerAtOnce;
     this.trace.record({ kind: 'handler-start', side, conn, id, method, ...(name !== undefined && { call: name }) });

@@ -100,6 +100,11 @@ export type TraceEventBody =
   | { kind: 'sse-end'; at: Side; conn: number; exchange: number }
   /** The client dropped the exchange (`at: 'client'`), or the server learnt that it did. */
   | { kind: 'http-disconnect'; at: Side; conn: number; exchange: number }
+  /**
+   * The harness could not drive `part` of the scenario as scripted on this SDK release (a method
+   * or call option it lacks, a request it cannot route to its handler): `harness.as-scripted`.
+   */
+  | { kind: 'unscripted'; side: Side; part: string; why: string }
   /** Something escaped the system under test: `harness.unhandled`. */
   | { kind: 'escape'; source: 'unhandledRejection' | 'uncaughtException' | 'action'; error: string }
   /** The run ended: quiescent, or a budget ran out (a liveness failure). */
@@ -210,6 +215,8 @@ export function formatEvent(e: TraceEvent): string {
       return `${head}   http disconnect ${e.at === 'client' ? 'by client' : 'seen by server'} #${e.exchange}`;
     case 'escape':
       return `${head}   ESCAPE ${e.source}: ${e.error}`;
+    case 'unscripted':
+      return `${head}   UNSCRIPTED ${e.side} ${e.part}: ${e.why}`;
     case 'end':
       return `${head} ■ end ${e.outcome}`;
   }

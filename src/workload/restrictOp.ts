@@ -13,19 +13,23 @@ export interface Restriction {
   readonly features: SwarmFeatures;
   readonly palette: TimingPalette;
   readonly profile: Profile;
+  /** The workload leaves elicitation out (`leavableParts.ts`): an elicitation request becomes a tool call. */
+  readonly withoutElicitation?: boolean;
 }
 
 /**
  * `op` with what its case's features turn off stripped and its durations looked up: an abort,
  * close, reconnect or drop whose feature is off is removed; a server request becomes a tool
- * call when those are off (the case keeps its number of calls); options, steps, ends and abort
+ * call when those are off, and so does an elicitation request when the workload leaves
+ * elicitation out (the case keeps its number of calls); options, steps, ends and abort
  * policies whose feature is off are dropped or made plain.
  */
 export function restrictOp(op: DraftOp, r: Restriction): RestrictedOp | undefined {
   const f = r.features;
   switch (op.op) {
     case 'call': {
-      const method = op.method === 'tools/call' || f.serverRequests ? op.method : 'tools/call';
+      const kept = op.method === 'tools/call' || (f.serverRequests && !(op.method === 'elicitation/create' && r.withoutElicitation));
+      const method = kept ? op.method : 'tools/call';
       return { op: 'call', method, options: restrictOptions(op.options, r), program: restrictProgram(op.program, method === 'tools/call', r) };
     }
     case 'abort':

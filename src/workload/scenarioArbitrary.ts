@@ -9,6 +9,7 @@ import {
 } from '../options/defaults.ts';
 import type { CallerAction, HandlerProgram, HttpMode, Profile, RequestMethod, Scenario } from '../sim/scenario.ts';
 import type { DraftOp, DraftOption, DraftOptions, DraftProgram, DraftStep } from './draftOps.ts';
+import type { LeavablePart } from './leavableParts.ts';
 import { restrictOp, type RestrictedOp } from './restrictOp.ts';
 import { SWARM_FEATURES, swarmFeaturesArbitrary, type SwarmFeature, type SwarmFeatures } from './swarmFeatures.ts';
 import { durationIndexArbitrary, timingPaletteArbitrary } from './timingPalette.ts';
@@ -31,6 +32,8 @@ export interface ScenarioConstraints {
    * @default DEFAULT_GENERATOR_PROFILES (['memory']); resolved runs use DEFAULT_PROFILES
    */
   readonly profiles?: readonly Profile[];
+  /** Parts a release lacks, stripped after the draw (`leavableParts.ts`). @default none */
+  readonly leaveOut?: readonly LeavablePart[];
 }
 
 /** Step of a handler drawn for a request of `method`; a sleep's duration is a palette index. */
@@ -71,9 +74,16 @@ const optionsArb: fc.Arbitrary<DraftOptions> = fc.record({
   signal: optionArb(fc.constantFrom('a' as const, 'b' as const)),
 });
 
-/** The swarm features a workload permits: its flags turn theirs off for good. */
-function allowedFeatures(serverRequests: boolean, faults: boolean): ReadonlySet<SwarmFeature> {
-  const off = new Set<SwarmFeature>([...(serverRequests ? [] : ['serverRequests' as const]), ...(faults ? [] : ['closes' as const, 'reconnects' as const, 'drops' as const])]);
+/** The swarm feature of each call option a workload can leave out. */
+const optionFeatureOf: Partial<Record<LeavablePart, SwarmFeature>> = { 'reset-on-progress': 'resetOnProgress', 'max-total-timeout': 'maxTotal' };
+
+/** The swarm features a workload permits: its flags turn theirs off for good, and so do the options it leaves out. */
+function allowedFeatures(serverRequests: boolean, faults: boolean, leaveOut: readonly LeavablePart[]): ReadonlySet<SwarmFeature> {
+  const off = new Set<SwarmFeature>([
+    ...(serverRequests ? [] : ['serverRequests' as const]),
+    ...(faults ? [] : ['closes' as const, 'reconnects' as const, 'drops' as const]),
+    ...leaveOut.flatMap((part) => optionFeatureOf[part] ?? []),
+  ]);
   return new Set(SWARM_FEATURES.filter((f) => !off.has(f)));
 }
 
@@ -92,6 +102,7 @@ export function scenarioArbitrary(constraints: ScenarioConstraints = {}): fc.Arb
     serverRequests = DEFAULT_SERVER_REQUESTS,
     faults = DEFAULT_FAULTS,
     profiles = DEFAULT_GENERATOR_PROFILES,
+    leaveOut = [],
   } = constraints;
   const methods: RequestMethod[] = serverRequests
     ? ['tools/call', 'tools/call', 'sampling/createMessage', 'elicitation/create', 'roots/list']
@@ -122,11 +133,12 @@ export function scenarioArbitrary(constraints: ScenarioConstraints = {}): fc.Arb
   // Calls that take the place of ops whose feature is off, so a case with few features piles
   // its actions onto them instead of losing them; shrinks to none (such ops are then removed).
   const spares = fc.array(callArb, { maxLength: actionsMax });
-  const features = swarmFeaturesArbitrary(allowedFeatures(serverRequests, faults));
+  const features = swarmFeaturesArbitrary(allowedFeatures(serverRequests, faults, leaveOut));
+  const withoutElicitation = leaveOut.includes('elicitation');
   return fc.tuple(features, timingPaletteArbitrary, ops, spares, transportArb(profiles), clientOfOp).map(([f, palette, drafts, spare, drawn, owner]) => {
     const transport = drawn.http === undefined ? { profile: drawn.profile } : { profile: drawn.profile, http: restrictHttpMode(drawn.http, f) };
     const clients = transport.http?.clients ?? 1;
-    const r = { features: f, palette, profile: transport.profile };
+    const r = { features: f, palette, profile: transport.profile, withoutElicitation };
     let nextSpare = 0;
     const restricted = drafts.map((op) => {
       const kept = restrictOp(op, r);

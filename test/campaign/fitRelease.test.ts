@@ -1,13 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import { fitToRelease, ReleaseCannotRunError } from '../../src/campaign/fitRelease.ts';
+import { caseAt } from '../../src/campaign/simCase.ts';
 import { resolveCampaignOptions } from '../../src/options/index.ts';
 import type { SdkCapabilities } from '../../src/sdk/index.ts';
+import type { CallerAction } from '../../src/sim/index.ts';
 
+/** A release with everything but the Streamable HTTP transports, unless `caps` says otherwise. */
 const release = (caps: Partial<SdkCapabilities>) => ({
   name: '@modelcontextprotocol/sdk',
   version: '1.24.0',
-  capabilities: { streamableHttpServer: false, streamableHttpClient: false, elicitation: true, handlerRequestId: true, ...caps },
+  capabilities: {
+    streamableHttpServer: false,
+    streamableHttpClient: false,
+    elicitation: true,
+    handlerRequestId: true,
+    requestIdSource: 'context',
+    relatedMessages: true,
+    progressResetsTimeout: 'when-asked',
+    maxTotalTimeout: true,
+    ...caps,
+  } satisfies SdkCapabilities,
 });
+
+/** What 1.0.0 offers (see test/sdk/oldReleases.test.ts). */
+const oldest = release({ elicitation: false, handlerRequestId: false, requestIdSource: 'raw-request', relatedMessages: false, progressResetsTimeout: 'never', maxTotalTimeout: false });
+
+const memory = () => resolveCampaignOptions({ workload: { profiles: ['memory'] } }, {});
 
 describe('fitToRelease: a campaign cut to what the release offers, and said so', () => {
   it('leaves the http profile out on a release without the web-standard Streamable HTTP transports', () => {
@@ -25,9 +43,48 @@ describe('fitToRelease: a campaign cut to what the release offers, and said so',
     expect(() => fitToRelease(httpOnly, release({}))).toThrow(ReleaseCannotRunError);
   });
 
-  it('names the elicitation requests the workload still sends to a release without elicitation', () => {
-    const { limits } = fitToRelease(resolveCampaignOptions({ workload: { profiles: ['memory'] } }, {}), release({ elicitation: false }));
-    expect(limits.map((l) => l.what)).toEqual(['elicitation/create']);
-    expect(fitToRelease(resolveCampaignOptions({ workload: { profiles: ['memory'], serverRequests: false } }, {}), release({ elicitation: false })).limits).toEqual([]);
+  it('leaves elicitation out of the workload of a release without elicitation, unless there are no server requests', () => {
+    const { options, leftOut } = fitToRelease(memory(), release({ elicitation: false }));
+    expect(leftOut.map((l) => l.what)).toEqual(['elicitation/create requests']);
+    expect(options.workload.leaveOut).toEqual(['elicitation']);
+    const none = fitToRelease(resolveCampaignOptions({ workload: { profiles: ['memory'], serverRequests: false } }, {}), release({ elicitation: false }));
+    expect(none.leftOut).toEqual([]);
+    expect(none.options.workload.leaveOut).toBeUndefined();
+  });
+
+  it('leaves out the call options 1.0.0 lacks and names the related messages it cannot tie', () => {
+    const { options, leftOut, limits } = fitToRelease(memory(), oldest);
+    expect(options.workload.leaveOut).toEqual(['reset-on-progress', 'max-total-timeout', 'elicitation']);
+    expect(leftOut.map((l) => l.what)).toEqual(['elicitation/create requests', 'call option resetTimeoutOnProgress', 'call option maxTotalTimeout']);
+    expect(limits.map((l) => l.what)).toEqual(['related messages']);
+  });
+
+  it('keeps resetTimeoutOnProgress on a release that resets always, and names that as a limit', () => {
+    const { options, leftOut, limits } = fitToRelease(memory(), release({ progressResetsTimeout: 'always' }));
+    expect(options.workload.leaveOut).toBeUndefined();
+    expect(leftOut).toEqual([]);
+    expect(limits).toEqual([{ what: 'progress resets every timeout', why: expect.stringMatching(/timeout\.reset-on-progress and timeout\.settles findings/) }]);
+  });
+
+  it('refuses a release whose handlers cannot be routed', () => {
+    expect(() => fitToRelease(memory(), release({ requestIdSource: 'none' }))).toThrow(/does not let mcp-sim read a request handler's request id/);
+  });
+
+  it('strips what it leaves out after the draw: the same seed draws the same cases otherwise', () => {
+    const asked = memory();
+    const cut = fitToRelease(asked, oldest).options;
+    const calls = (w: typeof asked.workload, k: number) => caseAt(asked.seed, k, w).scenario.actions.filter((a): a is Extract<CallerAction, { kind: 'call' }> => a.kind === 'call');
+    let stripped = 0;
+    for (let k = 0; k < 40; k++) {
+      const [full, fitted] = [calls(asked.workload, k), calls(cut.workload, k)];
+      expect(fitted.map((c) => c.call.slice(1))).toEqual(full.map((c) => c.call.slice(1)));
+      fitted.forEach((c, i) => {
+        const { resetTimeoutOnProgress, maxTotalTimeoutMs, ...rest } = full[i]!.options;
+        expect(c.options).toEqual(rest);
+        expect(c.method).toBe(full[i]!.method === 'elicitation/create' ? 'tools/call' : full[i]!.method);
+        if (resetTimeoutOnProgress !== undefined || maxTotalTimeoutMs !== undefined || full[i]!.method === 'elicitation/create') stripped++;
+      });
+    }
+    expect(stripped).toBeGreaterThan(10);
   });
 });

@@ -1,5 +1,5 @@
 import type { HandlerContext, IncomingRequest, RequestOptions, SdkAdapter, SdkMethod, SdkModules } from '../SdkAdapter.ts';
-import { detectV1Capabilities } from './capabilities.ts';
+import { detectV1Capabilities, passRawRequestId } from './capabilities.ts';
 import { v1Facts } from './facts.ts';
 import { v1StreamableHttp } from './httpTransports.ts';
 import { v1MethodSpecs, type MethodSpec } from './methods.ts';
@@ -14,19 +14,23 @@ const passThroughValidator = {
   getValidator: () => (input: unknown) => ({ valid: true, data: input, errorMessage: undefined }),
 };
 
-/** The 1.x handler `extra`, as far as it is read (the SDK's typing is per schema). */
+/**
+ * The 1.x handler `extra`, as far as it is read (the SDK's typing is per schema). Only `signal`
+ * is in every release; `requestId` is put in by `passRawRequestId` where the release lacks it.
+ */
 interface V1Extra {
   signal: AbortSignal;
   requestId: string | number;
   _meta?: { progressToken?: string | number };
-  sendNotification(notification: unknown): Promise<void>;
-  sendRequest(request: unknown, resultSchema: unknown, options?: RequestOptions): Promise<unknown>;
+  sendNotification?(notification: unknown): Promise<void>;
+  sendRequest?(request: unknown, resultSchema: unknown, options?: RequestOptions): Promise<unknown>;
 }
 
 /** A 1.x `Protocol` (`Client` or `Server`) with one generic handler type for every schema. */
 interface V1Protocol {
   setRequestHandler(schema: unknown, handler: (request: IncomingRequest, extra: V1Extra) => Promise<Record<string, unknown>>): void;
   request(request: unknown, resultSchema: unknown, options: RequestOptions): Promise<unknown>;
+  notification(notification: unknown): Promise<void>;
 }
 
 /** The adapter of one loaded 1.x release (only the low-level `Client`/`Server` API, in every 1.x). */
@@ -43,12 +47,20 @@ export async function createV1Adapter(
     if (!found) throw new Error(`${identity.name}@${identity.version} has no schemas for ${method}`);
     return found;
   };
-  const context = (extra: V1Extra): HandlerContext => ({
+  /**
+   * The handler's tools. Where the release's `extra` lacks them (before 1.10) progress and nested
+   * requests go through the endpoint itself (`capabilities.relatedMessages` says they are not tied
+   * to the request), and the progress token comes from the request's own `_meta` (before 1.12).
+   */
+  const context = (endpoint: V1Protocol, request: IncomingRequest, extra: V1Extra): HandlerContext => ({
     signal: extra.signal,
     requestId: extra.requestId,
-    progressToken: extra._meta?.progressToken,
-    sendNotification: (notification) => extra.sendNotification(notification),
-    sendRequest: (method, params, options) => extra.sendRequest({ method, params }, spec(method).resultSchema, options),
+    progressToken: (extra._meta ?? (request.params?._meta as V1Extra['_meta']))?.progressToken,
+    sendNotification: (notification) => (extra.sendNotification ? extra.sendNotification(notification) : endpoint.notification(notification)),
+    sendRequest: (method, params, options) =>
+      extra.sendRequest
+        ? extra.sendRequest({ method, params }, spec(method).resultSchema, options)
+        : endpoint.request({ method, params }, spec(method).resultSchema, options),
   });
 
   return {
@@ -70,10 +82,14 @@ export async function createV1Adapter(
         { capabilities: { tools: {} }, jsonSchemaValidator: passThroughValidator as never },
       ),
     handle(endpoint, method, handler) {
-      if (!capabilities.handlerRequestId) {
-        throw new Error(`${identity.name}@${identity.version} does not give a request handler its request id; mcp-sim needs it to route requests.`);
+      if (capabilities.requestIdSource === 'none') {
+        throw new Error(`${identity.name}@${identity.version} does not let mcp-sim read a request handler's request id; mcp-sim needs it to route requests.`);
       }
-      (endpoint as unknown as V1Protocol).setRequestHandler(spec(method).requestSchema, (request, extra) => handler(request, context(extra)));
+      const protocol = endpoint as unknown as V1Protocol;
+      protocol.setRequestHandler(spec(method).requestSchema, (request, extra) => handler(request, context(protocol, request, extra)));
+      if (capabilities.requestIdSource === 'raw-request' && !passRawRequestId(endpoint, method)) {
+        throw new Error(`${identity.name}@${identity.version}: no stored handler of ${method} to take its request id from.`);
+      }
     },
     request: (endpoint, method, params, options) =>
       (endpoint as unknown as V1Protocol).request({ method, params }, spec(method).resultSchema, options),

@@ -1,0 +1,104 @@
+import { withGlobal, type Clock as FakeClock } from '@sinonjs/fake-timers';
+import type { SdkCapabilities, SdkModules } from '../SdkAdapter.ts';
+
+/** What a release's `Protocol.request` does with progress and a maximum total timeout. */
+export type TimeoutBehaviour = Pick<SdkCapabilities, 'progressResetsTimeout' | 'maxTotalTimeout'>;
+
+/** A request timeout long enough that a probe step never reaches it by accident. */
+const PROBE_TIMEOUT_MS = 100;
+
+/**
+ * `body` with fake `setTimeout`, `clearTimeout` and `Date` (fake-timers, started at 0), always
+ * restored: the probe runs synchronously between install and uninstall, so no other code sees them.
+ */
+function withProbeClock<T>(body: (clock: FakeClock) => T): T {
+  const clock = withGlobal(globalThis).install({ now: 0, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  try {
+    return body(clock);
+  } finally {
+    clock.uninstall();
+  }
+}
+
+/** The private entry points of a 1.x `Protocol` the probe drives (present in every 1.x). */
+interface ProbedProtocol {
+  connect(transport: unknown): Promise<void>;
+  close(): Promise<void>;
+  request(request: unknown, resultSchema: unknown, options: Record<string, unknown>): Promise<unknown>;
+  _onprogress(notification: unknown): void;
+}
+
+interface Frame {
+  readonly id?: number;
+  readonly method?: string;
+  readonly params?: { readonly requestId?: number; readonly _meta?: { readonly progressToken?: number } };
+}
+
+/**
+ * How the release times a request out, seen by behaviour, not by version: a `Server` sends
+ * pings over a transport that records frames and never answers, while the probe clock stands
+ * for time and progress is fed to `Protocol._onprogress`. Three requests with a 100 ms timeout:
+ *
+ * - no option, progress at 50 ms: still pending at 120 ms means progress reset the timeout
+ *   although nobody asked (`always`, 1.7 and 1.8);
+ * - `resetTimeoutOnProgress`, progress at 50 ms: pending at 120 ms means the option works
+ *   (`when-asked`); cancelled on both means progress never moves a deadline (`never`);
+ * - `maxTotalTimeout: 120` with a long timeout and reset on, progress at 50 and 130 ms: the
+ *   second progress not reaching `onprogress` means the maximum ended the call.
+ *
+ * Synchronous from the first request to the close, so the swapped globals are never seen by
+ * anything else, and free of real time (well under a millisecond).
+ */
+export async function probeTimeoutBehaviour(modules: SdkModules, jsonSchemaValidator: unknown): Promise<TimeoutBehaviour> {
+  const sent: Frame[] = [];
+  const transport: { onclose?: () => void; start(): Promise<void>; send(m: Frame): Promise<void>; close(): Promise<void> } = {
+    start: async () => {},
+    send: async (m) => {
+      sent.push(m);
+    },
+    close: async () => {
+      transport.onclose?.();
+    },
+  };
+  const server = new modules.server.Server(
+    { name: 'mcp-sim-probe', version: '0.0.0' },
+    { capabilities: {}, jsonSchemaValidator: jsonSchemaValidator as never },
+  ) as unknown as ProbedProtocol;
+  await server.connect(transport);
+  const schema = modules.types.EmptyResultSchema;
+
+  return withProbeClock((clock) => {
+    /** Sends a ping at the clock's time with `options`; its id and how many progress reports reached it. */
+    const ping = (options: Record<string, unknown>) => {
+      const reached = { count: 0 };
+      server.request({ method: 'ping' }, schema, { timeout: PROBE_TIMEOUT_MS, onprogress: () => reached.count++, ...options }).catch(() => {});
+      const frame = sent.at(-1)!;
+      const start = clock.now;
+      return {
+        reached,
+        progressAt(ms: number) {
+          clock.tick(start + ms - clock.now);
+          server._onprogress({ method: 'notifications/progress', params: { progressToken: frame.params?._meta?.progressToken, progress: reached.count + 1 } });
+        },
+        /** A cancellation for this ping went out by `ms` after its start (1.0.0 names it `cancelled`). */
+        cancelledBy(ms: number) {
+          clock.tick(start + ms - clock.now);
+          return sent.some((m) => m.method?.endsWith('cancelled') === true && m.params?.requestId === frame.id);
+        },
+      };
+    };
+
+    const plain = ping({});
+    plain.progressAt(50);
+    const resetsUnasked = !plain.cancelledBy(120);
+    const asked = ping({ resetTimeoutOnProgress: true });
+    asked.progressAt(50);
+    const resetsAsked = !asked.cancelledBy(120);
+    const bounded = ping({ timeout: 10 * PROBE_TIMEOUT_MS, resetTimeoutOnProgress: true, maxTotalTimeout: 120 });
+    bounded.progressAt(50);
+    bounded.progressAt(130);
+    const maxTotalTimeout = bounded.reached.count === 1;
+    void server.close().catch(() => {});
+    return { progressResetsTimeout: resetsUnasked ? 'always' : resetsAsked ? 'when-asked' : 'never', maxTotalTimeout };
+  });
+}
