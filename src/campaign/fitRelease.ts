@@ -16,11 +16,12 @@ export class ReleaseCannotRunError extends Error {
  * The campaign options cut to what `sdk` offers (`SdkAdapter.capabilities`): the http profile
  * needs the web-standard Streamable HTTP transports (1.25 and later), so on an older release it
  * is left out and said so, never crashed on mid-campaign. What the harness still sends that the
- * release lacks is named too (`limits`), so nothing degrades in silence.
+ * release lacks, and what the release has that the campaign leaves untried (the 2026-07-28 era
+ * of 2.x), are named too (`limits`), so nothing degrades in silence.
  */
 export function fitToRelease(
   options: ResolvedCampaignOptions,
-  sdk: Pick<SdkAdapter, 'name' | 'version' | 'capabilities'>,
+  sdk: Pick<SdkAdapter, 'name' | 'version' | 'capabilities'> & Partial<Pick<SdkAdapter, 'generation'>>,
 ): { readonly options: ResolvedCampaignOptions; readonly leftOut: readonly LeftOut[]; readonly limits: readonly LeftOut[] } {
   const release = `${sdk.name}@${sdk.version}`;
   const leftOut: LeftOut[] = [];
@@ -28,7 +29,7 @@ export function fitToRelease(
   let profiles = options.workload.profiles;
   const http = sdk.capabilities.streamableHttpServer && sdk.capabilities.streamableHttpClient;
   if (!http && profiles.includes('http')) {
-    const why = `${release} has no web-standard Streamable HTTP transports (they came with 1.25)`;
+    const why = `${release} has no web-standard Streamable HTTP transports${sdk.generation === 2 ? '' : ' (they came with 1.25)'}`;
     profiles = profiles.filter((p) => p !== 'http');
     if (profiles.length === 0) throw new ReleaseCannotRunError(`the http profile cannot run: ${why}; run --profiles memory`);
     leftOut.push({ what: 'profile http', why });
@@ -37,6 +38,12 @@ export function fitToRelease(
     limits.push({
       what: 'elicitation/create',
       why: `${release} has no elicitation schemas, and the workload still sends elicitation/create requests: their findings are the harness's (--no-server-requests avoids them)`,
+    });
+  }
+  if (sdk.generation === 2) {
+    limits.push({
+      what: 'era 2026-07-28',
+      why: `${release} also speaks the 2026-07-28 era (server/discover, no sessions, cancel by closing the request's stream); this campaign negotiates the 2025-11-25 era only (legacy initialize)`,
     });
   }
   if (profiles === options.workload.profiles) return { options, leftOut, limits };
