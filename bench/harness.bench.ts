@@ -12,6 +12,7 @@ import { runChecked } from '../src/check/index.ts';
 import { resolveCampaignOptions } from '../src/options/index.ts';
 import type { Profile } from '../src/sim/index.ts';
 import { defaultSdk } from '../src/sdk/load.ts';
+import { v1ModulesOf } from '../src/sdk/v1/modules.ts';
 import type { SdkModules } from '../src/sdk/SdkAdapter.ts';
 import { runScenario, type Scenario } from '../src/sim/index.ts';
 import type { BenchSuite, SuiteResult } from './lib/suite.ts';
@@ -100,7 +101,7 @@ export async function measureHarness(quick = false): Promise<{ numbers: HarnessN
   const bench = new Bench({ name: 'harness', time: quick ? 300 : 1_500, warmup: true, warmupTime: quick ? 100 : 300 });
   const one = requestsScenario(1);
   const five = requestsScenario(5);
-  const sdk = (await defaultSdk()).modules;
+  const sdk = v1ModulesOf(await defaultSdk(), 'the bare-SDK benchmark');
   bench
     .add('harness: 1-request scenario', async () => { await runScenario(one); })
     .add('harness: 5-request scenario', async () => { await runScenario(five); })

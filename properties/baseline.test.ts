@@ -13,8 +13,10 @@ describe(`baseline of ${sdk.name}@${sdk.version}: every entry replays, minimally
     expect(baseline, `no baseline for ${sdk.name}@${sdk.version}`).toBeDefined();
   });
 
-  it('has every entry docs/findings.md cites (its replay commands work as printed)', () => {
-    const doc = readFileSync(new URL('../docs/findings.md', import.meta.url), 'utf8');
+  // docs/findings.md is about the release its title names: another release (MCP_SIM_SDK) is not held to its citations.
+  const doc = readFileSync(new URL('../docs/findings.md', import.meta.url), 'utf8');
+  const documents = doc.startsWith(`# Findings: ${sdk.name} ${sdk.version}\n`);
+  it.skipIf(!documents)('has every entry docs/findings.md cites (its replay commands work as printed)', () => {
     const cited = [...doc.matchAll(/--baseline "([^"<]+)"/g)].map((m) => m[1]!);
     const keys = new Set(baseline?.entries.map(entryKey));
     expect(cited.length).toBeGreaterThan(5);

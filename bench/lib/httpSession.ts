@@ -9,6 +9,7 @@
  * (`keepAliveMs: 0`) so no interval timers run during the measurement.
  */
 import type { SdkAdapter } from '../../src/sdk/SdkAdapter.ts';
+import { v1ModulesOf } from '../../src/sdk/v1/modules.ts';
 import type { HttpEndpoint } from './endpoint.ts';
 import { Gate } from './latch.ts';
 import { HTTP_TRANSPORT_MAPS, PROTOCOL_MAPS, probeMaps } from './leaks.ts';
@@ -23,8 +24,9 @@ let sessions = 0;
 
 /** Opens a session: connects a fresh low-level Server, POSTs initialize and initialized. */
 export async function openHttpSession(sdk: SdkAdapter, mode: HttpMode): Promise<HttpEndpoint> {
-  const { server: { Server }, types } = sdk.modules;
-  const Transport = sdk.modules.streamableHttpServer?.WebStandardStreamableHTTPServerTransport;
+  const modules = v1ModulesOf(sdk, 'the HTTP benchmarks');
+  const { server: { Server }, types } = modules;
+  const Transport = modules.streamableHttpServer?.WebStandardStreamableHTTPServerTransport;
   if (Transport === undefined) throw new Error(`SDK ${sdk.version} has no server/webStandardStreamableHttp.js`);
   const sessionId = `bench-session-${String(++sessions).padStart(4, '0')}`;
   const transport = new Transport({

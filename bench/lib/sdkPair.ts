@@ -6,6 +6,7 @@
  * costs beyond the floor is the correlation layer plus JSON-RPC and schema handling.
  */
 import type { SdkAdapter } from '../../src/sdk/SdkAdapter.ts';
+import { v1ModulesOf } from '../../src/sdk/v1/modules.ts';
 import type { CallOptions, Endpoint } from './endpoint.ts';
 import { Gate } from './latch.ts';
 import { PROTOCOL_MAPS, mapSize, probeMaps } from './leaks.ts';
@@ -22,7 +23,7 @@ interface HandlerExtra {
 const RESULT = { content: [{ type: 'text' as const, text: 'ok' }] };
 
 export async function connectPair(sdk: SdkAdapter): Promise<Endpoint> {
-  const { client: { Client }, server: { Server }, inMemory: { InMemoryTransport }, types } = sdk.modules;
+  const { client: { Client }, server: { Server }, inMemory: { InMemoryTransport }, types } = v1ModulesOf(sdk, 'the SDK benchmarks');
   const client = new Client({ name: 'bench-client', version: '0.0.0' }, { capabilities: {} });
   const server = new Server({ name: 'bench-server', version: '0.0.0' }, { capabilities: { tools: {} } });
   const endpoint: Endpoint = {

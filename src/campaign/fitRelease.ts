@@ -26,11 +26,12 @@ export class ReleaseCannotRunError extends Error {
  * (`ResolvedWorkload.leaveOut`, stripped after the draw, so the same seed keeps the rest of the
  * campaign comparable across releases). Each is said (`leftOut`), never crashed on mid-campaign;
  * what the release does differently and the campaign still runs is named too (`limits`), so
- * nothing degrades in silence.
+ * nothing degrades in silence; so is what a release has that the campaign leaves untried (the
+ * 2026-07-28 era of 2.x).
  */
 export function fitToRelease(
   options: ResolvedCampaignOptions,
-  sdk: Pick<SdkAdapter, 'name' | 'version' | 'capabilities'>,
+  sdk: Pick<SdkAdapter, 'name' | 'version' | 'capabilities'> & Partial<Pick<SdkAdapter, 'generation'>>,
 ): ReleaseFit & { readonly options: ResolvedCampaignOptions } {
   const release = `${sdk.name}@${sdk.version}`;
   const caps = sdk.capabilities;
@@ -42,7 +43,7 @@ export function fitToRelease(
   let profiles = options.workload.profiles;
   const http = caps.streamableHttpServer && caps.streamableHttpClient;
   if (!http && profiles.includes('http')) {
-    const why = `${release} has no web-standard Streamable HTTP transports (they came with 1.25)`;
+    const why = `${release} has no web-standard Streamable HTTP transports${sdk.generation === 2 ? '' : ' (they came with 1.25)'}`;
     profiles = profiles.filter((p) => p !== 'http');
     if (profiles.length === 0) throw new ReleaseCannotRunError(`the http profile cannot run: ${why}; run --profiles memory`);
     leftOut.push({ what: 'profile http', why });
@@ -70,6 +71,12 @@ export function fitToRelease(
     limits.push({
       what: 'related messages',
       why: `${release} gives a handler no sendNotification or sendRequest (they came with 1.10): its progress and nested requests go through the endpoint, not tied to the request (the same frames on the memory profile)`,
+    });
+  }
+  if (sdk.generation === 2) {
+    limits.push({
+      what: 'era 2026-07-28',
+      why: `${release} also speaks the 2026-07-28 era (server/discover, no sessions, cancel by closing the request's stream); this campaign negotiates the 2025-11-25 era only (legacy initialize)`,
     });
   }
   const leaveOut = LEAVABLE_PARTS.filter((p) => parts.has(p));

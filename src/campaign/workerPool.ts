@@ -15,8 +15,8 @@
 import { Worker } from 'node:worker_threads';
 import type { InvariantId } from '../model/invariants.ts';
 import { realGlobals } from '../sim/realGlobals.ts';
-import { SDK_PACKAGE } from '../sdk/index.ts';
-import { moduleUrl, packageInFolder } from '../sdk/sdkPackage.ts';
+import { moduleUrl } from '../sdk/sdkPackage.ts';
+import { releaseInFolder } from '../sdk/sdkRelease.ts';
 import {
   emptyTally,
   mergeTally,
@@ -94,8 +94,12 @@ export class CampaignWorkers implements CaseExecutor {
   private constructor(options: CampaignWorkersOptions) {
     if (!Number.isSafeInteger(options.count) || options.count < 1) throw new RangeError(`CampaignWorkers: count must be a whole number ≥ 1, got ${options.count}`);
     this.size = options.count;
-    const pkg = packageInFolder(options.sdk.root, SDK_PACKAGE);
-    const preload = [...DEPENDENCY_PRELOAD, ...(pkg ? SDK_PRELOAD.flatMap((p) => moduleUrl(pkg, p) ?? []) : [])];
+    const release = releaseInFolder(options.sdk.root);
+    const sdkPreload =
+      release?.generation === 1 ? SDK_PRELOAD.flatMap((p) => moduleUrl(release.sdk, p) ?? [])
+      : release?.generation === 2 ? [release.client, release.server].flatMap((pkg) => moduleUrl(pkg, '.') ?? [])
+      : [];
+    const preload = [...DEPENDENCY_PRELOAD, ...sdkPreload];
     // Compiled (dist/, the installed package) the worker runs JavaScript; from source, TypeScript.
     const compiled = import.meta.url.endsWith('.js');
     const entry = (options.entry ?? new URL(compiled ? './campaignWorker.js' : './campaignWorker.ts', import.meta.url)).href;

@@ -13,13 +13,19 @@ import type { SdkFacts } from './facts.ts';
 /**
  * Everything mcp-sim needs from one SDK release, so that nothing else loads the SDK or knows
  * its API. SDK types are the installed release's (type-only); other releases are assumed to
- * have the same shape, which holds for the low-level `Client`/`Server` API across 1.x.
+ * have the same shape, which holds for the low-level `Client`/`Server` API across 1.x, and
+ * the 2.x adapter (`src/sdk/v2/`) maps the 2.x pair onto it.
  */
 export interface SdkAdapter {
-  /** The package name in its package.json (an npm alias such as `sdk-1.20.0` keeps the real one). */
+  /**
+   * The package name in its package.json (an npm alias such as `sdk-1.20.0` keeps the real one);
+   * for 2.x, `@modelcontextprotocol/server`, the name of the client + server pair of one release.
+   */
   readonly name: string;
   readonly version: string;
-  /** The folder the package was loaded from (where its package.json is). */
+  /** 1: `@modelcontextprotocol/sdk`; 2: the `@modelcontextprotocol/client` + `/server` pair. */
+  readonly generation: 1 | 2;
+  /** The folder the release was loaded from: 1.x its package folder; 2.x the scope folder holding both packages. */
   readonly root: string;
   /** What the oracle must know about this release. */
   readonly facts: SdkFacts;
@@ -40,8 +46,12 @@ export interface SdkAdapter {
   /** A valid result of `method`. */
   result(method: SdkMethod): Record<string, unknown>;
 
-  /** The JSON-RPC code of one of the release's own errors (read structurally: another copy of the SDK may have thrown it). */
-  errorCode(error: unknown): number | undefined;
+  /**
+   * The code of one of the release's own errors (read structurally: another copy of the SDK may
+   * have thrown it): a JSON-RPC code (number), or the string code of an error that never
+   * crosses the wire (2.x `SdkError`, such as `REQUEST_TIMEOUT`).
+   */
+  errorCode(error: unknown): number | string | undefined;
   /** What a handler throws so that the release answers with error `code` and `message`. */
   handlerError(code: number, message: string): Error;
   /** The release's stdio framing of one line: parse and validate as a JSON-RPC message, or throw. */
@@ -50,8 +60,8 @@ export interface SdkAdapter {
   readonly http: StreamableHttp | undefined;
   /** Private state that no public API exposes. */
   readonly probe: SdkProbe;
-  /** The raw modules, for benchmarks that measure the SDK itself (never for the simulator). */
-  readonly modules: SdkModules;
+  /** The raw modules of a 1.x release, for benchmarks that measure the SDK itself (never for the simulator); `undefined` for 2.x. */
+  readonly modules: SdkModules | undefined;
 }
 
 /** What a release offers, detected when it loads. */
@@ -172,7 +182,7 @@ export interface StreamableHttp {
   createSimClientTransport(url: URL, options: HttpClientTransportOptions): SimClientTransport;
 }
 
-/** The raw modules of a release; the optional ones are absent in releases that predate them. */
+/** The raw modules of a 1.x release; the optional ones are absent in releases that predate them. */
 export interface SdkModules {
   readonly client: typeof ClientModule;
   readonly server: typeof ServerModule;

@@ -36,8 +36,8 @@ export const transportMapRoles: readonly TransportMapRole[] = ['requestToStream'
 export interface SdkFacts {
   /** Timeout a request gets when its caller sets none. */
   readonly defaultRequestTimeoutMs: number;
-  /** JSON-RPC error code of the SDK's own request-timeout rejection. */
-  readonly requestTimeoutCode: number;
+  /** Code of the SDK's own request-timeout rejection (`SdkAdapter.errorCode`): JSON-RPC -32001 in 1.x, `REQUEST_TIMEOUT` in 2.x. */
+  readonly requestTimeoutCode: number | string;
   /** Patterns of the messages the SDK rejects calls with. */
   readonly errorText: {
     /** A request timed out (`timeout`, or the reset deadline after progress). */

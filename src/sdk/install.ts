@@ -2,15 +2,21 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SDK_PACKAGE } from './load.ts';
-import { packageInFolder } from './sdkPackage.ts';
+import { messageOf } from '../util/errors.ts';
+import { RELEASE_FOLDER_HINT, releaseInFolder, SDK_PACKAGE, V2_CLIENT_PACKAGE, V2_SERVER_PACKAGE } from './sdkRelease.ts';
 
 /**
  * `--sdk VERSION|PATH`: which SDK release a command runs. A version is installed with npm into a
  * cache folder of mcp-sim (one folder per version, reused), never into the user's project; a
  * path names a copy already on disk. Installing is the only thing that may use the network, and
- * only the npm registry.
+ * only the npm registry. `@modelcontextprotocol/sdk` has no 2.x releases, so a 2.x version
+ * unambiguously names the 2.x pair (`@modelcontextprotocol/client` + `/server` of that version).
  */
+
+/** The packages that make release `version`: the 1.x SDK, or the 2.x client and server pair. */
+export function packagesOf(version: string): readonly string[] {
+  return /^2\./.test(version) ? [V2_CLIENT_PACKAGE, V2_SERVER_PACKAGE] : [SDK_PACKAGE];
+}
 
 /** The environment variable that moves the cache of installed releases. */
 export const ENV_CACHE = 'MCP_SIM_CACHE';
@@ -65,32 +71,43 @@ export async function installedRelease(
   options: { readonly cacheDir?: string; readonly npm?: NpmRunner; readonly onInstall?: (message: string) => void } = {},
 ): Promise<string> {
   const folder = join(options.cacheDir ?? sdkCacheDir(), version);
-  const have = packageInFolder(folder, SDK_PACKAGE);
+  const have = cachedRelease(folder);
   if (have?.version === version) return folder;
   const fresh = !existsSync(folder);
   mkdirSync(folder, { recursive: true });
   // A package.json of its own: npm installs here, not into a project it finds above the cache.
   const manifest = join(folder, 'package.json');
   if (!existsSync(manifest)) writeFileSync(manifest, JSON.stringify({ name: `mcp-sim-sdk-${version}`, private: true }, null, 2) + '\n');
-  options.onInstall?.(`installing ${SDK_PACKAGE}@${version} into ${folder} (npm)…`);
+  const specs = packagesOf(version).map((name) => `${name}@${version}`);
+  options.onInstall?.(`installing ${specs.join(' ')} into ${folder} (npm)…`);
   const npm = options.npm ?? realNpm;
-  const { code, output } = await npm(['install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', `${SDK_PACKAGE}@${version}`], folder);
+  const { code, output } = await npm(['install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', ...specs], folder);
   if (code !== 0) {
     // Nothing half-made stays behind to be mistaken for a release later.
     if (fresh) rmSync(folder, { recursive: true, force: true });
     throw new SdkChoiceError(installFailure(version, output));
   }
-  const installed = packageInFolder(folder, SDK_PACKAGE);
+  const installed = cachedRelease(folder);
   if (installed?.version !== version) {
     throw new SdkChoiceError(`--sdk ${version}: npm finished, yet ${folder} holds ${installed ? `version ${installed.version}` : 'no SDK'}; remove that folder and try again`);
   }
   return folder;
 }
 
+/** The release a cache folder holds, or `undefined` (also when it is half made: one package of a pair, or of two releases). */
+function cachedRelease(folder: string): { readonly version: string } | undefined {
+  try {
+    return releaseInFolder(folder);
+  } catch {
+    return undefined;
+  }
+}
+
 /** One line from npm's output: no such release, no registry, or npm's own last words. */
 export function installFailure(version: string, output: string): string {
   if (/E404|ETARGET|No matching version|notarget/i.test(output)) {
-    return `--sdk ${version}: the npm registry has no release ${version} of ${SDK_PACKAGE} (see npm view ${SDK_PACKAGE} versions)`;
+    const name = packagesOf(version).at(-1)!;
+    return `--sdk ${version}: the npm registry has no release ${version} of ${name} (see npm view ${name} versions)`;
   }
   if (/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ECONNRESET|network|offline/i.test(output)) {
     return `--sdk ${version}: cannot reach the npm registry to install it (offline?); install it once with network, or give --sdk a folder that holds it`;
@@ -107,10 +124,17 @@ export async function sdkFolderOf(choice: SdkChoice, options: Parameters<typeof 
     case 'version':
       return installedRelease(choice.version, options);
     case 'folder': {
-      if (!packageInFolder(choice.path, SDK_PACKAGE)) {
-        throw new SdkChoiceError(`--sdk ${choice.path}: no ${SDK_PACKAGE} there; give the package's own folder or a project folder with node_modules/${SDK_PACKAGE}`);
-      }
+      if (!folderRelease(choice.path)) throw new SdkChoiceError(`--sdk ${choice.path}: no ${SDK_PACKAGE} there; ${RELEASE_FOLDER_HINT}`);
       return choice.path;
     }
+  }
+}
+
+/** The release in `path` for `--sdk`: a folder holding both generations, or a mixed pair, is one `--sdk` line. */
+function folderRelease(path: string): ReturnType<typeof releaseInFolder> {
+  try {
+    return releaseInFolder(path);
+  } catch (error) {
+    throw new SdkChoiceError(`--sdk ${path}: ${messageOf(error).replace(/^mcp-sim: /, '')}`);
   }
 }

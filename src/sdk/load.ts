@@ -6,18 +6,22 @@
 import { resolve } from 'node:path';
 import { messageOf } from '../util/errors.ts';
 import type { SdkAdapter } from './SdkAdapter.ts';
-import { findPackage, moduleUrl, packageInFolder, type SdkPackage } from './sdkPackage.ts';
+import { SdkNotInstalledError } from './SdkNotInstalledError.ts';
+import { findPackage, moduleUrl } from './sdkPackage.ts';
+import { RELEASE_FOLDER_HINT, releaseInFolder, SDK_PACKAGE, v1Release, type SdkRelease } from './sdkRelease.ts';
 import { importV1Modules } from './v1/modules.ts';
 import { createV1Adapter } from './v1/v1Adapter.ts';
+import { importV2Modules } from './v2/modules.ts';
+import { createV2Adapter } from './v2/v2Adapter.ts';
 
-/** The SDK's package name. */
-export const SDK_PACKAGE = '@modelcontextprotocol/sdk';
+export { SDK_PACKAGE, V2_CLIENT_PACKAGE, V2_SERVER_PACKAGE } from './sdkRelease.ts';
+export { SdkNotInstalledError } from './SdkNotInstalledError.ts';
 
 /**
  * The environment variable that puts another copy of the SDK in the installed one's place: a
- * folder holding the SDK package, or a project folder with `node_modules/@modelcontextprotocol/sdk`
- * (a relative path is taken from the working directory). Every default load (`defaultSdk()`,
- * `loadSdk()`, `installedSdk()`) then uses that copy, so the CLI, the property suite and the
+ * folder holding the SDK package, or a project folder with `node_modules/@modelcontextprotocol/sdk`,
+ * or a folder holding the 2.x pair (`releaseInFolder`; a relative path is taken from the working
+ * directory). Every default load (`defaultSdk()`, `loadSdk()`, `installedSdk()`) then uses that copy, so the CLI, the property suite and the
  * benchmarks run against it unchanged, and its baseline is the one of its own name@version: a
  * patched 1.32.2 (a mutant, a local fix) is judged against the 1.32.2 baseline.
  */
@@ -29,13 +33,8 @@ export type SdkLocation =
   | { readonly kind: 'installed' }
   /** A package installed next to mcp-sim under another name: an npm alias such as `sdk-1.20.0`. */
   | { readonly kind: 'package'; readonly name: string }
-  /** A folder: the SDK package itself, or a project with the SDK in its own `node_modules`. */
+  /** A folder: the SDK package itself, a project with the SDK in its own `node_modules`, or the 2.x pair (`releaseInFolder`). */
   | { readonly kind: 'folder'; readonly path: string };
-
-/** Thrown when the release asked for is not where it was looked for; the message says what to do. */
-export class SdkNotInstalledError extends Error {
-  override name = 'SdkNotInstalledError';
-}
 
 /** The npm alias package name used for a given SDK version. */
 export function aliasFor(version: string): string {
@@ -52,7 +51,7 @@ export function installCommand(version: string): string {
  * baselines name it): the one installed next to mcp-sim, or the copy `MCP_SIM_SDK` names.
  */
 export function installedSdk(): { readonly name: string; readonly version: string } {
-  const { name, version } = defaultPackage();
+  const { name, version } = defaultRelease();
   return { name, version };
 }
 
@@ -62,24 +61,24 @@ function sdkOverride(env: NodeJS.ProcessEnv = process.env): string | undefined {
   return path === undefined || path.trim() === '' ? undefined : path;
 }
 
-/** The package of the default SDK: `MCP_SIM_SDK`'s copy when set, else the installed one. */
-function defaultPackage(): SdkPackage {
+/** The release of the default SDK: `MCP_SIM_SDK`'s copy when set, else the installed one. */
+function defaultRelease(): SdkRelease {
   const path = sdkOverride();
-  if (path === undefined) return installedPackage();
-  const pkg = packageInFolder(path, SDK_PACKAGE);
-  if (!pkg) {
+  if (path === undefined) return installedV1Release();
+  const release = releaseInFolder(path);
+  if (!release) {
     throw new SdkNotInstalledError(
-      `${ENV_SDK}=${path} does not hold the SDK: no ${SDK_PACKAGE} in folder ${resolve(path)}. ` +
-        `Point ${ENV_SDK} at the package's own folder (the one with its package.json) or a project folder with node_modules/${SDK_PACKAGE}, or unset it to use the installed SDK.`,
+      `${ENV_SDK}=${path} does not hold the SDK: no ${SDK_PACKAGE} in folder ${resolve(path)}, nor the 2.x pair. ` +
+        `Point ${ENV_SDK} at the package's own folder (the one with its package.json) or a project folder with node_modules/${SDK_PACKAGE} (or the 2.x pair), or unset it to use the installed SDK.`,
     );
   }
-  return pkg;
+  return release;
 }
 
-function installedPackage(): SdkPackage {
+function installedV1Release(): SdkRelease {
   const pkg = findPackage(SDK_PACKAGE, import.meta.url);
   if (!pkg) throw new SdkNotInstalledError(`mcp-sim: ${SDK_PACKAGE} is not installed next to mcp-sim; run npm ci.`);
-  return pkg;
+  return v1Release(pkg);
 }
 
 /** Loads in flight or done, by package folder: two locations of one folder share one adapter. */
@@ -87,18 +86,18 @@ const loaded = new Map<string, Promise<SdkAdapter>>();
 
 /** The release at `location`, loaded once per package folder. */
 export function loadSdk(location: SdkLocation = { kind: 'installed' }): Promise<SdkAdapter> {
-  let pkg: SdkPackage;
+  let release: SdkRelease;
   try {
-    pkg = locate(location);
+    release = locate(location);
   } catch (error) {
     return Promise.reject(error);
   }
-  let adapter = loaded.get(pkg.root);
+  let adapter = loaded.get(release.root);
   if (!adapter) {
-    adapter = adapterFor(pkg);
-    loaded.set(pkg.root, adapter);
+    adapter = adapterFor(release);
+    loaded.set(release.root, adapter);
     // A failed load is not kept: installing the package and asking again must work.
-    adapter.catch(() => loaded.delete(pkg.root));
+    adapter.catch(() => loaded.delete(release.root));
   }
   return adapter;
 }
@@ -128,6 +127,9 @@ export function defaultSdk(): Promise<SdkAdapter> {
  */
 export async function loadSdkVersion(version: string): Promise<SdkAdapter> {
   if (version === 'installed' || version === installedSdk().version) return loadSdk();
+  if (/^2\./.test(version)) {
+    throw new SdkNotInstalledError(`SDK ${version}: ${SDK_PACKAGE} has no 2.x releases, and the benchmarks measure the 1.x SDK's own modules; run the 2.x pair with mcp-sim check --sdk ${version}`);
+  }
   const name = aliasFor(version);
   const pkg = findPackage(name, import.meta.url);
   if (!pkg) {
@@ -141,32 +143,34 @@ export async function loadSdkVersion(version: string): Promise<SdkAdapter> {
   return loadSdk({ kind: 'package', name });
 }
 
-function locate(location: SdkLocation): SdkPackage {
+function locate(location: SdkLocation): SdkRelease {
   switch (location.kind) {
     case 'installed':
-      return defaultPackage();
+      return defaultRelease();
     case 'package': {
       const pkg = findPackage(location.name, import.meta.url);
       if (!pkg) throw new SdkNotInstalledError(`mcp-sim: package "${location.name}" is not installed next to mcp-sim.`);
-      return pkg;
+      return v1Release(pkg);
     }
     case 'folder': {
-      const pkg = packageInFolder(location.path, SDK_PACKAGE);
-      if (!pkg) {
-        throw new SdkNotInstalledError(
-          `mcp-sim: no ${SDK_PACKAGE} in folder ${resolve(location.path)}: give the package's own folder or a project folder with node_modules/${SDK_PACKAGE}.`,
-        );
-      }
-      return pkg;
+      const release = releaseInFolder(location.path);
+      if (!release) throw new SdkNotInstalledError(`mcp-sim: no ${SDK_PACKAGE} in folder ${resolve(location.path)}: ${RELEASE_FOLDER_HINT}.`);
+      return release;
     }
   }
 }
 
-/** Imports the release and builds the adapter of its major version. */
-async function adapterFor(pkg: SdkPackage): Promise<SdkAdapter> {
-  if (!/^1\./.test(pkg.version)) throw new Error(`mcp-sim: no adapter for ${pkg.name}@${pkg.version} (in ${pkg.root}); it supports 1.x.`);
-  const modules = await importV1Modules((subpath) => moduleUrl(pkg, subpath)).catch((error: unknown) => {
-    throw new Error(`mcp-sim: cannot load ${pkg.name}@${pkg.version} from ${pkg.root}: ${messageOf(error)}`, { cause: error });
-  });
-  return createV1Adapter({ name: pkg.name, version: pkg.version, root: pkg.root }, modules);
+/** Imports the release and builds the adapter of its generation (1.x: the `sdk` package; 2.x: the client + server pair). */
+async function adapterFor(release: SdkRelease): Promise<SdkAdapter> {
+  const identity = { name: release.name, version: release.version, root: release.root };
+  const cannotLoad = (error: unknown): never => {
+    throw new Error(`mcp-sim: cannot load ${release.name}@${release.version} from ${release.root}: ${messageOf(error)}`, { cause: error });
+  };
+  if (release.generation === 2) {
+    if (!/^2\./.test(release.version)) throw new Error(`mcp-sim: no adapter for ${release.name}@${release.version} (in ${release.root}); it supports 2.x of this pair.`);
+    return createV2Adapter(identity, await importV2Modules(release).catch(cannotLoad));
+  }
+  if (!/^1\./.test(release.version)) throw new Error(`mcp-sim: no adapter for ${release.name}@${release.version} (in ${release.root}); it supports 1.x.`);
+  const modules = await importV1Modules((subpath) => moduleUrl(release.sdk, subpath)).catch(cannotLoad);
+  return createV1Adapter(identity, modules);
 }

@@ -62,13 +62,14 @@ export function packageInFolder(path: string, sdkName: string): SdkPackage | und
 }
 
 /**
- * The file URL an ESM `import` of `subpath` (e.g. `client/index.js`) of the package loads,
+ * The file URL an ESM `import` of `subpath` (e.g. `client/index.js`; `.` is the package's main entry) of the package loads,
  * following its `exports` map with the `import` condition, or `undefined` when it exports no
  * such file. The map is followed here, not by Node, because Node only resolves bare names
  * from the importing module's own location, and a package folder may be anywhere.
  */
 export function moduleUrl(pkg: SdkPackage, subpath: string): string | undefined {
-  const target = pkg.exports === undefined ? `./${subpath}` : exportTarget(pkg.exports, `./${subpath}`);
+  const key = subpath === '.' ? '.' : `./${subpath}`;
+  const target = pkg.exports === undefined ? key : exportTarget(pkg.exports, key);
   if (target === undefined) return undefined;
   const file = join(pkg.root, target);
   return existsSync(file) ? pathToFileURL(file).href : undefined;

@@ -38,7 +38,7 @@ export type TraceEventBody =
       id: WireId | undefined;
       options: JsonValue;
     }
-  | { kind: 'call-settle'; call: string; from: Side; outcome: 'resolved' | 'rejected'; code?: number; message?: string }
+  | { kind: 'call-settle'; call: string; from: Side; outcome: 'resolved' | 'rejected'; code?: number | string; message?: string }
   | { kind: 'onprogress'; call: string; progress: number; total?: number }
   | { kind: 'abort-signal'; signal: string }
   | { kind: 'handler-start'; side: Side; conn: number; id: WireId; method: string; call?: string }

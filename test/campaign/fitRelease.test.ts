@@ -87,4 +87,13 @@ describe('fitToRelease: a campaign cut to what the release offers, and said so',
     }
     expect(stripped).toBeGreaterThan(10);
   });
+
+  it('names the 2026-07-28 era a 2.x release also speaks, which the campaign leaves untried', () => {
+    const asked = resolveCampaignOptions({}, {});
+    const v2 = { ...release({ streamableHttpServer: true, streamableHttpClient: true }), name: '@modelcontextprotocol/server', version: '2.4.0', generation: 2 as const };
+    const { options, limits } = fitToRelease(asked, v2);
+    expect(options).toBe(asked);
+    expect(limits).toEqual([{ what: 'era 2026-07-28', why: expect.stringMatching(/^@modelcontextprotocol\/server@2\.4\.0 also speaks the 2026-07-28 era .*2025-11-25 era only/) }]);
+    expect(fitToRelease(asked, { ...v2, generation: 1 }).limits).toEqual([]);
+  });
 });

@@ -98,7 +98,7 @@ describe('MCP_SIM_SDK: a mutant copy in the installed SDK’s place', () => {
     expect({ name: sdk.name, version: sdk.version }).toEqual(index.sdk);
     // Reports and baselines name it by the copy's package.json: a mutant of 1.32.2 meets the 1.32.2 baseline.
     expect(installedSdk()).toEqual(index.sdk);
-    const protocol = Object.getPrototypeOf(sdk.modules.client.Client.prototype) as { _oncancel: () => void };
+    const protocol = Object.getPrototypeOf(sdk.modules!.client.Client.prototype) as { _oncancel: () => void };
     expect(protocol._oncancel.toString()).toContain('String(notification.params.requestId)');
 
     delete process.env[ENV_SDK];

@@ -49,7 +49,7 @@ describe('loadSdk: other locations', () => {
     expect(copy).not.toBe(installed);
     expect(copy.version).toBe(installed.version);
     expect(copy.root).not.toBe(installed.root);
-    expect(copy.modules.types.McpError).not.toBe(installed.modules.types.McpError);
+    expect(copy.modules!.types.McpError).not.toBe(installed.modules!.types.McpError);
   });
 
   it('should say how to install a missing alias', async () => {
@@ -78,6 +78,6 @@ describe('loadSdk: other locations', () => {
     const sdk = await loadSdk({ kind: 'folder', path: copies.copy('no-http', ['dist/esm/server/webStandardStreamableHttp.js']) });
     expect(sdk.capabilities).toEqual({ streamableHttpServer: false, streamableHttpClient: true, elicitation: true, handlerRequestId: true, requestIdSource: 'context', relatedMessages: true, progressResetsTimeout: 'when-asked', maxTotalTimeout: true });
     expect(sdk.http).toBeUndefined();
-    expect(sdk.modules.streamableHttpServer).toBeUndefined();
+    expect(sdk.modules!.streamableHttpServer).toBeUndefined();
   });
 });

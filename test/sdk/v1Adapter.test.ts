@@ -10,7 +10,7 @@ afterAll(() => copies.remove());
 
 /** What a `tools/call` rejects with when `sdk`'s own server answers it with error `code`. */
 async function rejectionFrom(sdk: SdkAdapter, code: number): Promise<unknown> {
-  const [clientEnd, serverEnd] = sdk.modules.inMemory.InMemoryTransport.createLinkedPair();
+  const [clientEnd, serverEnd] = sdk.modules!.inMemory.InMemoryTransport.createLinkedPair();
   const server = sdk.createServer();
   sdk.handle(server, 'tools/call', () => Promise.reject(sdk.handlerError(code, 'refused')));
   const client = sdk.createClient();
@@ -31,6 +31,7 @@ describe('the 1.x adapter on the installed SDK', () => {
     expect(sdk.methods).toEqual(['tools/call', 'sampling/createMessage', 'elicitation/create', 'roots/list']);
     expect(sdk.http).toBeDefined();
     expect(sdk.facts).toBe(v1Facts);
+    expect(sdk.generation).toBe(1);
   });
 
   it('should recognise an error thrown by another copy of the SDK, where instanceof cannot', async () => {
@@ -41,8 +42,8 @@ describe('the 1.x adapter on the installed SDK', () => {
       [installed, copy],
     ] as const) {
       const error = await rejectionFrom(thrower, -32042);
-      expect(error).toBeInstanceOf(thrower.modules.types.McpError);
-      expect(error).not.toBeInstanceOf(reader.modules.types.McpError);
+      expect(error).toBeInstanceOf(thrower.modules!.types.McpError);
+      expect(error).not.toBeInstanceOf(reader.modules!.types.McpError);
       expect(reader.errorCode(error)).toBe(-32042);
     }
   });
@@ -51,7 +52,7 @@ describe('the 1.x adapter on the installed SDK', () => {
     const sdk = await defaultSdk();
     expect(sdk.errorCode(new Error('plain'))).toBeUndefined();
     // The HTTP client's StreamableHTTPError carries an HTTP status in `code`: not a JSON-RPC code.
-    expect(sdk.errorCode(new sdk.modules.streamableHttpClient!.StreamableHTTPError(404, 'gone'))).toBeUndefined();
+    expect(sdk.errorCode(new sdk.modules!.streamableHttpClient!.StreamableHTTPError(404, 'gone'))).toBeUndefined();
     expect(sdk.errorCode('MCP error -32001')).toBeUndefined();
     expect(sdk.errorCode(undefined)).toBeUndefined();
   });

@@ -1,9 +1,15 @@
 import type { SdkCapabilities, SdkModules } from '../SdkAdapter.ts';
-import { probeTimeoutBehaviour } from './timeoutProbe.ts';
+import { probeTimeoutBehaviour } from '../timeoutProbe.ts';
 
 /** What a loaded 1.x release offers, from its modules and two probes (a handler exchange, a timeout probe). */
 export async function detectV1Capabilities(modules: SdkModules, jsonSchemaValidator: unknown): Promise<SdkCapabilities> {
-  const [handler, timeouts] = await Promise.all([probeHandlerContext(modules, jsonSchemaValidator), probeTimeoutBehaviour(modules, jsonSchemaValidator)]);
+  const [handler, timeouts] = await Promise.all([
+    probeHandlerContext(modules, jsonSchemaValidator),
+    probeTimeoutBehaviour({
+      createServer: () => new modules.server.Server({ name: 'mcp-sim-probe', version: '0.0.0' }, { capabilities: {}, jsonSchemaValidator: jsonSchemaValidator as never }),
+      resultSchema: modules.types.EmptyResultSchema,
+    }),
+  ]);
   return {
     streamableHttpServer: typeof modules.streamableHttpServer?.WebStandardStreamableHTTPServerTransport === 'function',
     streamableHttpClient: typeof modules.streamableHttpClient?.StreamableHTTPClientTransport === 'function',

@@ -1,18 +1,10 @@
 import type { HandlerContext, IncomingRequest, RequestOptions, SdkAdapter, SdkMethod, SdkModules } from '../SdkAdapter.ts';
 import { detectV1Capabilities, passRawRequestId } from './capabilities.ts';
+import { passThroughValidator } from '../passThroughValidator.ts';
+import { protocolProbe } from '../protocolProbe.ts';
+import { simStreamableHttp } from '../simHttpTransports.ts';
 import { v1Facts } from './facts.ts';
-import { v1StreamableHttp } from './httpTransports.ts';
 import { v1MethodSpecs, type MethodSpec } from './methods.ts';
-import { v1Probe } from './probe.ts';
-
-/**
- * Scripted handlers use no output or elicitation schemas, and the SDK's default Ajv validator
- * costs about 2 ms per endpoint, more than a whole simulated run: a pass-through one replaces it
- * (SDK versions without the option ignore it).
- */
-const passThroughValidator = {
-  getValidator: () => (input: unknown) => ({ valid: true, data: input, errorMessage: undefined }),
-};
 
 /**
  * The 1.x handler `extra`, as far as it is read (the SDK's typing is per schema). Only `signal`
@@ -65,6 +57,7 @@ export async function createV1Adapter(
 
   return {
     ...identity,
+    generation: 1,
     facts: v1Facts,
     capabilities,
     methods: [...specs.keys()],
@@ -109,9 +102,9 @@ export async function createV1Adapter(
     deserializeMessage: (line) => modules.stdio.deserializeMessage(line),
     http:
       capabilities.streamableHttpServer && capabilities.streamableHttpClient
-        ? v1StreamableHttp(modules.streamableHttpServer!, modules.streamableHttpClient!)
+        ? simStreamableHttp(modules.streamableHttpServer!.WebStandardStreamableHTTPServerTransport, modules.streamableHttpClient!.StreamableHTTPClientTransport)
         : undefined,
-    probe: v1Probe(v1Facts),
+    probe: protocolProbe(v1Facts),
     modules,
   };
 }

@@ -1,5 +1,5 @@
-import { correlationMapRoles, transportMapRoles, type SdkFacts } from '../facts.ts';
-import type { MapProbe, SdkProbe } from '../SdkAdapter.ts';
+import { correlationMapRoles, transportMapRoles, type SdkFacts } from './facts.ts';
+import type { MapProbe, SdkProbe } from './SdkAdapter.ts';
 
 type Internals = Record<string, unknown>;
 
@@ -13,11 +13,13 @@ function readMap(owner: unknown, field: string): MapProbe {
 }
 
 /**
- * Reads the private state of a 1.x `Protocol`: the request id counter (`_requestMessageId`)
- * and the correlation maps `facts` names; and the request→stream maps of its Streamable HTTP
- * server transport. A field this release lacks is reported as missing.
+ * Reads the private state of a `Protocol` (1.x, and either bundled copy of 2.x, whose fields
+ * keep the 1.x names): the request id counter (`_requestMessageId`) and the correlation maps
+ * `facts` names; and the request→stream maps of its Streamable HTTP server transport. Fields
+ * are read by name on the instance, so the copy the endpoint's class came from does not
+ * matter. A field this release lacks is reported as missing.
  */
-export function v1Probe(facts: SdkFacts): SdkProbe {
+export function protocolProbe(facts: SdkFacts): SdkProbe {
   return {
     nextRequestId(endpoint) {
       const v = (endpoint as unknown as Internals)._requestMessageId;

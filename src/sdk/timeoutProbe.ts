@@ -1,5 +1,5 @@
 import { withGlobal, type Clock as FakeClock } from '@sinonjs/fake-timers';
-import type { SdkCapabilities, SdkModules } from '../SdkAdapter.ts';
+import type { SdkCapabilities } from './SdkAdapter.ts';
 
 /** What a release's `Protocol.request` does with progress and a maximum total timeout. */
 export type TimeoutBehaviour = Pick<SdkCapabilities, 'progressResetsTimeout' | 'maxTotalTimeout'>;
@@ -20,12 +20,18 @@ function withProbeClock<T>(body: (clock: FakeClock) => T): T {
   }
 }
 
-/** The private entry points of a 1.x `Protocol` the probe drives (present in every 1.x). */
+/** The private entry points of a `Protocol` the probe drives (present in every 1.x and 2.x). */
 interface ProbedProtocol {
   connect(transport: unknown): Promise<void>;
   close(): Promise<void>;
-  request(request: unknown, resultSchema: unknown, options: Record<string, unknown>): Promise<unknown>;
+  request(request: unknown, schemaOrOptions: unknown, options?: Record<string, unknown>): Promise<unknown>;
   _onprogress(notification: unknown): void;
+}
+
+/** The release to probe: a fresh server `Protocol` of it, and the ping result schema 1.x requests need. */
+export interface ProbeTarget {
+  createServer(): unknown;
+  readonly resultSchema?: unknown;
 }
 
 interface Frame {
@@ -49,7 +55,7 @@ interface Frame {
  * Synchronous from the first request to the close, so the swapped globals are never seen by
  * anything else, and free of real time (well under a millisecond).
  */
-export async function probeTimeoutBehaviour(modules: SdkModules, jsonSchemaValidator: unknown): Promise<TimeoutBehaviour> {
+export async function probeTimeoutBehaviour(release: ProbeTarget): Promise<TimeoutBehaviour> {
   const sent: Frame[] = [];
   const transport: { onclose?: () => void; start(): Promise<void>; send(m: Frame): Promise<void>; close(): Promise<void> } = {
     start: async () => {},
@@ -60,18 +66,17 @@ export async function probeTimeoutBehaviour(modules: SdkModules, jsonSchemaValid
       transport.onclose?.();
     },
   };
-  const server = new modules.server.Server(
-    { name: 'mcp-sim-probe', version: '0.0.0' },
-    { capabilities: {}, jsonSchemaValidator: jsonSchemaValidator as never },
-  ) as unknown as ProbedProtocol;
+  const server = release.createServer() as ProbedProtocol;
   await server.connect(transport);
-  const schema = modules.types.EmptyResultSchema;
+  // 1.x takes a result schema before the options; 2.x takes the options alone.
+  const request = (options: Record<string, unknown>) =>
+    release.resultSchema === undefined ? server.request({ method: 'ping' }, options) : server.request({ method: 'ping' }, release.resultSchema, options);
 
   return withProbeClock((clock) => {
     /** Sends a ping at the clock's time with `options`; its id and how many progress reports reached it. */
     const ping = (options: Record<string, unknown>) => {
       const reached = { count: 0 };
-      server.request({ method: 'ping' }, schema, { timeout: PROBE_TIMEOUT_MS, onprogress: () => reached.count++, ...options }).catch(() => {});
+      request({ timeout: PROBE_TIMEOUT_MS, onprogress: () => reached.count++, ...options }).catch(() => {});
       const frame = sent.at(-1)!;
       const start = clock.now;
       return {
