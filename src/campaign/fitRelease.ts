@@ -20,12 +20,22 @@ export class ReleaseCannotRunError extends Error {
  */
 export function fitToRelease(
   options: ResolvedCampaignOptions,
-  sdk: Pick<SdkAdapter, 'name' | 'version' | 'capabilities'>,
+  sdk: Pick<SdkAdapter, 'name' | 'version' | 'capabilities'> & Partial<Pick<SdkAdapter, 'methods' | 'modern'>>,
 ): { readonly options: ResolvedCampaignOptions; readonly leftOut: readonly LeftOut[]; readonly limits: readonly LeftOut[] } {
   const release = `${sdk.name}@${sdk.version}`;
   const leftOut: LeftOut[] = [];
   const limits: LeftOut[] = [];
   let profiles = options.workload.profiles;
+  if (sdk.methods?.length === 0) {
+    // The 2.x packages loaded for their 2026-07-28 era alone: no session era to drive.
+    const session = profiles.filter((p) => p !== 'http-2026');
+    if (session.length > 0) {
+      const why = `${release} is driven in its 2026-07-28 era only (the 2.x session-era adapter is not in this build)`;
+      profiles = profiles.filter((p) => p === 'http-2026');
+      if (profiles.length === 0) throw new ReleaseCannotRunError(`${why}; run --spec 2026-07-28`);
+      for (const p of session) leftOut.push({ what: `profile ${p}`, why });
+    }
+  }
   const http = sdk.capabilities.streamableHttpServer && sdk.capabilities.streamableHttpClient;
   if (!http && profiles.includes('http')) {
     const why = `${release} has no web-standard Streamable HTTP transports (they came with 1.25)`;
@@ -33,7 +43,13 @@ export function fitToRelease(
     if (profiles.length === 0) throw new ReleaseCannotRunError(`the http profile cannot run: ${why}; run --profiles memory`);
     leftOut.push({ what: 'profile http', why });
   }
-  if (!sdk.capabilities.elicitation && options.workload.serverRequests) {
+  if (profiles.includes('http-2026') && !sdk.modern) {
+    const why = `${release} has no 2026-07-28 era: revision 2026-07-28 (--spec 2026-07-28, profile http-2026) needs the 2.x packages (@modelcontextprotocol/client and /server, --sdk <folder with them>)`;
+    profiles = profiles.filter((p) => p !== 'http-2026');
+    if (profiles.length === 0) throw new ReleaseCannotRunError(why);
+    leftOut.push({ what: 'profile http-2026', why });
+  }
+  if (!sdk.capabilities.elicitation && options.workload.serverRequests && profiles.some((p) => p !== 'http-2026')) {
     limits.push({
       what: 'elicitation/create',
       why: `${release} has no elicitation schemas, and the workload still sends elicitation/create requests: their findings are the harness's (--no-server-requests avoids them)`,

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SDK_PACKAGE } from './load.ts';
+import { modernPackagesIn } from './modern/modernPackages.ts';
 import { packageInFolder } from './sdkPackage.ts';
 
 /**
@@ -107,8 +108,10 @@ export async function sdkFolderOf(choice: SdkChoice, options: Parameters<typeof 
     case 'version':
       return installedRelease(choice.version, options);
     case 'folder': {
-      if (!packageInFolder(choice.path, SDK_PACKAGE)) {
-        throw new SdkChoiceError(`--sdk ${choice.path}: no ${SDK_PACKAGE} there; give the package's own folder or a project folder with node_modules/${SDK_PACKAGE}`);
+      if (!packageInFolder(choice.path, SDK_PACKAGE) && !modernPackagesIn(choice.path)) {
+        throw new SdkChoiceError(
+          `--sdk ${choice.path}: no ${SDK_PACKAGE} there; give the package's own folder or a project folder with node_modules/${SDK_PACKAGE} (or with the 2.x @modelcontextprotocol/client and /server, for --spec 2026-07-28)`,
+        );
       }
       return choice.path;
     }

@@ -9,6 +9,9 @@ import type { SdkAdapter } from './SdkAdapter.ts';
 import { findPackage, moduleUrl, packageInFolder, type SdkPackage } from './sdkPackage.ts';
 import { importV1Modules } from './v1/modules.ts';
 import { createV1Adapter } from './v1/v1Adapter.ts';
+import { loadModernEra } from './modern/loadModernEra.ts';
+import { createModernOnlyAdapter } from './modern/modernOnlyAdapter.ts';
+import { modernPackagesIn } from './modern/modernPackages.ts';
 
 /** The SDK's package name. */
 export const SDK_PACKAGE = '@modelcontextprotocol/sdk';
@@ -52,8 +55,20 @@ export function installCommand(version: string): string {
  * baselines name it): the one installed next to mcp-sim, or the copy `MCP_SIM_SDK` names.
  */
 export function installedSdk(): { readonly name: string; readonly version: string } {
-  const { name, version } = defaultPackage();
+  const modernOnly = modernOnlyFolder({ kind: 'installed' });
+  const { name, version } = modernOnly?.server ?? defaultPackage();
   return { name, version };
+}
+
+/**
+ * A folder (named, or `MCP_SIM_SDK`'s) that holds the 2.x client and server packages and no
+ * 1.x SDK: loaded as the 2.x packages' 2026-07-28 era alone (`createModernOnlyAdapter`).
+ */
+function modernOnlyFolder(location: SdkLocation): { path: string; root: string; server: SdkPackage } | undefined {
+  const path = location.kind === 'folder' ? location.path : location.kind === 'installed' ? sdkOverride() : undefined;
+  if (path === undefined || packageInFolder(path, SDK_PACKAGE)) return undefined;
+  const modern = modernPackagesIn(path);
+  return modern && { path, root: modern.server.root, server: modern.server };
 }
 
 /** The `MCP_SIM_SDK` folder, or `undefined` when the variable is unset or empty. */
@@ -87,18 +102,25 @@ const loaded = new Map<string, Promise<SdkAdapter>>();
 
 /** The release at `location`, loaded once per package folder. */
 export function loadSdk(location: SdkLocation = { kind: 'installed' }): Promise<SdkAdapter> {
+  const modernOnly = modernOnlyFolder(location);
+  if (modernOnly) return loadOnce(modernOnly.root, () => loadModernEra(modernOnly.path).then(createModernOnlyAdapter));
   let pkg: SdkPackage;
   try {
     pkg = locate(location);
   } catch (error) {
     return Promise.reject(error);
   }
-  let adapter = loaded.get(pkg.root);
+  return loadOnce(pkg.root, () => adapterFor(pkg));
+}
+
+/** The adapter of the package at `root`, loaded once; a failed load is forgotten. */
+function loadOnce(root: string, load: () => Promise<SdkAdapter>): Promise<SdkAdapter> {
+  let adapter = loaded.get(root);
   if (!adapter) {
-    adapter = adapterFor(pkg);
-    loaded.set(pkg.root, adapter);
+    adapter = load();
+    loaded.set(root, adapter);
     // A failed load is not kept: installing the package and asking again must work.
-    adapter.catch(() => loaded.delete(pkg.root));
+    adapter.catch(() => loaded.delete(root));
   }
   return adapter;
 }
@@ -154,7 +176,7 @@ function locate(location: SdkLocation): SdkPackage {
       const pkg = packageInFolder(location.path, SDK_PACKAGE);
       if (!pkg) {
         throw new SdkNotInstalledError(
-          `mcp-sim: no ${SDK_PACKAGE} in folder ${resolve(location.path)}: give the package's own folder or a project folder with node_modules/${SDK_PACKAGE}.`,
+          `mcp-sim: no ${SDK_PACKAGE} in folder ${resolve(location.path)}: give the package's own folder or a project folder with node_modules/${SDK_PACKAGE} (or, for --spec 2026-07-28, a project folder with the 2.x @modelcontextprotocol/client and /server).`,
         );
       }
       return pkg;
