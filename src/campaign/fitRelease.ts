@@ -31,7 +31,7 @@ export class ReleaseCannotRunError extends Error {
  */
 export function fitToRelease(
   options: ResolvedCampaignOptions,
-  sdk: Pick<SdkAdapter, 'name' | 'version' | 'capabilities'> & Partial<Pick<SdkAdapter, 'generation'>>,
+  sdk: Pick<SdkAdapter, 'name' | 'version' | 'capabilities'> & Partial<Pick<SdkAdapter, 'generation' | 'modern'>>,
 ): ReleaseFit & { readonly options: ResolvedCampaignOptions } {
   const release = `${sdk.name}@${sdk.version}`;
   const caps = sdk.capabilities;
@@ -48,13 +48,20 @@ export function fitToRelease(
     if (profiles.length === 0) throw new ReleaseCannotRunError(`the http profile cannot run: ${why}; run --profiles memory`);
     leftOut.push({ what: 'profile http', why });
   }
+  if (profiles.includes('http-2026') && !sdk.modern) {
+    const why = `${release} has no 2026-07-28 era: revision 2026-07-28 (--spec 2026-07-28, profile http-2026) needs the 2.x packages (--sdk 2.4.0, or a folder with @modelcontextprotocol/client and /server)`;
+    profiles = profiles.filter((p) => p !== 'http-2026');
+    if (profiles.length === 0) throw new ReleaseCannotRunError(why);
+    leftOut.push({ what: 'profile http-2026', why });
+  }
   const parts = new Set<LeavablePart>(options.workload.leaveOut ?? []);
   const leave = (part: LeavablePart, what: string, why: string) => {
     if (parts.has(part)) return;
     parts.add(part);
     leftOut.push({ what, why: `${release} ${why}` });
   };
-  if (!caps.elicitation && options.workload.serverRequests) {
+  // http-2026 draws only tool calls: elicitation matters only to the session-era profiles.
+  if (!caps.elicitation && options.workload.serverRequests && profiles.some((p) => p !== 'http-2026')) {
     leave('elicitation', 'elicitation/create requests', 'has no elicitation schemas (they came with 1.13): the workload draws them as tool calls');
   }
   if (caps.progressResetsTimeout === 'never') {
@@ -73,10 +80,10 @@ export function fitToRelease(
       why: `${release} gives a handler no sendNotification or sendRequest (they came with 1.10): its progress and nested requests go through the endpoint, not tied to the request (the same frames on the memory profile)`,
     });
   }
-  if (sdk.generation === 2) {
+  if (sdk.generation === 2 && !profiles.includes('http-2026')) {
     limits.push({
       what: 'era 2026-07-28',
-      why: `${release} also speaks the 2026-07-28 era (server/discover, no sessions, cancel by closing the request's stream); this campaign negotiates the 2025-11-25 era only (legacy initialize)`,
+      why: `${release} also speaks the 2026-07-28 era (server/discover, no sessions, cancel by closing the request's stream); this campaign negotiates the 2025-11-25 era only (legacy initialize): --spec 2026-07-28 runs the newer one`,
     });
   }
   const leaveOut = LEAVABLE_PARTS.filter((p) => parts.has(p));

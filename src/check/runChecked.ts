@@ -1,6 +1,7 @@
 import type { Finding } from '../model/finding.ts';
 import type { Coverage } from '../model/coverage.ts';
 import { judgeWithCoverage } from '../model/judge.ts';
+import { specOf } from '../model/specRevision.ts';
 import { endState as snapshotEnd, type EndState } from '../sim/endState.ts';
 import { runScenario, type RunOptions, type RunResult } from '../sim/runScenario.ts';
 import type { Scenario } from '../sim/scenario.ts';
@@ -26,7 +27,8 @@ export interface CheckedRunOptions extends RunOptions {
 
 /**
  * Runs `scenario` under `options` and judges it: the trace plus an end-of-run snapshot taken in
- * `atEnd` (chained after the caller's own `atEnd`, if any), against the facts of the SDK that ran.
+ * `atEnd` (chained after the caller's own `atEnd`, if any), against the facts of the SDK that ran,
+ * by the rule set of the revision the scenario's profile speaks (`specOf`).
  * A finding that blames an interleaving is confirmed by a counterfactual run (`confirmBlame`):
  * only runs with such a finding pay for it.
  */
@@ -48,6 +50,6 @@ async function runJudged(scenario: Scenario, options: RunOptions, countCoverage:
     },
   });
   if (!end) throw new Error('runChecked: runScenario returned without calling atEnd; the end state is unknown.');
-  const { findings, coverage } = judgeWithCoverage(result.trace, end, { facts: result.sdk.facts, coverage: countCoverage });
+  const { findings, coverage } = judgeWithCoverage(result.trace, end, { facts: result.sdk.facts, coverage: countCoverage, spec: specOf(scenario) });
   return { result, findings, endState: end, ...(coverage && { coverage }) };
 }

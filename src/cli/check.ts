@@ -20,7 +20,8 @@ import { writeFileAtomic, writeJsonAtomic } from '../util/atomicWrite.ts';
 import { TOOL, type PackageId } from '../util/toolVersion.ts';
 import { replayCaseCommand, type MadeWith } from '../options/replayCaseCommand.ts';
 import type { InvariantId } from '../model/invariants.ts';
-import { AUTO_WORKER_RUNS_MIN, DEFAULT_FAIL_ON, type FailOn, type ResolvedCampaignOptions, type ResolvedWorkload } from '../options/index.ts';
+import { notJudgedUnder, type SpecRevision } from '../model/specRevision.ts';
+import { AUTO_WORKER_RUNS_MIN, DEFAULT_FAIL_ON, DEFAULT_SPEC, type FailOn, type ResolvedCampaignOptions, type ResolvedWorkload } from '../options/index.ts';
 
 /** `--json -`: the JSON report goes to stdout, and nothing else does. */
 export const JSON_TO_STDOUT = '-';
@@ -46,6 +47,7 @@ export async function checkCommand(asked: ResolvedCampaignOptions): Promise<numb
 
   console.log(pc.bold(options.seeds ? `mcp-sim check  seeds=${options.seeds[0]}..${options.seeds.at(-1)}` : `mcp-sim check  seed=${seed}`));
   printCampaignOptions(sdk, { ...options, runs }, workload);
+  printSpec(options.spec);
   const how = [...(options.workers === 1 ? ['in process'] : []), ...(options.workersAuto ? [`default: one per core, at most one per ${AUTO_WORKER_RUNS_MIN} runs`] : [])];
   console.log(`  workers       ${options.workers}${how.length > 0 ? ` (${how.join('; ')})` : ''}`);
   if (options.shard) {
@@ -100,6 +102,12 @@ export function printCampaignOptions(
   console.log(`  shrink        ${options.shrink}${budget}`);
   console.log(`  self-check    ${options.selfCheck}`);
   if (options.failOn) console.log(`  fail on       ${options.failOn} and above, beyond the baseline`);
+}
+
+/** The rule set line, and under 2026-07-28 every session-era invariant it does not judge, with why (never in silence). */
+function printSpec(spec: SpecRevision): void {
+  console.log(`  spec          ${spec}${spec === DEFAULT_SPEC ? '' : ' (opt-in rule set of the newest revision)'}`);
+  for (const [id, why] of notJudgedUnder(spec)) console.log(pc.yellow(`  not judged    ${id}: ${why}`));
 }
 
 /** The progress display of one campaign's runs and shrinks (runs against time under a time limit). */

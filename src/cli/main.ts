@@ -13,8 +13,10 @@ import {
   resolveBaselineOptions,
   resolveCampaignOptions,
   resolveReplayOptions,
+  SPEC_FLAG,
   type FailOn,
 } from '../options/index.ts';
+import { SPEC_REVISIONS, type SpecRevision } from '../model/specRevision.ts';
 import { TOOL } from '../util/toolVersion.ts';
 import { baselineCommand } from './baseline.ts';
 import { format } from 'node:util';
@@ -90,6 +92,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--shard <i/n>', 'run only slice I of N of the campaign (contiguous case indices); join the shards\' --json reports with mcp-sim merge')
     .option('--time-limit <seconds>', `stop starting runs after this many seconds and report the runs done (without --runs: run until then, at most ${CAMPAIGN_RUNS_LIMIT} runs)`, secondsArg('--time-limit'))
     .option('--seeds <a..b>', 'a sweep: one campaign per seed from A to B, one combined report; exits 1 if any seed fails')
+    .option(`${SPEC_FLAG} <revision>`, SPEC_HELP)
     .addHelpText('after', CHECK_EXIT_HELP)
     .action(async (opts: CheckFlags) => {
       const { out: reproDir, json: jsonFile, junit: junitFile, report: markdownFile, ...rest } = opts;
@@ -109,6 +112,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         shard: rest.shard,
         timeLimitSeconds: rest.timeLimit,
         seeds: rest.seeds,
+        ...(rest.spec !== undefined && { spec: rest.spec as SpecRevision }),
       });
       code = await checkCommand(options);
     });
@@ -148,6 +152,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--emit-test <file>', 'also write a vitest regression test of the case (needs --expect, or a file or entry that names its invariant)')
     .option('--emit-expect <absent|present>', 'the emitted test fails while the finding reproduces (absent, default) or once it is fixed (present)')
     .option('--sdk <version|path>', SDK_OPTION_HELP)
+    .option(`${SPEC_FLAG} <revision>`, `${SPEC_HELP} (with --seed/--case)`)
     .addHelpText('after', REPLAY_EXIT_HELP)
     .action(async (file: string | undefined, opts: ReplayFlags) => {
       const { case: caseIndex, baseline: baselineEntry, seed, full, mermaid, selfCheck, expect, madeWith } = opts;
@@ -162,6 +167,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         expect,
         madeWith,
         workload: workloadOf(opts),
+        ...(opts.spec !== undefined && { spec: opts.spec as SpecRevision }),
         ...(opts.emitTest !== undefined && { emitTest: opts.emitTest }),
         ...(opts.emitExpect !== undefined && { emitExpect: opts.emitExpect }),
         ...(opts.json !== undefined && { jsonFile: opts.json }),
@@ -239,7 +245,11 @@ interface CheckFlags extends WorkloadFlags {
   shard?: string;
   timeLimit?: number;
   seeds?: string;
+  spec?: string;
 }
+
+/** The help of `--spec` (check, replay). */
+const SPEC_HELP = `the spec revision whose rules judge the runs: ${SPEC_REVISIONS.join(' (default) or ')}, opt-in, which runs profile http-2026 on the 2.x packages only (--sdk <folder with @modelcontextprotocol/client and /server>)`;
 
 /** What commander parses for `replay`. */
 interface ReplayFlags extends WorkloadFlags, ReplayCoordinateFlags {
@@ -252,6 +262,7 @@ interface ReplayFlags extends WorkloadFlags, ReplayCoordinateFlags {
   emitTest?: string;
   emitExpect?: string;
   json?: string;
+  spec?: string;
 }
 
 /** What commander parses for `baseline`. */

@@ -11,3 +11,4 @@ export { blamesInterleaving, invariants, invariant, type Invariant, type Invaria
 export { finding, severityOf, type Finding, type RootCause, type Subjects } from './finding.ts';
 export { attribute, isKnockOn, knockOnTable, type KnockOnRow } from './attribution.ts';
 export { judgeBlame, showsSymptom, symptomOf, withoutRace, type BlameVerdict, type Counterfactual, type Symptom } from './blame.ts';
+export { MODERN_ERA, notJudgedIn2026, notJudgedUnder, SESSION_ERA, specOf, SPEC_REVISIONS, type SpecRevision } from './specRevision.ts';

@@ -9,11 +9,13 @@ import { livenessRule } from './liveness.ts';
 import type { RuleFactory } from './rule.ts';
 import { cancelRaceRule, cancelRule } from './rules/cancel.ts';
 import { harnessRule } from './rules/harness.ts';
-import { httpRule } from './rules/http.ts';
+import { httpRule, httpRule2026 } from './rules/http.ts';
 import { lifecycleRule } from './rules/lifecycle.ts';
 import { progressRule } from './rules/progress.ts';
 import { rpcRule } from './rules/rpc.ts';
-import { methodsRule } from './rules/methods.ts';
+import { methodsRule, methodsRuleFor } from './rules/methods.ts';
+import { modernRule } from './rules/modern.ts';
+import { MODERN_ERA, notJudgedUnder, SESSION_ERA, type SpecRevision } from './specRevision.ts';
 import { timeoutRule } from './rules/timeout.ts';
 import { TraceWalker } from './walker.ts';
 
@@ -38,9 +40,27 @@ export const oracleRules: readonly RuleFactory[] = [
   httpRule,
 ];
 
+/**
+ * The rules of revision 2026-07-28 (`--spec 2026-07-28`): the session-era rules with the
+ * method table of that revision and per-request HTTP serving (`httpRule2026`), plus its own
+ * clauses (`rules/modern.ts`); the session-era
+ * invariants it does not judge are left out of the verdict (`notJudgedIn2026`, with reasons).
+ */
+export const oracleRules2026: readonly RuleFactory[] = [
+  ...oracleRules.map((make) => (make === methodsRule ? methodsRuleFor('2026-07-28') : make === httpRule ? httpRule2026 : make)),
+  modernRule,
+];
+
+/** The rules `spec` judges with. */
+export function rulesOf(spec: SpecRevision): readonly RuleFactory[] {
+  return spec === '2026-07-28' ? oracleRules2026 : oracleRules;
+}
+
 export interface JudgeOptions {
   /** What the oracle must know of the SDK release that ran (its adapter's `facts`). */
   readonly facts: SdkFacts;
+  /** The rule set: the session era's, or the opt-in one of revision 2026-07-28. @default SESSION_ERA */
+  readonly spec?: SpecRevision;
 }
 
 /**
@@ -67,12 +87,19 @@ export function judgeWithCoverage(
     readonly coverage?: boolean;
   },
 ): { findings: Finding[]; coverage: Coverage | undefined } {
-  const { facts, coverage: countCoverage = true } = options;
-  const walker = new TraceWalker({ facts, coverage: countCoverage, rules: (walk) => oracleRules.map((make) => make(walk, facts)) });
+  const { facts, coverage: countCoverage = true, spec = SESSION_ERA } = options;
+  const rules = rulesOf(spec);
+  const walker = new TraceWalker({
+    facts,
+    coverage: countCoverage,
+    rules: (walk) => rules.map((make) => make(walk, facts)),
+    streamCloseCancels: spec === MODERN_ERA,
+  });
   for (const e of trace) walker.feed(e);
   walker.finish(trace.at(-1), endState);
+  const notJudged = notJudgedUnder(spec);
   return {
-    findings: attribute(walker.findings),
+    findings: attribute(notJudged.size === 0 ? walker.findings : walker.findings.filter((f) => !notJudged.has(f.invariant))),
     coverage: countCoverage ? { transitions: { ...walker.transitions }, races: { ...walker.races } } : undefined,
   };
 }

@@ -43,6 +43,12 @@ export interface RequesterRec {
   readonly snap: RequesterSnapshot;
   /** Step in which the requester last sent (or tried to send) a cancel for it. */
   readonly lastCancelStep: number | undefined;
+  /**
+   * Revision 2026-07-28 on Streamable HTTP (`streamCloseCancels`): the step in which its POST
+   * closed at the client (a cancel, or a broken stream): a closed request's stream cancels it,
+   * and nothing more is owed for it after.
+   */
+  readonly streamClosedStep: number | undefined;
   /** Whether the request reached its receiver. */
   readonly delivered: boolean;
 }

@@ -25,6 +25,12 @@ export interface WalkerOptions {
   readonly coverage?: boolean;
   /** The rules that judge the walk, made once the walker exists; their hooks run in this order. */
   readonly rules?: (walk: Walk) => readonly Rule[];
+  /**
+   * Revision 2026-07-28 on Streamable HTTP: a client closing a POST's stream is the cancel of the
+   * requests it carried, so the step of its disconnect counts as their cancel step (what the
+   * cancel-in-that-step checks read). @default false
+   */
+  readonly streamCloseCancels?: boolean;
 }
 
 /** `re` matches `text` (`search` ignores a global regex's `lastIndex`: facts are shared data). */
@@ -47,10 +53,13 @@ export class TraceWalker extends WalkState {
   /** The call started last on each side, waiting for its request to be sent in the same step. */
   private readonly starting = new Map<Side, Call>();
   private ended = false;
+  /** `streamCloseCancels`: the frame seqs of each client exchange, and the request ids they carried. */
+  private readonly exchangeSeqs: Map<number, { readonly conn: number; readonly seqs: readonly number[]; readonly ids: unknown[] }> | undefined;
 
   constructor(options: WalkerOptions = {}) {
     super(options.coverage ?? false);
     this.facts = options.facts;
+    this.exchangeSeqs = options.streamCloseCancels ? new Map() : undefined;
     this.rules = options.rules?.(this) ?? [];
     this.indexHooks(this.rules);
     for (const r of this.rules) if (r.trace) this.traceHooks.push(r.trace.bind(r));
@@ -63,6 +72,7 @@ export class TraceWalker extends WalkState {
       this.currentStep = e.step;
     }
     for (let k = 0; k < this.traceHooks.length; k++) this.traceHooks[k]!(e);
+    if (this.exchangeSeqs) this.noteStreamClose(e, this.exchangeSeqs);
     switch (e.kind) {
       case 'connect':
         return this.onConnect(e);
@@ -229,6 +239,7 @@ export class TraceWalker extends WalkState {
       call: undefined,
       snap: requesterStepper.initial,
       lastCancelStep: undefined,
+      streamClosedStep: undefined,
       delivered: false,
     };
     // The call that sent it: started by X in this step with this id (a call rejected before sending has no request).
@@ -259,6 +270,26 @@ export class TraceWalker extends WalkState {
     }
     const rec = list.find((r) => wireOf(r) !== 'responded' && wireOf(r) !== 'closed') ?? list[list.length - 1]!;
     this.rcvMove(rec, 'RESPOND', e);
+  }
+
+  /** `streamCloseCancels`: which requests each client POST carried, and the step the client closed it. */
+  private noteStreamClose(e: TraceEvent, exchanges: NonNullable<typeof this.exchangeSeqs>): void {
+    if (e.kind === 'http-request' && e.at === 'client') {
+      exchanges.set(e.exchange, { conn: e.conn, seqs: e.seqs, ids: [] });
+    } else if (e.kind === 'send' && e.from === 'client') {
+      const c = classifyFrame(e.frame);
+      if (c.type !== 'request') return;
+      for (const x of exchanges.values()) if (x.conn === e.conn && x.seqs.includes(e.seq)) x.ids.push(c.id);
+    } else if (e.kind === 'http-disconnect' && e.at === 'client') {
+      const x = exchanges.get(e.exchange);
+      for (const id of x?.ids ?? []) {
+        const rec = this.requesters.get(this.reqKey('client', e.conn, id));
+        if (rec) {
+          rec.lastCancelStep = e.step;
+          rec.streamClosedStep ??= e.step;
+        }
+      }
+    }
   }
 
   private onSendCancel(e: Ev<'send'>, params: Record<string, unknown> | undefined): void {

@@ -21,6 +21,8 @@ import {
 import { OptionError } from './OptionError.ts';
 import { booleanValue, envWholeNumber, seedValue, wholeNumber, type Env } from './optionRules.ts';
 import { resolveWorkload, type ResolvedWorkload } from './workloadOptions.ts';
+import { resolveSpec, workloadUnderSpec } from './specOptions.ts';
+import type { SpecRevision } from '../model/specRevision.ts';
 
 /** A fuzz campaign (`mcp-sim check`, `runCampaign`); every field optional. */
 export interface CampaignOptions {
@@ -33,6 +35,11 @@ export interface CampaignOptions {
   readonly runs?: number;
   /** Bounds of the generated scenarios. @default DEFAULT_WORKLOAD (both profiles, 6 actions, 4 steps, server requests, faults) */
   readonly workload?: ScenarioConstraints;
+  /**
+   * The spec revision whose rules judge the campaign: `2026-07-28` runs the `http-2026` profile
+   * only, on the 2.x packages (`workloadUnderSpec`). @default DEFAULT_SPEC ('2025-11-25')
+   */
+  readonly spec?: SpecRevision;
   /** Shrink the first counterexample of each invariant found. @default DEFAULT_SHRINK (true) */
   readonly shrink?: boolean;
   /** Wall-clock budget for fast-check's shrinking of one counterexample. Needs `shrink`. @default DEFAULT_SHRINK_TIME_MS_MAX (20_000) */
@@ -92,6 +99,7 @@ export interface ResolvedCampaignOptions {
   readonly seed: number;
   readonly runs: number;
   readonly workload: ResolvedWorkload;
+  readonly spec: SpecRevision;
   readonly shrink: boolean;
   readonly shrinkTimeMsMax: number;
   readonly selfCheck: boolean;
@@ -120,6 +128,7 @@ export const CAMPAIGN_RUNS_LIMIT = 10_000_000;
  */
 export function resolveCampaignOptions(input: CampaignOptions = {}, env: Env = process.env): ResolvedCampaignOptions {
   const timeLimitSeconds = timeLimitValue(input.timeLimitSeconds);
+  const spec = resolveSpec(input.spec);
   const envSeed = envWholeNumber(env, ENV_SEED, 'seed', 0, SEED_MAX);
   // A time limit without a run count runs until the time is up.
   const runs = input.runs ?? envWholeNumber(env, ENV_RUNS, 'runs', 1, CAMPAIGN_RUNS_LIMIT) ?? (timeLimitSeconds === undefined ? DEFAULT_CAMPAIGN_RUNS : CAMPAIGN_RUNS_LIMIT);
@@ -169,7 +178,8 @@ export function resolveCampaignOptions(input: CampaignOptions = {}, env: Env = p
   return Object.freeze({
     seed: seeds ? seeds[0]! : seedValue({ option: 'seed', flag: '--seed' }, input.seed ?? envSeed ?? DEFAULT_CAMPAIGN_SEED, DEFAULT_CAMPAIGN_SEED),
     runs: resolvedRuns,
-    workload: resolveWorkload(input.workload),
+    workload: resolveWorkload(workloadUnderSpec(spec, input.workload)),
+    spec,
     shrink,
     shrinkTimeMsMax: wholeNumber({ option: 'shrinkTimeMsMax' }, input.shrinkTimeMsMax ?? DEFAULT_SHRINK_TIME_MS_MAX, 1, undefined, DEFAULT_SHRINK_TIME_MS_MAX),
     selfCheck: booleanValue({ option: 'selfCheck', flag: '--self-check' }, input.selfCheck ?? DEFAULT_SELF_CHECK),

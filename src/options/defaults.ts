@@ -4,10 +4,11 @@
  * generator and the printed replay commands read them from here, so they cannot drift apart.
  * (Defaults of a single run, such as its step budget, live in `src/sim/defaults.ts`.)
  */
+import type { SpecRevision } from '../model/specRevision.ts';
 import type { Profile } from '../sim/scenario.ts';
 
-/** Every transport profile the simulator has, in the order help and errors list them. */
-export const KNOWN_PROFILES: readonly Profile[] = Object.freeze(['memory', 'http'] as const);
+/** Every transport profile the simulator has, in the order help and errors list them (`http-2026` needs the 2.x packages). */
+export const KNOWN_PROFILES: readonly Profile[] = Object.freeze(['memory', 'http', 'http-2026'] as const);
 
 /**
  * Seed of a campaign, a baseline build and the property suite: fixed, so `mcp-sim check` on two
@@ -47,10 +48,11 @@ export const DEFAULT_FAULTS = true;
 
 /**
  * Profiles a campaign, a replay by seed, a baseline build and the property suite draw from:
- * every profile, so one run of `check` meets the races of both transports.
+ * every profile of the session era, so one run of `check` meets the races of both transports
+ * (`http-2026` is opt-in: `--spec 2026-07-28` or `--profiles http-2026`, on the 2.x packages).
  * @default ['memory', 'http']
  */
-export const DEFAULT_PROFILES: readonly Profile[] = KNOWN_PROFILES;
+export const DEFAULT_PROFILES: readonly Profile[] = Object.freeze(['memory', 'http'] as const);
 
 /**
  * Profiles the bare generator (`scenarioArbitrary({})`) draws from when its caller names none:
@@ -158,3 +160,13 @@ export const DEFAULT_FAIL_ON = 'should' as const;
 
 /** The levels `--fail-on` takes, strictest last. */
 export const FAIL_ON_LEVELS = ['must', 'should', 'advice'] as const;
+
+/**
+ * The spec revision whose rules judge a run (`--spec`): the session era every SDK speaks. The
+ * opt-in `2026-07-28` needs the 2.x packages and runs the `http-2026` profile.
+ * @default '2025-11-25'
+ */
+export const DEFAULT_SPEC: SpecRevision = '2025-11-25';
+
+/** The one profile a `--spec 2026-07-28` campaign runs: the per-request Streamable HTTP of that revision. */
+export const SPEC_2026_PROFILES: readonly Profile[] = Object.freeze(['http-2026'] as const);

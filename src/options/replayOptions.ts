@@ -5,6 +5,8 @@ import { OptionError } from './OptionError.ts';
 import { booleanValue, seedValue, wholeNumber } from './optionRules.ts';
 import { parseMadeWith, replayFlags, type MadeWith } from './replayCaseCommand.ts';
 import { resolveWorkload, workloadFlags, type ResolvedWorkload } from './workloadOptions.ts';
+import { resolveSpec, SPEC_FLAG, workloadUnderSpec } from './specOptions.ts';
+import type { SpecRevision } from '../model/specRevision.ts';
 
 /**
  * A replay (`mcp-sim replay`) of one case; every field optional, but exactly one source: a
@@ -23,6 +25,12 @@ export interface ReplayOptions {
    * baseline entry hold the case itself). @default DEFAULT_WORKLOAD, as `check`'s
    */
   readonly workload?: ScenarioConstraints;
+  /**
+   * The rule set of the campaign the case is from (`--spec`, with `seed` and `caseIndex` only:
+   * it shapes the workload the case was drawn from; a file's scenario names its own revision by
+   * its profile). @default DEFAULT_SPEC ('2025-11-25')
+   */
+  readonly spec?: SpecRevision;
   /** A baseline entry of the installed SDK: `"<invariant> <variant> <shape>"`. */
   readonly baselineEntry?: string;
   /**
@@ -94,6 +102,14 @@ export function resolveReplayOptions(input: ReplayOptions = {}): ResolvedReplayO
       'drop the workload flags',
     );
   }
+  if (input.spec !== undefined && !byCase) {
+    throw new OptionError(
+      { option: 'spec', flag: SPEC_FLAG },
+      input.spec,
+      'only applies to --seed/--case: a replay file or baseline entry holds the case, and its profile says which rules judge it',
+      `drop ${SPEC_FLAG}`,
+    );
+  }
   let source: ReplaySource;
   if (input.file !== undefined) {
     if (typeof input.file !== 'string' || input.file.trim() === '') throw new OptionError({ option: 'file' }, input.file, 'must be a path', 'give the path of a replay file');
@@ -111,7 +127,7 @@ export function resolveReplayOptions(input: ReplayOptions = {}): ResolvedReplayO
       kind: 'case',
       seed: seedValue({ option: 'seed', flag: '--seed' }, input.seed),
       caseIndex: wholeNumber({ option: 'caseIndex', flag: '--case' }, input.caseIndex, 0),
-      workload: resolveWorkload(input.workload),
+      workload: resolveWorkload(workloadUnderSpec(resolveSpec(input.spec), input.workload)),
     };
   }
   const expect = input.expect === undefined ? undefined : expectedInvariant(input.expect);

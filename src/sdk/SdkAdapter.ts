@@ -9,6 +9,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type * as TypesModule from '@modelcontextprotocol/sdk/types.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { SdkFacts } from './facts.ts';
+import type { ModernEra } from './modern/ModernEra.ts';
 
 /**
  * Everything mcp-sim needs from one SDK release, so that nothing else loads the SDK or knows
@@ -62,6 +63,11 @@ export interface SdkAdapter {
   readonly probe: SdkProbe;
   /** The raw modules of a 1.x release, for benchmarks that measure the SDK itself (never for the simulator); `undefined` for 2.x. */
   readonly modules: SdkModules | undefined;
+  /**
+   * The 2026-07-28 era (`src/sdk/modern/`): a 2.x release's negotiating client and per-request
+   * HTTP entry. Absent on 1.x, which stops at 2025-11-25.
+   */
+  readonly modern?: ModernEra;
 }
 
 /** What a release offers, detected when it loads. */

@@ -1,9 +1,10 @@
 import type { Endpoint, HandlerContext, RequestOptions, SdkAdapter } from '../sdk/SdkAdapter.ts';
+import type { ModernEra } from '../sdk/modern/ModernEra.ts';
 import { messageOf } from '../util/errors.ts';
 import type { SimAction } from './actions.ts';
 import { applyAdapterFaults, hasAdapterFault } from './adapterFaults.ts';
 import type { JsonValue } from '../util/json.ts';
-import { HttpNetwork, type OpenExchange } from './http/HttpNetwork.ts';
+import { HttpNetwork, type HttpHost, type OpenExchange } from './http/HttpNetwork.ts';
 import { resolveHttpMode } from './http/resolveHttpMode.ts';
 import { createScheduledPair, type ScheduledTransport } from './memoryTransport.ts';
 import {
@@ -20,6 +21,31 @@ import {
 import { runScriptedHandler, type Gate, type HandlerHost } from './scriptedHandler.ts';
 import type { TraceRecorder, WireId } from './trace.ts';
 import type { VirtualClock } from './VirtualClock.ts';
+
+/**
+ * The endpoint operations the world uses: the adapter's own (session era), or its 2026-07-28
+ * era's (`SdkAdapter.modern`) on the `http-2026` profile.
+ */
+type EndpointApi = Pick<
+  ModernEra,
+  'methods' | 'createClient' | 'createServer' | 'handle' | 'request' | 'requestParams' | 'result' | 'errorCode' | 'handlerError' | 'nextRequestId'
+>;
+
+/** The adapter's endpoint operations in the shape the 2026-07-28 era also has. */
+function sessionEraApi(sdk: SdkAdapter): EndpointApi {
+  return {
+    methods: sdk.methods,
+    createClient: () => sdk.createClient(),
+    createServer: () => sdk.createServer(),
+    handle: (endpoint, method, handler) => sdk.handle(endpoint, method, handler),
+    request: (endpoint, method, params, options) => sdk.request(endpoint, method, params, options),
+    requestParams: (method, handler, meta) => sdk.requestParams(method, handler, meta),
+    result: (method) => sdk.result(method),
+    errorCode: (error) => sdk.errorCode(error),
+    handlerError: (code, message) => sdk.handlerError(code, message),
+    nextRequestId: (endpoint) => sdk.probe.nextRequestId(endpoint).value,
+  };
+}
 
 /** The program a receiver runs when no scenario handler was registered for a request. */
 const answerAtOnce: HandlerProgram = { steps: [], end: { kind: 'result' }, onAbort: 'honour' };
@@ -66,6 +92,8 @@ export class World {
   readonly openCalls = new Set<string>();
   /** The http profile's network: exchanges, SSE streams, sessions (`undefined` on memory). */
   readonly http: HttpNetwork | undefined;
+  /** Client and server operations of the era the profile runs. */
+  private readonly api: EndpointApi;
 
   constructor(
     readonly scenario: Scenario,
@@ -74,26 +102,29 @@ export class World {
     /** The SDK release under test: endpoints, handlers, requests and the probe go through it. */
     readonly sdk: SdkAdapter,
   ) {
-    this.server = sdk.createServer();
-    this.clients = [sdk.createClient()];
+    const modern = scenario.profile === 'http-2026' ? (sdk.modern ?? noModernEra(sdk)) : undefined;
+    this.api = modern ?? sessionEraApi(sdk);
+    // 2026-07-28 has no session: this `Server` is never connected (each POST gets its own).
+    this.server = this.api.createServer();
+    this.clients = [this.api.createClient()];
     this.servers = [this.server];
     const clients = scenario.profile === 'http' ? (scenario.http?.clients ?? 1) : 1;
     for (let k = 1; k < clients; k++) {
-      this.clients.push(sdk.createClient());
-      this.servers.push(sdk.createServer());
+      this.clients.push(this.api.createClient());
+      this.servers.push(this.api.createServer());
       this.clientConns.push(0);
     }
     for (let k = 0; k < clients; k++) {
       for (const side of ['client', 'server'] as const) this.wire(side, k);
     }
+    const host: HttpHost = { nextSeq: () => ++this.seq, record: (e) => this.trace.record(e), createServer: () => this.createRequestServer() };
     this.http =
       scenario.profile === 'http'
-        ? new HttpNetwork(
-            { nextSeq: () => ++this.seq, record: (e) => this.trace.record(e), createServer: () => this.createRequestServer() },
-            resolveHttpMode(scenario.http),
-            sdk.http ?? noHttp(sdk),
-          )
-        : undefined;
+        ? new HttpNetwork(host, resolveHttpMode(scenario.http), sdk.http ?? noHttp(sdk))
+        : modern
+          ? // No session, no event store; the per-request entry shapes each response itself.
+            new HttpNetwork(host, resolveHttpMode({ stateful: false, response: 'sse', eventStore: false }), undefined, modern)
+          : undefined;
   }
 
   /** Client 0's current SDK `Client` (a fresh reconnect replaces it). */
@@ -110,9 +141,9 @@ export class World {
     const endpoint = this.endpointOf(side, k);
     endpoint.onerror = (error: Error) => this.trace.record({ kind: 'onerror', side, message: error.message });
     endpoint.onclose = () => this.trace.record({ kind: 'close', side, conn: this.clientConns[k]! });
-    for (const method of this.sdk.methods) {
+    for (const method of this.api.methods) {
       if (otherSide(methodSender[method]) !== side) continue;
-      this.sdk.handle(endpoint, method, (_request, context) => this.handle(side, method, context, k));
+      this.api.handle(endpoint, method, (_request, context) => this.handle(side, method, context, k));
     }
   }
 
@@ -261,7 +292,7 @@ export class World {
    */
   private replaceClient(client: number): void {
     this.retiredClients.push({ client, conn: this.clientConns[client]!, endpoint: this.endpointOf('client', client) });
-    this.clients[client] = this.sdk.createClient();
+    this.clients[client] = this.api.createClient();
     this.wire('client', client);
   }
 
@@ -296,11 +327,11 @@ export class World {
 
   /** A fresh `Server` with the scenario's handlers: stateless HTTP builds one per POST. */
   private createRequestServer(): Endpoint {
-    const server = this.sdk.createServer();
+    const server = this.api.createServer();
     server.onerror = (error: Error) => this.trace.record({ kind: 'onerror', side: 'server', message: error.message });
-    for (const method of this.sdk.methods) {
+    for (const method of this.api.methods) {
       if (methodSender[method] !== 'client') continue;
-      this.sdk.handle(server, method, (_request, context) => this.handle('server', method, context, 0));
+      this.api.handle(server, method, (_request, context) => this.handle('server', method, context, 0));
     }
     return server;
   }
@@ -323,12 +354,12 @@ export class World {
   ): Promise<unknown> {
     const endpoint = this.endpointOf(from, client);
     const conn = this.clientConns[client]!;
-    if (!this.sdk.methods.includes(method)) {
+    if (!this.api.methods.includes(method)) {
       this.unscripted(from, `call ${call}`, `${this.sdk.name}@${this.sdk.version} has no ${method}: the call was not made`);
       return Promise.reject(new Error(`${method} is not in this SDK release`));
     }
     options = this.optionsTheReleaseHas(from, call, options);
-    const id = this.sdk.probe.nextRequestId(endpoint).value;
+    const id = this.api.nextRequestId(endpoint);
     if (id !== undefined && handler !== undefined) this.routes.set(`${otherSide(from)}:${conn}:${id}`, handler);
     if (id === undefined && handler !== undefined) {
       this.unscripted(from, `call ${call}`, `the id of its request cannot be read before it is sent, so handler ${handler} is never found for it`);
@@ -353,8 +384,8 @@ export class World {
     }
     this.trace.record({ kind: 'call-start', call, from, conn, method, id, options: options as JsonValue });
     this.openCalls.add(call);
-    const params = this.sdk.requestParams(method, handler ?? 'default', options.meta);
-    const sent = via ? via.sendRequest(method, params, sdkOptions) : this.sdk.request(endpoint, method, params, sdkOptions);
+    const params = this.api.requestParams(method, handler ?? 'default', options.meta);
+    const sent = via ? via.sendRequest(method, params, sdkOptions) : this.api.request(endpoint, method, params, sdkOptions);
     return sent.then(
       (value) => {
         this.openCalls.delete(call);
@@ -363,7 +394,7 @@ export class World {
       },
       (error: unknown) => {
         this.openCalls.delete(call);
-        const code = this.sdk.errorCode(error);
+        const code = this.api.errorCode(error);
         this.trace.record({
           kind: 'call-settle',
           call,
@@ -435,13 +466,13 @@ export class World {
             context,
           ),
       },
-      () => this.sdk.result(method),
+      () => this.api.result(method),
     );
   }
 
   private readonly host: HandlerHost = {
     record: (e) => this.trace.record(e),
-    error: (code, message) => this.sdk.handlerError(code, message),
+    error: (code, message) => this.api.handlerError(code, message),
     gate: (side: Side, id: WireId, index: number, step: HandlerStep) => {
       const seq = ++this.seq;
       let open!: () => void;
@@ -454,4 +485,8 @@ export class World {
 
 function noHttp(sdk: SdkAdapter): never {
   throw new Error(`World: ${sdk.name}@${sdk.version} has no Streamable HTTP transports, which the http profile needs.`);
+}
+
+function noModernEra(sdk: SdkAdapter): never {
+  throw new Error(`World: ${sdk.name}@${sdk.version} has no 2026-07-28 era (the http-2026 profile needs the 2.x packages).`);
 }

@@ -125,9 +125,12 @@ export type CallerAction =
 
 /**
  * Transport profiles; `memory` is the stdio-like one (one FIFO link per direction), `http` the
- * SDK's Streamable HTTP transports over an in-memory fetch (every POST its own exchange).
+ * SDK's Streamable HTTP transports over an in-memory fetch (every POST its own exchange),
+ * `http-2026` the same network in revision 2026-07-28: a client pinned to it (`server/discover`,
+ * no `initialize`, no session) and every POST served by the per-request entry, where a
+ * client's disconnect aborts the POST's `Request.signal` (the 2.x packages only).
  */
-export type Profile = 'memory' | 'http';
+export type Profile = 'memory' | 'http' | 'http-2026';
 
 /** Streamable HTTP server modes (http profile only). */
 export interface HttpMode {

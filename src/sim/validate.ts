@@ -18,8 +18,8 @@ function checkDuration(path: string, v: unknown, optional = true): void {
 /** Rejects a scenario the world could not run faithfully, before anything runs. */
 export function validateScenario(scenario: Scenario): void {
   if (!scenario || typeof scenario !== 'object') throw new ScenarioError('scenario', 'must be an object');
-  if (scenario.profile !== 'memory' && scenario.profile !== 'http') {
-    throw new ScenarioError('scenario.profile', `must be 'memory' or 'http', got ${JSON.stringify(scenario.profile)}`);
+  if (scenario.profile !== 'memory' && scenario.profile !== 'http' && scenario.profile !== 'http-2026') {
+    throw new ScenarioError('scenario.profile', `must be 'memory', 'http' or 'http-2026', got ${JSON.stringify(scenario.profile)}`);
   }
   if (scenario.http !== undefined) validateHttpMode(scenario);
   if (!scenario.handlers || typeof scenario.handlers !== 'object') {
@@ -105,10 +105,10 @@ function validateAction(path: string, a: CallerAction, scenario: Scenario, calls
       if (a.fresh && scenario.profile !== 'memory') throw new ScenarioError(`${path}.fresh`, "needs profile 'memory'");
       return;
     case 'http-drop':
-      if (scenario.profile !== 'http') throw new ScenarioError(`${path}.kind`, "'http-drop' needs profile 'http'");
+      if (scenario.profile === 'memory') throw new ScenarioError(`${path}.kind`, "'http-drop' needs profile 'http' or 'http-2026'");
       return;
     case 'http-post':
-      if (scenario.profile !== 'http') throw new ScenarioError(`${path}.kind`, "'http-post' needs profile 'http'");
+      if (scenario.profile === 'memory') throw new ScenarioError(`${path}.kind`, "'http-post' needs profile 'http' or 'http-2026'");
       if (a.body === undefined) throw new ScenarioError(`${path}.body`, 'must be the JSON body to POST');
       return;
     default:

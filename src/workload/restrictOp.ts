@@ -8,7 +8,7 @@ export type RestrictedOp =
   | { readonly op: 'call'; readonly method: RequestMethod; readonly options: CallOptions; readonly program: HandlerProgram }
   | Exclude<DraftOp, { op: 'call' }>;
 
-/** The case's features and durations, and its transport (drops exist on http only). */
+/** The case's features and durations, and its transport (drops exist on http and http-2026 only). */
 export interface Restriction {
   readonly features: SwarmFeatures;
   readonly palette: TimingPalette;
@@ -20,17 +20,19 @@ export interface Restriction {
 /**
  * `op` with what its case's features turn off stripped and its durations looked up: an abort,
  * close, reconnect or drop whose feature is off is removed; a server request becomes a tool
- * call when those are off, and so does an elicitation request when the workload leaves
- * elicitation out (the case keeps its number of calls); options, steps, ends and abort
- * policies whose feature is off are dropped or made plain.
+ * call when those are off or the profile is `http-2026`, and so does an elicitation request when
+ * the workload leaves elicitation out (the case keeps its number of calls); options, steps, ends
+ * and abort policies whose feature is off are dropped or made plain.
  */
 export function restrictOp(op: DraftOp, r: Restriction): RestrictedOp | undefined {
   const f = r.features;
   switch (op.op) {
     case 'call': {
-      const kept = op.method === 'tools/call' || (f.serverRequests && !(op.method === 'elicitation/create' && r.withoutElicitation));
+      // 2026-07-28 has no server-to-client requests: there every call is a tool call, and its tool calls nothing back.
+      const modern = r.profile === 'http-2026';
+      const kept = op.method === 'tools/call' || (f.serverRequests && !modern && !(op.method === 'elicitation/create' && r.withoutElicitation));
       const method = kept ? op.method : 'tools/call';
-      return { op: 'call', method, options: restrictOptions(op.options, r), program: restrictProgram(op.program, method === 'tools/call', r) };
+      return { op: 'call', method, options: restrictOptions(op.options, r), program: restrictProgram(op.program, method === 'tools/call' && !modern, r) };
     }
     case 'abort':
       return f.aborts ? op : undefined;
@@ -41,7 +43,7 @@ export function restrictOp(op: DraftOp, r: Restriction): RestrictedOp | undefine
       if (!f.reconnects) return undefined;
       return op.fresh && r.profile !== 'memory' ? { ...op, fresh: false } : op;
     case 'drop':
-      return f.drops && r.profile === 'http' ? op : undefined;
+      return f.drops && r.profile !== 'memory' ? op : undefined;
   }
 }
 

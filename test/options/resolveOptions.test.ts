@@ -22,6 +22,7 @@ import {
   resolveReplayOptions,
   resolveWorkload,
   type CampaignOptions,
+  DEFAULT_SPEC,
 } from '../../src/options/index.ts';
 
 const workloadDefaults = { actionsMax: DEFAULT_ACTIONS_MAX, stepsMax: DEFAULT_STEPS_MAX, serverRequests: true, faults: true, profiles: ['memory', 'http'] };
@@ -45,6 +46,7 @@ describe('resolveCampaignOptions', () => {
       shard: undefined,
       timeLimitSeconds: undefined,
       seeds: undefined,
+      spec: DEFAULT_SPEC,
     });
   });
 

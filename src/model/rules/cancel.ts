@@ -43,7 +43,8 @@ class AbortCancelDue implements Obligation {
   ) {}
 
   check(walk: Walk): void {
-    if (this.rec.lastCancelStep === walk.step) return;
+    // 2026-07-28: a request whose stream already closed is cancelled; there is nothing left to close.
+    if (this.rec.lastCancelStep === walk.step || this.rec.streamClosedStep !== undefined) return;
     const name = walk.label(this.rec);
     walk.flag(finding('cancel.abort-sends-cancel', this.at, `the caller aborted signal ${this.signal} while ${name} was in flight, but the ${this.rec.from} sent no cancellation for it.`, name, requesterSubjects(walk, this.rec)));
   }

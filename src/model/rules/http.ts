@@ -4,7 +4,7 @@ import type { TraceEvent, WireId } from '../../sim/trace.ts';
 import { isJsonObject, isRequestFrame } from '../../util/jsonrpc.ts';
 import { finding, type Finding } from '../finding.ts';
 import { idKey } from '../ids.ts';
-import type { RuleFactory } from '../rule.ts';
+import type { Rule, RuleFactory, Walk } from '../rule.ts';
 import { canonicalJson } from '../../util/json.ts';
 import { summarizeFrame } from '../../util/jsonrpc.ts';
 import { errorCallFindings } from './httpCallErrors.ts';
@@ -31,7 +31,22 @@ const httpKinds: ReadonlySet<TraceEvent['kind']> = new Set(['http-request', 'htt
  * exchange (the memory profile) has nothing to judge. Findings are not deduplicated: each
  * names its exchange.
  */
-export const httpRule: RuleFactory = (walk) => {
+export const httpRule: RuleFactory = (walk) => httpWalk(walk, {});
+
+/** `httpRule` for revision 2026-07-28: every POST is served by its own server instance (`HttpCheckOptions.perRequest`). */
+export const httpRule2026: RuleFactory = (walk) => httpWalk(walk, { perRequest: true });
+
+/** How the Streamable HTTP checks read a trace. */
+export interface HttpCheckOptions {
+  /**
+   * Revision 2026-07-28: each POST is served by its own server instance, so two equal frames
+   * on two exchanges are two messages (a re-sent `server/discover` probe gets the same answer);
+   * `http.single-stream` then names a message by its send, not its content. @default false
+   */
+  readonly perRequest?: boolean;
+}
+
+function httpWalk(walk: Walk, options: HttpCheckOptions): Rule {
   const trace: TraceEvent[] = [];
   let http = false;
   return {
@@ -42,10 +57,10 @@ export const httpRule: RuleFactory = (walk) => {
     finish({ endState }) {
       const open = endState?.openExchanges ?? [];
       if (!http && open.length === 0) return;
-      for (const f of httpFindings(trace, open)) walk.flag(f, false);
+      for (const f of httpFindings(trace, open, options)) walk.flag(f, false);
     },
   };
-};
+}
 
 /**
  * The Streamable HTTP checks, from the trace and the end-of-run list of open exchanges
@@ -65,7 +80,7 @@ export const httpRule: RuleFactory = (walk) => {
  *   `http.related-on-request-stream`): `httpStreams.ts`; a POST's HTTP error failing its call
  *   (`http.error-fails-call`): `httpCallErrors.ts`.
  */
-export function httpFindings(trace: readonly TraceEvent[], openExchanges: readonly OpenExchange[]): Finding[] {
+export function httpFindings(trace: readonly TraceEvent[], openExchanges: readonly OpenExchange[], options: HttpCheckOptions = {}): Finding[] {
   const out: Finding[] = [];
   const end = trace.at(-1);
   const endAt = end?.i ?? 0;
@@ -154,9 +169,10 @@ export function httpFindings(trace: readonly TraceEvent[], openExchanges: readon
 
   // http.single-stream
   const writtenOn = new Map<string, { exchanges: Set<number>; first: number; frame: JsonValue }>();
-  const noteWrite = (frame: JsonValue, exchange: number, at: number) => {
+  const noteWrite = (frame: JsonValue, exchange: number, at: number, seq: number) => {
     // Each client's session has its own `Server`: equal frames of two sessions are two messages.
-    const key = `${clientOf.get(exchanges.get(exchange)?.conn ?? 0) ?? 0}:${canonicalJson(frame)}`;
+    // Per-request serving: every POST has its own server, so a message is one send.
+    const key = options.perRequest ? `seq:${seq}` : `${clientOf.get(exchanges.get(exchange)?.conn ?? 0) ?? 0}:${canonicalJson(frame)}`;
     const seen = writtenOn.get(key) ?? { exchanges: new Set<number>(), first: at, frame };
     seen.exchanges.add(exchange);
     writtenOn.set(key, seen);
@@ -173,11 +189,11 @@ export function httpFindings(trace: readonly TraceEvent[], openExchanges: readon
   for (const e of trace) {
     if (e.kind === 'sse-event' && e.at === 'server' && e.seq !== undefined && !exchanges.get(e.exchange)?.resumes) {
       const frame = serverFrames.get(e.seq);
-      if (frame !== undefined) noteWrite(frame, e.exchange, e.i);
+      if (frame !== undefined) noteWrite(frame, e.exchange, e.i, e.seq);
     } else if (e.kind === 'http-response' && e.at === 'server') {
       for (const s of e.seqs) {
         const frame = serverFrames.get(s);
-        if (frame !== undefined) noteWrite(frame, e.exchange, e.i);
+        if (frame !== undefined) noteWrite(frame, e.exchange, e.i, s);
       }
     }
   }

@@ -1,7 +1,7 @@
 import { isJsonObject } from '../../util/jsonrpc.ts';
 import { finding } from '../finding.ts';
-import { definesMethod } from '../protocolMethods.ts';
-import type { RuleFactory } from '../rule.ts';
+import { definesMethod, type ProtocolRevision } from '../protocolMethods.ts';
+import type { Rule, RuleFactory, Walk } from '../rule.ts';
 
 /**
  * `rpc.method-defined`: every request and notification a side sends names a method the protocol
@@ -9,7 +9,17 @@ import type { RuleFactory } from '../rule.ts';
  * newest revision). And the two lifecycle notifications have their shape: a cancellation names
  * the request it cancels, a progress notification its token and a numeric progress.
  */
-export const methodsRule: RuleFactory = (walk) => {
+export const methodsRule: RuleFactory = (walk) => methodsWalk(walk, '2025-11-25');
+
+/**
+ * `rpc.method-defined` under a rule set whose revision is `revision` until a negotiation says
+ * otherwise: 2026-07-28 has no initialize result to read the revision from.
+ */
+export function methodsRuleFor(revision: ProtocolRevision): RuleFactory {
+  return (walk) => methodsWalk(walk, revision);
+}
+
+function methodsWalk(walk: Walk, defaultRevision: ProtocolRevision): Rule {
   /** The revision the server's initialize result chose, by connection. */
   const revision = new Map<number, string>();
   return {
@@ -21,7 +31,7 @@ export const methodsRule: RuleFactory = (walk) => {
         return;
       }
       if (frame.type !== 'request' && frame.type !== 'notification') return;
-      const negotiated = revision.get(e.conn) ?? '2025-11-25';
+      const negotiated = revision.get(e.conn) ?? defaultRevision;
       const where = `${e.from}:${e.conn}`;
       if (!definesMethod(negotiated, e.from, frame.method)) {
         walk.flag(
@@ -44,4 +54,4 @@ export const methodsRule: RuleFactory = (walk) => {
       }
     },
   };
-};
+}

@@ -35,7 +35,8 @@ class CancelDue implements Obligation {
   ) {}
 
   check(walk: Walk): void {
-    if (this.rec.lastCancelStep === walk.step) return;
+    // 2026-07-28: a request whose stream already closed is cancelled; there is nothing left to close.
+    if (this.rec.lastCancelStep === walk.step || this.rec.streamClosedStep !== undefined) return;
     const name = walk.label(this.rec);
     const what = this.invariant === 'timeout.sends-cancel' ? 'timed out' : 'hit its maximum total timeout';
     const f = finding(this.invariant, this.at, `${name} ${what} but no cancellation was sent for it.`, name);

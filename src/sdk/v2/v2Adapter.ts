@@ -5,6 +5,7 @@ import type { HandlerContext, SdkAdapter, SdkMethod } from '../SdkAdapter.ts';
 import { simStreamableHttp } from '../simHttpTransports.ts';
 import { detectV2Capabilities } from './capabilities.ts';
 import { v2Facts } from './facts.ts';
+import { createModernEra, type ClientModule, type ServerModule } from '../modern/createModernEra.ts';
 import type { V2Context, V2Modules, V2Protocol } from './modules.ts';
 
 /** The spec type names of each method's request and result in 2.x `specTypeSchemas`. */
@@ -23,6 +24,18 @@ function hasBrand(error: object, brand: 'ProtocolError' | 'SdkError'): boolean {
   const brands = (error as Record<symbol, unknown>)[ERROR_BRANDS];
   if (brands instanceof Set) return brands.has(`mcp.${brand}`);
   return (error as { name?: unknown }).name === brand;
+}
+
+/**
+ * The code of either copy's `ProtocolError` (a JSON-RPC code) or `SdkError` (a local string
+ * code), read by brand: the client's and the server's bundles each have their own classes.
+ */
+function errorCode(error: unknown): number | string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { code } = error as { code?: unknown };
+  if (typeof code === 'number' && hasBrand(error, 'ProtocolError')) return code;
+  if (typeof code === 'string' && hasBrand(error, 'SdkError')) return code;
+  return undefined;
 }
 
 /**
@@ -77,15 +90,7 @@ export async function createV2Adapter(
       return params;
     },
     result: (method) => ({ ...payload(method).result() }),
-    errorCode(error) {
-      // Either copy's `ProtocolError` (a JSON-RPC code) or `SdkError` (a local string code), read
-      // by brand: the client's and the server's bundles each have their own classes.
-      if (typeof error !== 'object' || error === null) return undefined;
-      const { code } = error as { code?: unknown };
-      if (typeof code === 'number' && hasBrand(error, 'ProtocolError')) return code;
-      if (typeof code === 'string' && hasBrand(error, 'SdkError')) return code;
-      return undefined;
-    },
+    errorCode,
     handlerError: (code, message) => new s.ProtocolError(code, message),
     deserializeMessage: (line) => s.deserializeMessage(line),
     http:
@@ -94,5 +99,11 @@ export async function createV2Adapter(
         : undefined,
     probe: protocolProbe(v2Facts),
     modules: undefined,
+    modern: createModernEra(
+      c as unknown as ClientModule,
+      s as unknown as ServerModule,
+      { packages: [`@modelcontextprotocol/client@${identity.version}`, `${identity.name}@${identity.version}`], version: identity.version, root: identity.root },
+      errorCode,
+    ),
   };
 }

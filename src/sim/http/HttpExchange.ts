@@ -61,6 +61,11 @@ export class HttpExchange {
   serverReader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   /** The server learnt of the client's disconnect. */
   serverGone = false;
+  /**
+   * Per-request serving (2026-07-28): the server-side `Request.signal`'s controller, aborted
+   * when the client's disconnect reaches the server (a scheduled delivery, so it races the response).
+   */
+  serverAbort: AbortController | undefined;
   /** Stateless mode: the `Server` and transport built for this POST alone. */
   perRequest: { server: Endpoint; transport: SimServerTransport; closed: boolean } | undefined;
 

@@ -1,6 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Endpoint, SimServerTransport, StreamableHttp } from '../../sdk/SdkAdapter.ts';
+import type { ModernEra, PerRequestHandler } from '../../sdk/modern/ModernEra.ts';
 import { messageOf } from '../../util/errors.ts';
 import { canonicalJson, type JsonValue } from '../../util/json.ts';
 import { summarizeFrame } from '../../util/jsonrpc.ts';
@@ -47,7 +48,8 @@ const encoder = new TextEncoder();
 
 /**
  * The Streamable HTTP network: the SDK's real client transport with an in-memory `fetch`, and
- * the SDK's real web-standard server transport behind it, served through `handleRequest`.
+ * the SDK's real web-standard server transport behind it, served through `handleRequest` (or,
+ * in revision 2026-07-28, the SDK's per-request entry, a fresh server for every POST).
  * Nothing moves by itself: `fetch` only queues the request; the scheduler picks each delivery
  * (request to server, response head, each SSE event, stream end, client disconnect) from
  * `deliveries()` and `perform`s it. Each exchange's queues are FIFO, exchanges are independent.
@@ -56,15 +58,30 @@ export class HttpNetwork {
   readonly connections: HttpConnection[] = [];
   private readonly exchanges: HttpExchange[] = [];
   private readonly eventStore: SimEventStore | undefined;
+  /** Per-request serving (2026-07-28): the SDK's entry that builds a server per POST. */
+  private readonly perRequest: PerRequestHandler | undefined;
 
   constructor(
     private readonly host: HttpHost,
     readonly mode: ResolvedHttpMode,
     /** The SDK release's transports: the network serves its server transport and feeds its client transport. */
-    private readonly transports: StreamableHttp,
+    private readonly transports: StreamableHttp | undefined,
+    /**
+     * The 2026-07-28 era instead: the era's client transport, and every POST served by its
+     * per-request entry (`createMcpHandler`), which builds a server for it from `host.createServer`.
+     * No sessions, no GET stream, no resumption; a client's disconnect aborts the POST's `Request.signal`.
+     */
+    private readonly modern?: ModernEra,
   ) {
     // One store for the whole server, as a deployment would share it across sessions.
-    this.eventStore = mode.eventStore ? new SimEventStore() : undefined;
+    this.eventStore = mode.eventStore && !modern ? new SimEventStore() : undefined;
+    this.perRequest = modern?.createHandler({
+      createServer: () => host.createServer(),
+      onSend: (request, message) => this.noteServerSend(this.exchangeOf(request).connection, message),
+      onDeliver: (request, message) => this.noteServerDelivery(this.exchangeOf(request), message),
+      onError: (error) => host.record({ kind: 'onerror', side: 'server', message: error.message }),
+    });
+    if (!transports && !modern) throw new Error('HttpNetwork: needs the session-era transports or the 2026-07-28 era.');
   }
 
   /** The newest connection of client `client` (of the only client, by default). */
@@ -79,10 +96,11 @@ export class HttpNetwork {
    */
   connect(conn: number, client = 0): { client: Transport; server?: Transport } {
     const connection = new HttpConnection(conn, client);
-    connection.client = this.transports.createSimClientTransport(new URL(MCP_URL), {
-      fetch: (_url, init) => this.open(connection, init ?? {}),
-    });
-    if (this.mode.stateful) connection.server = this.serverTransport(connection, () => `session-${conn}`);
+    const fetch = (_url: string | URL, init?: RequestInit) => this.open(connection, init ?? {});
+    connection.client = this.modern
+      ? this.modern.createClientTransport(new URL(MCP_URL), { fetch })
+      : this.transports!.createSimClientTransport(new URL(MCP_URL), { fetch });
+    if (this.mode.stateful && !this.modern) connection.server = this.serverTransport(connection, () => `session-${conn}`);
     this.connections.push(connection);
     return { client: connection.client, ...(connection.server && { server: connection.server }) };
   }
@@ -269,36 +287,52 @@ export class HttpNetwork {
   // ── server end ────────────────────────────────────────────────────────────────────────────
 
   private serverTransport(connection: HttpConnection, sessionId: (() => string) | undefined): SimServerTransport {
-    const transport = this.transports.createSimServerTransport(
+    const transport = this.transports!.createSimServerTransport(
       {
         sessionIdGenerator: sessionId,
         enableJsonResponse: this.mode.response === 'json',
         keepAliveMs: this.mode.keepAliveMs,
         ...(this.eventStore && { eventStore: this.eventStore }),
       },
-      (message: JSONRPCMessage) => {
-        const seq = this.host.nextSeq();
-        const frame = JSON.parse(JSON.stringify(message)) as JsonValue;
-        this.host.record({ kind: 'send', from: 'server', conn: connection.conn, seq, frame });
-        connection.noteSend(JSON.stringify(message), seq);
-      },
+      (message: JSONRPCMessage) => this.noteServerSend(connection, message),
     );
     // Set before the `Server` connects: the SDK chains it, so the frame is recorded before it is handled.
     transport.onmessage = (message, extra) => {
       const exchange = this.exchanges.find((e) => String(e.id) === extra?.requestInfo?.headers?.[EXCHANGE_HEADER]);
-      // The SDK hands over its schema-parsed copy (keys reordered): match the wire frame by content.
-      const text = canonicalJson(message);
-      const f = exchange?.frames.find((x) => canonicalJson(x.frame) === text);
-      this.host.record({
-        kind: 'deliver',
-        to: 'server',
-        conn: connection.conn,
-        seq: f?.seq ?? this.host.nextSeq(),
-        frame: f?.frame ?? (JSON.parse(JSON.stringify(message)) as JsonValue),
-        burst: exchange?.frames.length ?? 1,
-      });
+      this.noteServerDelivery(exchange, message, connection);
     };
     return transport;
+  }
+
+  /** Records a server `send()` before its transport handles it, so the body or stream carrying it finds its seq. */
+  private noteServerSend(connection: HttpConnection, message: JSONRPCMessage): void {
+    const seq = this.host.nextSeq();
+    const frame = JSON.parse(JSON.stringify(message)) as JsonValue;
+    this.host.record({ kind: 'send', from: 'server', conn: connection.conn, seq, frame });
+    connection.noteSend(JSON.stringify(message), seq);
+  }
+
+  /** Records a message the server transport hands its `Server`, matched to its wire frame by content. */
+  private noteServerDelivery(exchange: HttpExchange | undefined, message: JSONRPCMessage, connection = exchange?.connection): void {
+    // The SDK hands over its schema-parsed copy (keys reordered): match the wire frame by content.
+    const text = canonicalJson(message);
+    const f = exchange?.frames.find((x) => canonicalJson(x.frame) === text);
+    this.host.record({
+      kind: 'deliver',
+      to: 'server',
+      conn: connection?.conn ?? 0,
+      seq: f?.seq ?? this.host.nextSeq(),
+      frame: f?.frame ?? (JSON.parse(JSON.stringify(message)) as JsonValue),
+      burst: exchange?.frames.length ?? 1,
+    });
+  }
+
+  /** The exchange a per-request server serves, by the header the network put on its `Request`. */
+  private exchangeOf(request: Request): HttpExchange {
+    const id = request.headers.get(EXCHANGE_HEADER);
+    const exchange = this.exchanges.find((e) => String(e.id) === id);
+    if (!exchange) throw new Error(`HttpNetwork: a per-request server got a Request of no exchange (${EXCHANGE_HEADER}: ${id})`);
+    return exchange;
   }
 
   private deliverUp(exchange: HttpExchange): void {
@@ -309,6 +343,8 @@ export class HttpNetwork {
       this.host.record({ kind: 'http-disconnect', at: 'server', conn, exchange: exchange.id });
       exchange.serverGone = true;
       void exchange.serverReader?.cancel().catch(() => {});
+      // 2026-07-28: the runtime aborts the request's signal when its client goes away.
+      exchange.serverAbort?.abort(new DOMException('The client disconnected', 'AbortError'));
       this.finishServer(exchange);
       return;
     }
@@ -324,10 +360,12 @@ export class HttpNetwork {
     });
     const headers = new Headers(exchange.headers);
     headers.set(EXCHANGE_HEADER, String(exchange.id));
+    if (this.perRequest) exchange.serverAbort = new AbortController();
     const request = new Request(MCP_URL, {
       method: exchange.method,
       headers,
       ...(exchange.body !== undefined && { body: exchange.body }),
+      ...(exchange.serverAbort && { signal: exchange.serverAbort.signal }),
     });
     void this.serve(exchange, request).then(
       (response) => this.serverResponds(exchange, response),
@@ -341,6 +379,7 @@ export class HttpNetwork {
 
   private async serve(exchange: HttpExchange, request: Request): Promise<Response> {
     const connection = exchange.connection;
+    if (this.perRequest) return this.perRequest.fetch(request);
     // One endpoint for every client: a request naming a session goes to that session's transport.
     // A request naming none (initialize) or an unknown one goes to the transport made for its
     // connection, which answers it (or refuses it, as the SDK does an unknown session).
