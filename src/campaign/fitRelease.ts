@@ -18,10 +18,10 @@ export class ReleaseCannotRunError extends Error {
  * is left out and said so, never crashed on mid-campaign. What the harness still sends that the
  * release lacks is named too (`limits`), so nothing degrades in silence.
  */
-export function fitToRelease(
-  options: ResolvedCampaignOptions,
+export function fitToRelease<O extends Pick<ResolvedCampaignOptions, 'workload'>>(
+  options: O,
   sdk: Pick<SdkAdapter, 'name' | 'version' | 'capabilities'>,
-): { readonly options: ResolvedCampaignOptions; readonly leftOut: readonly LeftOut[]; readonly limits: readonly LeftOut[] } {
+): { readonly options: O; readonly leftOut: readonly LeftOut[]; readonly limits: readonly LeftOut[] } {
   const release = `${sdk.name}@${sdk.version}`;
   const leftOut: LeftOut[] = [];
   const limits: LeftOut[] = [];

@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SDK_PACKAGE } from './load.ts';
+import { loadSdk, SDK_PACKAGE } from './load.ts';
+import type { SdkAdapter } from './SdkAdapter.ts';
 import { packageInFolder } from './sdkPackage.ts';
 
 /**
@@ -90,7 +91,9 @@ export async function installedRelease(
 /** One line from npm's output: no such release, no registry, or npm's own last words. */
 export function installFailure(version: string, output: string): string {
   if (/E404|ETARGET|No matching version|notarget/i.test(output)) {
-    return `--sdk ${version}: the npm registry has no release ${version} of ${SDK_PACKAGE} (see npm view ${SDK_PACKAGE} versions)`;
+    // 2.x is not a release of this package: it was split into a client and a server package.
+    const split = Number(version.split('.')[0]) >= 2 ? `; 2.x is published as @modelcontextprotocol/client and @modelcontextprotocol/server instead` : '';
+    return `--sdk ${version}: the npm registry has no release ${version} of ${SDK_PACKAGE} (see npm view ${SDK_PACKAGE} versions)${split}`;
   }
   if (/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ECONNRESET|network|offline/i.test(output)) {
     return `--sdk ${version}: cannot reach the npm registry to install it (offline?); install it once with network, or give --sdk a folder that holds it`;
@@ -113,4 +116,37 @@ export async function sdkFolderOf(choice: SdkChoice, options: Parameters<typeof 
       return choice.path;
     }
   }
+}
+
+/** The release `choice` names, loaded (a version installed first when the cache lacks it): what every `--sdk` runs. */
+export async function loadChosenSdk(choice: SdkChoice, options: Parameters<typeof installedRelease>[1] = {}): Promise<SdkAdapter> {
+  const folder = await sdkFolderOf(choice, options);
+  return loadSdk(folder === undefined ? { kind: 'installed' } : { kind: 'folder', path: folder });
+}
+
+/** Orders `x.y.z` versions numerically (1.9.0 before 1.10.0); prerelease tags are not compared. */
+export function compareVersions(a: string, b: string): number {
+  const parts = (v: string) => v.split('-')[0]!.split('.').map(Number);
+  const [pa, pb] = [parts(a), parts(b)];
+  for (let i = 0; i < 3; i++) if (pa[i] !== pb[i]) return (pa[i] ?? 0) - (pb[i] ?? 0);
+  return 0;
+}
+
+/**
+ * The published releases of the SDK, oldest first, prereleases left out (`npm view … versions`):
+ * what `bisect` searches between two releases. Needs the npm registry; one line when it cannot.
+ */
+export async function publishedReleases(options: { readonly npm?: NpmRunner; readonly cwd?: string } = {}): Promise<string[]> {
+  const { code, output } = await (options.npm ?? realNpm)(['view', SDK_PACKAGE, 'versions', '--json'], options.cwd ?? process.cwd());
+  let versions: unknown;
+  try {
+    versions = code === 0 ? JSON.parse(output) : undefined;
+  } catch {
+    versions = undefined;
+  }
+  if (!Array.isArray(versions)) {
+    const last = output.trim().split('\n').filter(Boolean).at(-1) ?? `npm exited with code ${code}`;
+    throw new SdkChoiceError(`cannot list the releases of ${SDK_PACKAGE} (npm view ${SDK_PACKAGE} versions): ${last}; give the list with --releases`);
+  }
+  return versions.filter((v): v is string => typeof v === 'string' && /^\d+\.\d+\.\d+$/.test(v)).sort(compareVersions);
 }
