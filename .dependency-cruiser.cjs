@@ -80,6 +80,13 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/(fuzz/schema|util)/' },
     },
     {
+      name: 'matrix-above-campaigns-and-baselines',
+      severity: 'error',
+      comment: 'src/matrix/ (version matrix, bisect) runs campaigns and baseline builds per release and renders reports: only the CLI and the public API import it.',
+      from: { path: '^src/', pathNot: '^src/(matrix|cli)/|^src/index\\.ts$' },
+      to: { path: '^src/matrix/' },
+    },
+    {
       name: 'nothing-imports-the-cli',
       severity: 'error',
       comment: 'The CLI parses arguments and calls the programmatic API; nothing else depends on it.',

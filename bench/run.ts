@@ -9,12 +9,14 @@
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
 import { heapMethodDescription } from './lib/heap.ts';
 import { writeFileAtomic } from '../src/util/atomicWrite.ts';
-import { SdkNotInstalledError, installedSdk, loadSdkVersion } from '../src/sdk/load.ts';
+import { SdkNotInstalledError, aliasFor, installedSdk, loadSdkVersion } from '../src/sdk/load.ts';
+import { SdkChoiceError, loadChosenSdk, parseSdkChoice } from '../src/sdk/install.ts';
+import { findPackage } from '../src/sdk/sdkPackage.ts';
 import type { SdkAdapter } from '../src/sdk/SdkAdapter.ts';
 import { analyze, suiteCharts, summaryMarkdown, terminalReport, type RunRecord } from './lib/report.ts';
 import { realNow } from './lib/realClock.ts';
@@ -58,8 +60,8 @@ function parseArgs(argv: string[]): Options {
     .name('npm run bench --')
     .description('Correlation benchmarks of the MCP SDK request lifecycle, against a minimal floor')
     .option('--quick', 'rough picture in under a minute: fewer N values and iterations', false)
-    .option('--sdk <version>', 'benchmark this SDK release, installed as the alias package sdk-VERSION ("installed" = the project\'s own)')
-    .option('--compare <a,b>', 'benchmark two SDK releases in one process and print their ratios side by side', list)
+    .option('--sdk <version|path>', 'benchmark this SDK release: an exact version (the alias package sdk-VERSION when installed, else installed into mcp-sim\'s cache from the npm registry), a folder holding the SDK, or installed (the project\'s own)')
+    .option('--compare <a,b>', 'benchmark two SDK releases (versions or folders, as --sdk) in one process and print their ratios side by side', list)
     .option('--suite <names>', `run only these suites (${BUILTIN_SUITES.map((s) => s.name).join(', ')}, harness)`, list)
     .option('--max-n <n>', 'cap the largest N of every suite (default: no cap)', positiveInt)
     .option('--out <dir>', 'output folder (default: bench/results for a full run of the installed SDK, else a git-ignored subfolder)')
@@ -86,6 +88,17 @@ async function harnessSuite(): Promise<BenchSuite | undefined> {
   return undefined;
 }
 
+/**
+ * The release `--sdk` or `--compare` names: a version's alias package (`sdk-VERSION`, a
+ * devDependency) when the project has it, else what `--sdk` gives on every mcp-sim command (the
+ * version installed into mcp-sim's cache, a folder, the installed SDK).
+ */
+async function loadBenchSdk(choice: string): Promise<SdkAdapter> {
+  const parsed = parseSdkChoice(choice);
+  if (parsed.kind === 'version' && findPackage(aliasFor(parsed.version), import.meta.url)) return loadSdkVersion(parsed.version);
+  return loadChosenSdk(parsed, { onInstall: (message) => process.stderr.write(`${message}\n`) });
+}
+
 function commandLine(argv: string[]): string {
   const args = argv.slice(2).join(' ');
   if (process.env['npm_lifecycle_event'] === 'bench') return `npm run bench${args ? ` -- ${args}` : ''}`;
@@ -98,6 +111,7 @@ function outputDir(o: Options, versions: string[]): string {
   const tags: string[] = [];
   if (o.quick) tags.push('quick');
   if (o.compare) tags.push(`compare-${o.compare.join('-vs-')}`);
+  else if (o.sdk !== undefined && parseSdkChoice(o.sdk).kind === 'folder') tags.push(`sdk-${basename(resolve(o.sdk))}-${versions[0]}`);
   else if (o.sdk !== undefined && versions[0] !== installedSdk().version) tags.push(`sdk-${versions[0]}`);
   if (o.suite) tags.push(o.suite.join('+'));
   if (o.maxN !== undefined) tags.push(`maxn-${o.maxN}`);
@@ -112,9 +126,9 @@ async function main(argv: string[]): Promise<number> {
   const requested = o.compare ?? [o.sdk ?? 'installed'];
   const sdks: SdkAdapter[] = [];
   try {
-    for (const v of requested) sdks.push(await loadSdkVersion(v));
+    for (const v of requested) sdks.push(await loadBenchSdk(v));
   } catch (error) {
-    if (error instanceof SdkNotInstalledError) {
+    if (error instanceof SdkNotInstalledError || error instanceof SdkChoiceError) {
       process.stderr.write(`${error.message}\n`);
       return 2;
     }

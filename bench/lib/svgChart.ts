@@ -1,12 +1,9 @@
 /**
- * Log-log line charts of cost per operation against N, rendered to SVG by Vega-Lite.
- *
- * Why Vega-Lite: a declarative spec (data, encodings, log scales) renders headlessly in Node
- * through Vega's SVG string renderer: no canvas, no browser, no fonts to install, and the same
- * data always gives the same SVG.
+ * Log-log line charts of cost per operation against N, rendered to SVG by Vega-Lite
+ * (`src/report/vegaChart.ts`, which the version matrix's heat map shares).
  */
-import * as vega from 'vega';
-import { compile, type TopLevelSpec } from 'vega-lite';
+import type { TopLevelSpec } from 'vega-lite';
+import { renderVegaLite } from '../../src/report/vegaChart.ts';
 
 export interface Series {
   label: string;
@@ -57,10 +54,7 @@ export async function logLogChart(spec: ChartSpec): Promise<string> {
       strokeDash: { field: 'floor', type: 'nominal', legend: null, scale: { domain: [false, true], range: [[1, 0], [6, 4]] } },
     },
   };
-  const view = new vega.View(vega.parse(compile(chart).spec), { renderer: 'none' });
-  try {
-    return await view.toSVG();
-  } finally {
-    view.finalize();
-  }
+  const rendered = await renderVegaLite(chart as unknown as Record<string, unknown>);
+  if ('unavailable' in rendered) throw new Error(`bench charts: ${rendered.unavailable}`);
+  return rendered.svg;
 }

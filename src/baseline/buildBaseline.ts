@@ -23,6 +23,12 @@ export interface BaselineContext {
   readonly explanations?: ReadonlyMap<string, string>;
   readonly command?: string;
   readonly onProgress?: (message: string) => void;
+  /**
+   * The campaign cases to run; the others are drawn but not run (a release that lacks their
+   * profile), so every release of a version matrix runs the very same cases of the profiles it has.
+   * @default every case
+   */
+  readonly only?: (c: SimCase) => boolean;
 }
 
 
@@ -81,6 +87,7 @@ export async function buildBaseline(
   };
   for (let index = 0; index < run.runs; index++) {
     const c = caseAt(run.seed, index, run.workload);
+    if (options.only && !options.only(c)) continue;
     const ms = now() - started;
     await observe(c, (message) => ({ case: c, fcSeed: caseSeed(run.seed, index), runs: index + 1, ms, message }), false);
     if ((index + 1) % 250 === 0) options.onProgress?.(`campaign ${index + 1}/${run.runs}: ${seen.size} (invariant, variant) pairs`);

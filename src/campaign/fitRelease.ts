@@ -29,10 +29,10 @@ export class ReleaseCannotRunError extends Error {
  * nothing degrades in silence; so is what a release has that the campaign leaves untried (the
  * 2026-07-28 era of 2.x).
  */
-export function fitToRelease(
-  options: ResolvedCampaignOptions,
+export function fitToRelease<O extends Pick<ResolvedCampaignOptions, 'workload'>>(
+  options: O,
   sdk: Pick<SdkAdapter, 'name' | 'version' | 'capabilities'> & Partial<Pick<SdkAdapter, 'generation' | 'modern'>>,
-): ReleaseFit & { readonly options: ResolvedCampaignOptions } {
+): ReleaseFit & { readonly options: O } {
   const release = `${sdk.name}@${sdk.version}`;
   const caps = sdk.capabilities;
   const leftOut: LeftOut[] = [];

@@ -6,6 +6,9 @@ import {
   DEFAULT_CAMPAIGN_RUNS,
   DEFAULT_CAMPAIGN_SEED,
   DEFAULT_REPRO_DIR,
+  DEFAULT_MATRIX_DIR,
+  DEFAULT_MATRIX_RUNS,
+  DEFAULT_BISECT_DIR,
   DEFAULT_FAIL_ON,
   DEFAULT_SHRINK,
   ENV_RUNS,
@@ -22,11 +25,12 @@ import { baselineCommand } from './baseline.ts';
 import { format } from 'node:util';
 import { progressSettings } from './progress.ts';
 import { CHECK_EXIT_HELP, checkCommand, JSON_TO_STDOUT } from './check.ts';
-import { secondsArg, wholeNumberArg } from './flagParsers.ts';
+import { commaListArg, secondsArg, wholeNumberArg } from './flagParsers.ts';
 import { mergeCommand } from './merge.ts';
 import { REPLAY_EXIT_HELP, replayCommand } from './replay.ts';
 import { rogueCommand } from './rogue.ts';
 import { matrixCommand } from './matrix.ts';
+import { BISECT_EXIT_HELP, bisectCommand } from './bisect.ts';
 import { SDK_OPTION_HELP } from './sdkOption.ts';
 import { ENV_SDK } from '../sdk/load.ts';
 import { parseSdkChoice, sdkFolderOf } from '../sdk/install.ts';
@@ -192,14 +196,50 @@ export async function main(argv: readonly string[]): Promise<number> {
 
   const matrix = program
     .command('matrix')
-    .description('the same campaign on several SDK releases, one table: invariant × release (runs broken in)')
+    .description('the same campaign on several SDK releases, one table: (invariant, cause) × release, each violated cell linked to its minimal counterexample')
     .requiredOption('--sdk <list>', 'releases, comma-separated: exact versions (installed into mcp-sim\'s cache) or folders')
-    .option('--runs <n>', `runs per release (default: ${DEFAULT_CAMPAIGN_RUNS})`, wholeNumberArg('--runs'))
+    .option('--runs <n>', `cases per release: the same cases on each, those of a profile a release lacks not run (default: ${DEFAULT_MATRIX_RUNS})`, wholeNumberArg('--runs'))
     .option('--seed <n>', `campaign seed (default: ${DEFAULT_CAMPAIGN_SEED})`, wholeNumberArg('--seed'));
-  addWorkloadOptions(matrix).action(async (opts: WorkloadFlags & { sdk: string; runs?: number; seed?: number }) => {
-    const options = resolveCampaignOptions({ seed: opts.seed, runs: opts.runs, shrink: false, workload: workloadOf(opts) });
-    code = await matrixCommand(opts.sdk, options);
-  });
+  addWorkloadOptions(matrix)
+    .option('--markdown <file>', 'also write the table as Markdown, its cells linked (relative paths) to the counterexamples')
+    .option('--json <file>', "also write the matrix as JSON (schemas/report.schema.json, kind matrix); '-' writes it to stdout")
+    .option('--chart <file.svg>', 'also write a heat map (Vega-Lite spec next to it as <file>.vl.json; the SVG when vega is installed)')
+    .option('--out <dir>', `folder for the counterexamples, one subfolder per release (default: ${DEFAULT_MATRIX_DIR})`)
+    .action(async (opts: MatrixFlags) => {
+      code = await matrixCommand(opts.sdk, matrixCampaignOf(opts), {
+        out: opts.out ?? DEFAULT_MATRIX_DIR,
+        ...(opts.markdown !== undefined && { markdown: opts.markdown }),
+        ...(opts.json !== undefined && { json: opts.json }),
+        ...(opts.chart !== undefined && { chart: opts.chart }),
+      });
+    });
+
+  const bisect = program
+    .command('bisect')
+    .description('the first release between a good and a bad one that shows a finding (or, good after bad, that no longer shows it), its minimal case on both sides of the change')
+    .requiredOption('--invariant <id>', 'the invariant (or <id>/<clause>) whose finding to search for')
+    .option('--cause <cause>', 'only this cause of it, as matrix prints it: "<variant> <shape>" (e.g. "memory close")')
+    .requiredOption('--good <release>', 'a release without the finding (version, or folder with --releases)')
+    .requiredOption('--bad <release>', 'a release with it: later than --good (where it appears) or earlier (where it disappears: a fix)')
+    .option('--releases <list>', 'the releases to search, oldest first, comma-separated (default: the published releases, npm view)', commaListArg)
+    .option('--runs <n>', `cases per release probed (default: ${DEFAULT_MATRIX_RUNS})`, wholeNumberArg('--runs'))
+    .option('--seed <n>', `campaign seed (default: ${DEFAULT_CAMPAIGN_SEED})`, wholeNumberArg('--seed'));
+  addWorkloadOptions(bisect)
+    .option('--out <dir>', `folder for the replay files of the answer (default: ${DEFAULT_BISECT_DIR})`)
+    .addHelpText('after', BISECT_EXIT_HELP)
+    .action(async (opts: BisectFlags) => {
+      code = await bisectCommand(
+        {
+          invariant: opts.invariant,
+          good: opts.good,
+          bad: opts.bad,
+          out: opts.out ?? DEFAULT_BISECT_DIR,
+          ...(opts.cause !== undefined && { cause: opts.cause }),
+          ...(opts.releases !== undefined && { releases: opts.releases }),
+        },
+        matrixCampaignOf(opts),
+      );
+    });
 
   program
     .command('rogue')
@@ -263,6 +303,35 @@ interface ReplayFlags extends WorkloadFlags, ReplayCoordinateFlags {
   emitExpect?: string;
   json?: string;
   spec?: string;
+}
+
+/** What commander parses for `matrix`. */
+interface MatrixFlags extends WorkloadFlags {
+  sdk: string;
+  runs?: number;
+  seed?: number;
+  markdown?: string;
+  json?: string;
+  chart?: string;
+  out?: string;
+}
+
+/** What commander parses for `bisect`. */
+interface BisectFlags extends WorkloadFlags {
+  invariant: string;
+  cause?: string;
+  good: string;
+  bad: string;
+  releases?: string[];
+  runs?: number;
+  seed?: number;
+  out?: string;
+}
+
+/** The campaign of `matrix` and `bisect`: resolved like check's (with shrinking), its runs defaulting to the matrix's. */
+function matrixCampaignOf(opts: WorkloadFlags & { runs?: number; seed?: number }) {
+  const { seed, runs, workload, shrinkTimeMsMax } = resolveCampaignOptions({ seed: opts.seed, runs: opts.runs ?? DEFAULT_MATRIX_RUNS, shrink: true, workload: workloadOf(opts) });
+  return { seed, runs, workload, shrinkTimeMsMax };
 }
 
 /** What commander parses for `baseline`. */

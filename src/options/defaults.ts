@@ -109,6 +109,15 @@ export const DEFAULT_BASELINE_TABLE = false;
 /** Folder `check` writes the replay files of its counterexamples to. @default '.mcp-sim/repro' */
 export const DEFAULT_REPRO_DIR = '.mcp-sim/repro';
 
+/** Folder `matrix` writes each cell's minimal counterexample to, a subfolder per release. @default '.mcp-sim/matrix' */
+export const DEFAULT_MATRIX_DIR = '.mcp-sim/matrix';
+
+/** Folder `bisect` writes the first bad release's counterexample to (and the same case for the release before). @default '.mcp-sim/bisect' */
+export const DEFAULT_BISECT_DIR = '.mcp-sim/bisect';
+
+/** Runs per release of `matrix` and of each release `bisect` probes. @default 500 */
+export const DEFAULT_MATRIX_RUNS = 500;
+
 /** Environment variable that overrides the runs of `check` and of each property. */
 export const ENV_RUNS = 'MCP_SIM_RUNS';
 

@@ -3,6 +3,8 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { messageOf } from '../util/errors.ts';
+import { loadSdk } from './load.ts';
+import type { SdkAdapter } from './SdkAdapter.ts';
 import { RELEASE_FOLDER_HINT, releaseInFolder, SDK_PACKAGE, V2_CLIENT_PACKAGE, V2_SERVER_PACKAGE } from './sdkRelease.ts';
 
 /**
@@ -137,4 +139,45 @@ function folderRelease(path: string): ReturnType<typeof releaseInFolder> {
   } catch (error) {
     throw new SdkChoiceError(`--sdk ${path}: ${messageOf(error).replace(/^mcp-sim: /, '')}`);
   }
+}
+
+/** The release `choice` names, loaded (a version installed first when the cache lacks it): what every `--sdk` runs. */
+export async function loadChosenSdk(choice: SdkChoice, options: Parameters<typeof installedRelease>[1] = {}): Promise<SdkAdapter> {
+  const folder = await sdkFolderOf(choice, options);
+  return loadSdk(folder === undefined ? { kind: 'installed' } : { kind: 'folder', path: folder });
+}
+
+/** Orders `x.y.z` versions numerically (1.9.0 before 1.10.0); prerelease tags are not compared. */
+export function compareVersions(a: string, b: string): number {
+  const parts = (v: string) => v.split('-')[0]!.split('.').map(Number);
+  const [pa, pb] = [parts(a), parts(b)];
+  for (let i = 0; i < 3; i++) if (pa[i] !== pb[i]) return (pa[i] ?? 0) - (pb[i] ?? 0);
+  return 0;
+}
+
+/**
+ * The published releases of the SDK, oldest first, prereleases left out (`npm view … versions`):
+ * the 1.x line of `@modelcontextprotocol/sdk`, then the 2.x line of `@modelcontextprotocol/server`
+ * (the pair's name), what `bisect` searches between two releases. Needs the npm registry; one
+ * line when it cannot.
+ */
+export async function publishedReleases(options: { readonly npm?: NpmRunner; readonly cwd?: string } = {}): Promise<string[]> {
+  const major = (v: string) => Number(v.split('.')[0]);
+  const [v1, v2] = await Promise.all([SDK_PACKAGE, V2_SERVER_PACKAGE].map((name) => publishedVersions(name, options)));
+  return [...v1!.filter((v) => major(v) < 2), ...v2!.filter((v) => major(v) >= 2)].sort(compareVersions);
+}
+
+async function publishedVersions(name: string, options: { readonly npm?: NpmRunner; readonly cwd?: string }): Promise<string[]> {
+  const { code, output } = await (options.npm ?? realNpm)(['view', name, 'versions', '--json'], options.cwd ?? process.cwd());
+  let versions: unknown;
+  try {
+    versions = code === 0 ? JSON.parse(output) : undefined;
+  } catch {
+    versions = undefined;
+  }
+  if (!Array.isArray(versions)) {
+    const last = output.trim().split('\n').filter(Boolean).at(-1) ?? `npm exited with code ${code}`;
+    throw new SdkChoiceError(`cannot list the releases of ${name} (npm view ${name} versions): ${last}; give the list with --releases`);
+  }
+  return versions.filter((v): v is string => typeof v === 'string' && /^\d+\.\d+\.\d+$/.test(v)).sort(compareVersions);
 }
