@@ -158,3 +158,12 @@ export const DEFAULT_FAIL_ON = 'should' as const;
 
 /** The levels `--fail-on` takes, strictest last. */
 export const FAIL_ON_LEVELS = ['must', 'should', 'advice'] as const;
+
+/** `explore`: most runs (judged or sleep-blocked) before the enumeration stops and says what it left out. */
+export const DEFAULT_EXPLORE_RUNS_MAX = 20_000;
+
+/** `explore`: the depth bound, in scheduler steps per run; a run that reaches it is cut there and reported. */
+export const DEFAULT_EXPLORE_DEPTH_MAX = 200;
+
+/** `explore`: dynamic partial-order reduction is on unless `--no-reduction` asks for every schedule. */
+export const DEFAULT_EXPLORE_REDUCE = true;
