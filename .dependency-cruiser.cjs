@@ -87,6 +87,14 @@ module.exports = {
       to: { path: '^src/matrix/' },
     },
     {
+      name: 'explore-is-a-campaign-peer',
+      comment:
+        'src/explore/ (mcp-sim explore, issue #15) sits at the campaign level: it runs checked runs and reuses campaign causes; only the CLI and the report views (types) read it.',
+      severity: 'error',
+      from: { path: '^src/(sim|sdk|util|model|check|workload|options|campaign|baseline|rogue)/' },
+      to: { path: '^src/explore/' },
+    },
+    {
       name: 'nothing-imports-the-cli',
       severity: 'error',
       comment: 'The CLI parses arguments and calls the programmatic API; nothing else depends on it.',

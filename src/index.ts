@@ -72,3 +72,6 @@ export { formatCampaignReport, formatFinding, toMermaid } from './report/index.t
 // SDK releases.
 export { loadSdk, defaultSdk, installedSdk, SdkNotInstalledError } from './sdk/index.ts';
 export type { SdkAdapter, SdkFacts, SdkLocation } from './sdk/index.ts';
+
+// Exhaustive exploration of a small scenario's schedules, with partial-order reduction (docs/explore.md).
+export { explore, explorePresets, explorePreset, type ExploreOptions, type ExploreResult, type ExploreFinding, type ExplorePreset } from './explore/index.ts';

@@ -18,6 +18,9 @@ import {
   resolveReplayOptions,
   SPEC_FLAG,
   type FailOn,
+  DEFAULT_EXPLORE_DEPTH_MAX,
+  DEFAULT_EXPLORE_RUNS_MAX,
+  resolveExploreOptions,
 } from '../options/index.ts';
 import { SPEC_REVISIONS, type SpecRevision } from '../model/specRevision.ts';
 import { TOOL } from '../util/toolVersion.ts';
@@ -31,6 +34,7 @@ import { REPLAY_EXIT_HELP, replayCommand } from './replay.ts';
 import { rogueCommand } from './rogue.ts';
 import { matrixCommand } from './matrix.ts';
 import { BISECT_EXIT_HELP, bisectCommand } from './bisect.ts';
+import { EXPLORE_EXIT_HELP, exploreCommand, listPresets } from './explore.ts';
 import { SDK_OPTION_HELP } from './sdkOption.ts';
 import { ENV_SDK } from '../sdk/load.ts';
 import { parseSdkChoice, sdkFolderOf } from '../sdk/install.ts';
@@ -252,6 +256,38 @@ export async function main(argv: readonly string[]): Promise<number> {
       code = await rogueCommand(opts);
     });
 
+  // explore (issue #15): every schedule of a small scenario, with dynamic partial-order reduction.
+  program
+    .command('explore')
+    .description('every schedule of a small scenario (a preset or a scenario file), pruned by dynamic partial-order reduction, each judged by the oracle')
+    .option('--preset <name>', 'a preset scenario (--list prints them)')
+    .option('--scenario <file>', 'a scenario JSON file (or a replay file: its scenario)')
+    .option('--list', 'print the presets, one per line, name first')
+    .option('--no-reduction', 'try every choice at every step (no partial-order reduction): slow, the reference the reduction is tested against')
+    .option('--runs-max <n>', `most runs before stopping, saying what was not explored (default: ${DEFAULT_EXPLORE_RUNS_MAX})`, wholeNumberArg('--runs-max'))
+    .option('--depth <n>', `depth bound: most scheduler steps per run (default: ${DEFAULT_EXPLORE_DEPTH_MAX})`, wholeNumberArg('--depth'))
+    .option('--fail-on <level>', `lowest level beyond the baseline that fails: must, should or advice (default: ${DEFAULT_FAIL_ON})`)
+    .option('--out <dir>', `folder for the replay files of findings (default: ${DEFAULT_REPRO_DIR})`)
+    .option('--sdk <version|path>', SDK_OPTION_HELP)
+    .option('--json <file>', "also write the result as JSON (schemas/report.schema.json, kind explore); '-' writes it to stdout")
+    .addHelpText('after', EXPLORE_EXIT_HELP)
+    .action(async (opts: ExploreFlags) => {
+      if (opts.list) {
+        console.log(listPresets());
+        return;
+      }
+      const options = resolveExploreOptions({
+        preset: opts.preset,
+        scenarioFile: opts.scenario,
+        reduce: opts.reduction,
+        runsMax: opts.runsMax,
+        depthMax: opts.depth,
+        failOn: opts.failOn,
+        reproDir: opts.out,
+      });
+      code = await exploreCommand(options, { ...(opts.json !== undefined && { json: opts.json }) });
+    });
+
   try {
     await program.parseAsync(argv as string[]);
   } catch (error) {
@@ -340,5 +376,18 @@ interface BaselineFlags extends WorkloadFlags {
   runs?: number;
   update?: boolean;
   table?: boolean;
+  json?: string;
+}
+
+/** What commander parses for `explore`. */
+interface ExploreFlags {
+  preset?: string;
+  scenario?: string;
+  list?: boolean;
+  reduction: boolean;
+  runsMax?: number;
+  depth?: number;
+  failOn?: FailOn;
+  out?: string;
   json?: string;
 }

@@ -179,3 +179,12 @@ export const DEFAULT_SPEC: SpecRevision = '2025-11-25';
 
 /** The one profile a `--spec 2026-07-28` campaign runs: the per-request Streamable HTTP of that revision. */
 export const SPEC_2026_PROFILES: readonly Profile[] = Object.freeze(['http-2026'] as const);
+
+/** `explore`: most runs (judged or sleep-blocked) before the enumeration stops and says what it left out. */
+export const DEFAULT_EXPLORE_RUNS_MAX = 20_000;
+
+/** `explore`: the depth bound, in scheduler steps per run; a run that reaches it is cut there and reported. */
+export const DEFAULT_EXPLORE_DEPTH_MAX = 200;
+
+/** `explore`: dynamic partial-order reduction is on unless `--no-reduction` asks for every schedule. */
+export const DEFAULT_EXPLORE_REDUCE = true;

@@ -11,5 +11,6 @@ export { CAMPAIGN_RUNS_LIMIT, resolveCampaignOptions, type CampaignOptions, type
 export { resolveReplayOptions, type ReplayOptions, type ReplaySource, type ResolvedReplayOptions } from './replayOptions.ts';
 export { resolveBaselineOptions, type BaselineOptions, type ResolvedBaselineOptions } from './baselineOptions.ts';
 export { resolvePropertyOptions, type PropertyOptions, type ResolvedPropertyOptions } from './propertyOptions.ts';
+export { resolveExploreOptions, type ExploreCliOptions, type ExploreSource, type ResolvedExploreOptions } from './exploreOptions.ts';
 export { replayCaseArgs, replayCaseCommand, workloadArgs } from './replayCaseCommand.ts';
 export { resolveSpec, SPEC_FLAG, workloadUnderSpec } from './specOptions.ts';

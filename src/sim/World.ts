@@ -174,6 +174,11 @@ export class World {
     return endpoint;
   }
 
+  /** Which client a connection belongs to: 0 on memory (one client), its owner on http. */
+  clientOf(conn: number): number {
+    return this.http?.connections.find((c) => c.conn === conn)?.clientIndex ?? 0;
+  }
+
   /** True once every caller action of the workload was performed. */
   get workloadDone(): boolean {
     return this.nextAction >= this.scenario.actions.length;
@@ -473,11 +478,11 @@ export class World {
   private readonly host: HandlerHost = {
     record: (e) => this.trace.record(e),
     error: (code, message) => this.api.handlerError(code, message),
-    gate: (side: Side, id: WireId, index: number, step: HandlerStep) => {
+    gate: (side: Side, conn: number, id: WireId, index: number, step: HandlerStep) => {
       const seq = ++this.seq;
       let open!: () => void;
       const opened = new Promise<void>((resolve) => (open = resolve));
-      this.gates.set(seq, { seq, side, id, index, step, open });
+      this.gates.set(seq, { seq, side, conn, id, index, step, open });
       return { opened, withdraw: () => this.gates.delete(seq) };
     },
   };

@@ -3,6 +3,7 @@ import type { SdkFacts } from '../sdk/facts.ts';
 import type { SdkAdapter } from '../sdk/SdkAdapter.ts';
 import { describeError } from '../util/errors.ts';
 import { describeAction } from './actions.ts';
+import { footprintOf, type Footprint } from './footprint.ts';
 import { DEFAULT_MAX_STEPS, DEFAULT_MAX_VIRTUAL_MS, DEFAULT_SEED } from './defaults.ts';
 import { quiesce } from './realGlobals.ts';
 import type { Scenario } from './scenario.ts';
@@ -28,6 +29,12 @@ export interface RunOptions {
   readonly atEnd?: (world: World) => void;
   /** The SDK release under test. @default the one installed next to mcp-sim (`defaultSdk()`) */
   readonly sdk?: SdkAdapter;
+  /**
+   * A scheduler that replaces the tape (`mcp-sim explore`): given each enabled action's
+   * footprint, in natural order, it returns the index to take, or throws to stop the run. The
+   * indices it took are `taken`, so the tape replays the run. @default the tape's choices
+   */
+  readonly choose?: (enabled: readonly Footprint[]) => number;
 }
 
 export interface RunResult {
@@ -81,7 +88,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
           outcome = { kind: 'step-budget', steps: maxSteps };
           break;
         }
-        const choice = tape.next(enabled.length);
+        const choice = options.choose ? tape.take(chosen(options.choose(enabled.map((a) => footprintOf(a, world!))), enabled.length)) : tape.next(enabled.length);
         const action = enabled[choice]!;
         trace.step++;
         trace.record({ kind: 'action', action: describeAction(action), choice, enabled: enabled.length });
@@ -112,4 +119,10 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
     workloadDone: world!.workloadDone,
     sdk: { name: sdk.name, version: sdk.version, facts: sdk.facts },
   };
+}
+
+/** A `choose` answer, refused unless it is the index of an enabled action. */
+function chosen(index: number, enabled: number): number {
+  if (Number.isSafeInteger(index) && index >= 0 && index < enabled) return index;
+  throw new ScenarioError('options.choose', `must return the index of an enabled action (0 to ${enabled - 1}), got ${index}`);
 }

@@ -5,6 +5,8 @@ import type { TraceEventBody, WireId } from './trace.ts';
 export interface Gate {
   readonly seq: number;
   readonly side: Side;
+  /** The connection the request came on (the explorer's footprint tells clients apart by it). */
+  readonly conn: number;
   readonly id: WireId;
   readonly index: number;
   readonly step: HandlerStep;
@@ -14,7 +16,7 @@ export interface Gate {
 /** What a scripted handler needs from the world. */
 export interface HandlerHost {
   /** Registers a gate and resolves when the scheduler opens it. `withdraw` removes it unopened. */
-  gate(side: Side, id: WireId, index: number, step: HandlerStep): { opened: Promise<void>; withdraw(): void };
+  gate(side: Side, conn: number, id: WireId, index: number, step: HandlerStep): { opened: Promise<void>; withdraw(): void };
   record(event: TraceEventBody): void;
   /** What the handler throws so that the SDK answers with error `code` (the SDK's own error class). */
   error(code: number, message: string): Error;
@@ -97,7 +99,7 @@ export async function runScriptedHandler(
 
   try {
     for (const [index, step] of program.steps.entries()) {
-      const gate = host.gate(side, id, index, step);
+      const gate = host.gate(side, conn, id, index, step);
       await abortable(gate.opened, gate.withdraw);
       host.record({ kind: 'handler-step', side, conn, id, index, op: step });
       await runStep(step, index, program, extra, abortable);

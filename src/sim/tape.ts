@@ -16,4 +16,10 @@ export class Tape {
     this.taken.push(index);
     return index;
   }
+
+  /** Records a choice made by another scheduler (an explorer's), so `taken` still replays the run. */
+  take(index: number): number {
+    this.taken.push(index);
+    return index;
+  }
 }

@@ -120,6 +120,14 @@ export class HttpNetwork {
     else this.deliverDown(d.exchange);
   }
 
+  /**
+   * The exchange's place among its connection's exchanges (0 for the first): a name that does not
+   * depend on how other clients' steps interleave, as the global `id` does.
+   */
+  ordinalOf(exchange: HttpExchange): number {
+    return this.exchanges.filter((e) => e.connection === exchange.connection).indexOf(exchange);
+  }
+
   /** Exchanges not in a final state (GET streams included: the checker decides what matters). */
   openExchanges(): OpenExchange[] {
     return this.exchanges
