@@ -6,6 +6,7 @@
  * - `runChecked` / `judge`: that run judged by the lifecycle oracle.
  * - `check`: a fuzz campaign, as `mcp-sim check` runs it.
  * - `loadSdk` / `defaultSdk`: an SDK release, loaded through its adapter.
+ * - `fuzzServer`: a fuzz campaign against a user's own MCP server, for their test suite.
  */
 
 // Simulator: scenarios, runs, traces.
@@ -72,3 +73,7 @@ export { formatCampaignReport, formatFinding, toMermaid } from './report/index.t
 // SDK releases.
 export { loadSdk, defaultSdk, installedSdk, SdkNotInstalledError } from './sdk/index.ts';
 export type { SdkAdapter, SdkFacts, SdkLocation } from './sdk/index.ts';
+
+// Fuzzing a user's own server.
+export { fuzzServer, formatFuzzReport, TargetError, SERVER_CONDUCT } from './fuzz/index.ts';
+export type { FuzzServerOptions, FuzzReport, FuzzFinding, FuzzCounterexample, ServerFactory, FactoryContext } from './fuzz/index.ts';

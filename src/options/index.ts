@@ -12,3 +12,4 @@ export { resolveReplayOptions, type ReplayOptions, type ReplaySource, type Resol
 export { resolveBaselineOptions, type BaselineOptions, type ResolvedBaselineOptions } from './baselineOptions.ts';
 export { resolvePropertyOptions, type PropertyOptions, type ResolvedPropertyOptions } from './propertyOptions.ts';
 export { replayCaseArgs, replayCaseCommand, workloadArgs } from './replayCaseCommand.ts';
+export { resolveFuzzOptions, type FuzzCommandOptions, type ResolvedFuzzOptions } from './fuzzOptions.ts';

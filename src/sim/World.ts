@@ -20,6 +20,7 @@ import {
 import { runScriptedHandler, type Gate, type HandlerHost } from './scriptedHandler.ts';
 import type { TraceRecorder, WireId } from './trace.ts';
 import type { VirtualClock } from './VirtualClock.ts';
+import type { HostedRun, HostedServer } from './hosted/hostedServer.ts';
 
 /** The program a receiver runs when no scenario handler was registered for a request. */
 const answerAtOnce: HandlerProgram = { steps: [], end: { kind: 'result' }, onAbort: 'honour' };
@@ -73,8 +74,10 @@ export class World {
     readonly clock: VirtualClock,
     /** The SDK release under test: endpoints, handlers, requests and the probe go through it. */
     readonly sdk: SdkAdapter,
+    /** A user's server in place of the scripted one (`Scenario.server: 'hosted'`), and the harness's watch over it. */
+    private readonly hosted?: { readonly server: HostedServer; readonly run: HostedRun },
   ) {
-    this.server = sdk.createServer();
+    this.server = hosted ? hosted.server.endpoint : sdk.createServer();
     this.clients = [sdk.createClient()];
     this.servers = [this.server];
     const clients = scenario.profile === 'http' ? (scenario.http?.clients ?? 1) : 1;
@@ -109,7 +112,13 @@ export class World {
   private wire(side: Side, k: number): void {
     const endpoint = this.endpointOf(side, k);
     endpoint.onerror = (error: Error) => this.trace.record({ kind: 'onerror', side, message: error.message });
-    endpoint.onclose = () => this.trace.record({ kind: 'close', side, conn: this.clientConns[k]! });
+    endpoint.onclose = () => {
+      this.trace.record({ kind: 'close', side, conn: this.clientConns[k]! });
+      // Hosts call a server's cleanup when its session ends (the `{ server, cleanup }` convention).
+      if (side === 'server') this.cleanUpHosted();
+    };
+    // A hosted server answers with its own handlers; the harness only watches its tools/call one.
+    if (side === 'server' && this.hosted) return this.hosted.run.observe(endpoint);
     for (const method of this.sdk.methods) {
       if (otherSide(methodSender[method]) !== side) continue;
       this.sdk.handle(endpoint, method, (_request, context) => this.handle(side, method, context, k));
@@ -194,6 +203,20 @@ export class World {
    */
   teardown(): void {
     this.gates.clear();
+    this.cleanUpHosted();
+  }
+
+  private hostedCleanedUp = false;
+
+  /** The hosted server's own cleanup, once: when its connection closes, else when the run ends. */
+  private cleanUpHosted(): void {
+    if (!this.hosted?.server.cleanup || this.hostedCleanedUp) return;
+    this.hostedCleanedUp = true;
+    try {
+      void Promise.resolve(this.hosted.server.cleanup()).catch(() => {});
+    } catch {
+      // A cleanup that throws is the server's business; the run goes on.
+    }
   }
 
   private callerEnabled(action: CallerAction): boolean {
@@ -206,7 +229,7 @@ export class World {
     switch (action.kind) {
       case 'call':
         // The settlement is in the trace; the rejection itself is the caller's, not an escape.
-        void this.startCall(action.call, action.method, action.handler, action.options, action.client ?? 0).catch(() => {});
+        void this.startCall(action.call, action.method, action.handler, action.options, action.client ?? 0, undefined, undefined, action.arguments).catch(() => {});
         return;
       case 'abort': {
         const controller = this.signal(action.signal);
@@ -320,6 +343,7 @@ export class World {
     client: number,
     from: Side = methodSender[method],
     via?: HandlerContext,
+    args?: Readonly<Record<string, unknown>>,
   ): Promise<unknown> {
     const endpoint = this.endpointOf(from, client);
     const conn = this.clientConns[client]!;
@@ -345,7 +369,7 @@ export class World {
     }
     this.trace.record({ kind: 'call-start', call, from, conn, method, id, options: options as JsonValue });
     this.openCalls.add(call);
-    const params = this.sdk.requestParams(method, handler ?? 'default', options.meta);
+    const params = this.sdk.requestParams(method, handler ?? 'default', options.meta, args);
     const sent = via ? via.sendRequest(method, params, sdkOptions) : this.sdk.request(endpoint, method, params, sdkOptions);
     return sent.then(
       (value) => {

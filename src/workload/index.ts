@@ -1,3 +1,4 @@
 /** Workload generators: scenarios and schedule tapes for campaigns, baselines and properties. */
 export { scenarioArbitrary, type ScenarioConstraints } from './scenarioArbitrary.ts';
 export { tapeArbitrary, type TapeConstraints } from './tapeArbitrary.ts';
+export { toolCallArbitrary, type FuzzCase, type FuzzTool, type ToolArguments, type ToolCallConstraints } from './toolCallArbitrary.ts';

@@ -4,9 +4,18 @@ import type { RuleFactory } from '../rule.ts';
 /**
  * `harness.unhandled`: an exception or rejection escaped the system under test. The run
  * records each escape with the step that caused it; every one is a finding (no dedupe).
+ * `harness.offline`: a hosted server's code tried real I/O, which the run stopped (once per kind).
  */
-export const harnessRule: RuleFactory = (walk) => ({
-  trace(e) {
-    if (e.kind === 'escape') walk.flag(finding('harness.unhandled', e.i, `${e.source} escaped the system under test: ${e.error}`), false);
-  },
-});
+export const harnessRule: RuleFactory = (walk) => {
+  const blocked = new Set<string>();
+  return {
+    trace(e) {
+      if (e.kind === 'escape') walk.flag(finding('harness.unhandled', e.i, `${e.source} escaped the system under test: ${e.error}`), false);
+      if (e.kind === 'io-blocked' && !blocked.has(e.what)) {
+        blocked.add(e.what);
+        const by = e.id !== undefined ? `the handler of request ${String(e.id)}` : 'the server';
+        walk.flag(finding('harness.offline', e.i, `${by} called ${e.what}, which a run never lets reach the real system`, e.id !== undefined ? `client:${String(e.id)}` : undefined));
+      }
+    },
+  };
+};

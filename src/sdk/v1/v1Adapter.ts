@@ -4,6 +4,7 @@ import { v1Facts } from './facts.ts';
 import { v1StreamableHttp } from './httpTransports.ts';
 import { v1MethodSpecs, type MethodSpec } from './methods.ts';
 import { v1Probe } from './probe.ts';
+import { v1Hosting } from './hosting.ts';
 
 /**
  * Scripted handlers use no output or elicitation schemas, and the SDK's default Ajv validator
@@ -77,8 +78,9 @@ export async function createV1Adapter(
     },
     request: (endpoint, method, params, options) =>
       (endpoint as unknown as V1Protocol).request({ method, params }, spec(method).resultSchema, options),
-    requestParams(method, handler, meta) {
+    requestParams(method, handler, meta, args) {
       const params: Record<string, unknown> = { ...spec(method).params(handler) };
+      if (args && method === 'tools/call') params.arguments = { ...args };
       if (meta) params._meta = { ...meta };
       return params;
     },
@@ -96,6 +98,7 @@ export async function createV1Adapter(
         ? v1StreamableHttp(modules.streamableHttpServer!, modules.streamableHttpClient!)
         : undefined,
     probe: v1Probe(v1Facts),
+    hosting: v1Hosting(modules),
     modules,
   };
 }
