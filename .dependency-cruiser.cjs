@@ -12,8 +12,8 @@ module.exports = {
       name: 'sdk-by-value-outside-adapter',
       severity: 'error',
       comment:
-        'Only src/sdk/ may import @modelcontextprotocol/* by value: every SDK release and user server is reached through the adapter loaded at run time. Use `import type`, or ask the SdkAdapter.',
-      from: { pathNot: '^src/sdk/' },
+        'Only src/sdk/ may import @modelcontextprotocol/* by value: every SDK release and user server is reached through the adapter loaded at run time. Use `import type`, or ask the SdkAdapter. (test/fuzz/fixtures/ holds user servers for mcp-sim fuzz: they import their SDK as any server does.)',
+      from: { pathNot: '^(src/sdk/|test/fuzz/fixtures/)' },
       to: { path: '(^|/)node_modules/@modelcontextprotocol/', dependencyTypesNot: ['type-only'] },
     },
     {
@@ -93,6 +93,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/(sim|sdk|util|model|check|workload|options|campaign|baseline|rogue)/' },
       to: { path: '^src/explore/' },
+    },
+    {
+      name: 'fuzz-sits-under-the-cli',
+      severity: 'error',
+      comment: 'src/fuzz/ (a user\'s server: loading, campaigns, reports) sits above campaigns and checks and under the CLI and the public API; nothing below it imports it (src/fuzz/schema/ aside, a leaf).',
+      from: { path: '^src/(util|sdk|sim|model|workload|check|campaign|baseline|report|rogue|options)/' },
+      to: { path: '^src/fuzz/', pathNot: '^src/fuzz/schema/' },
     },
     {
       name: 'nothing-imports-the-cli',

@@ -6,6 +6,7 @@
  * - `runChecked` / `judge`: that run judged by the lifecycle oracle.
  * - `check`: a fuzz campaign, as `mcp-sim check` runs it.
  * - `loadSdk` / `defaultSdk`: an SDK release, loaded through its adapter.
+ * - `fuzzServer`: a fuzz campaign against a user's own MCP server, for their test suite.
  */
 
 // Simulator: scenarios, runs, traces.
@@ -75,3 +76,6 @@ export type { SdkAdapter, SdkFacts, SdkLocation } from './sdk/index.ts';
 
 // Exhaustive exploration of a small scenario's schedules, with partial-order reduction (docs/explore.md).
 export { explore, explorePresets, explorePreset, type ExploreOptions, type ExploreResult, type ExploreFinding, type ExplorePreset } from './explore/index.ts';
+// Fuzzing a user's own server.
+export { fuzzServer, formatFuzzReport, TargetError, SERVER_CONDUCT } from './fuzz/index.ts';
+export type { FuzzServerOptions, FuzzReport, FuzzFinding, FuzzCounterexample, ServerFactory, FactoryContext } from './fuzz/index.ts';

@@ -39,6 +39,8 @@ import { SDK_OPTION_HELP } from './sdkOption.ts';
 import { ENV_SDK } from '../sdk/load.ts';
 import { parseSdkChoice, sdkFolderOf } from '../sdk/install.ts';
 import { addReplayCoordinateOptions, addWorkloadOptions, workloadOf, type ReplayCoordinateFlags, type WorkloadFlags } from './workloadFlags.ts';
+import { FUZZ_EXIT_HELP, fuzzCommand } from './fuzz.ts';
+import { DEFAULT_FUZZ_FAIL_ON, DEFAULT_FUZZ_RUNS, resolveFuzzOptions } from '../options/index.ts';
 
 /**
  * The `mcp-sim` command line; returns the process exit code (0 pass, 1 a violation, 2 bad usage
@@ -288,6 +290,45 @@ export async function main(argv: readonly string[]): Promise<number> {
       code = await exploreCommand(options, { ...(opts.json !== undefined && { json: opts.json }) });
     });
 
+  program
+    .command('fuzz <module>')
+    .description("fuzz your own MCP server: its tools called with generated arguments, progress tokens, cancels, timeouts and closes, judged by the lifecycle oracle")
+    .option('--runs <n>', `number of generated runs (default: ${DEFAULT_FUZZ_RUNS}; env ${ENV_RUNS})`, wholeNumberArg('--runs'))
+    .option('--seed <n>', `campaign seed, printed first (default: ${DEFAULT_CAMPAIGN_SEED}; env ${ENV_SEED})`, wholeNumberArg('--seed'))
+    .option('--args <file>', 'JSON file of fixed argument sets by tool ({"tool": [{...}, ...]}); other tools get generated arguments')
+    .option('--config <json|file>', "the factory's config (a JSON object, or a JSON file)")
+    .option('--no-shrink', 'report first cases as found, without shrinking')
+    .option('--fail-on <level>', `lowest severity of a finding on the server that fails: must, should, advice (default: ${DEFAULT_FUZZ_FAIL_ON})`)
+    .option('--json <file>', "also write the report as JSON; '-' writes it to stdout and everything else to stderr")
+    .option('--junit <file>', 'also write the report as JUnit XML: one test case per invariant on the server, failing at the --fail-on level')
+    .option('--report <file>', 'also write a Markdown report: each finding on the server with its replay commands')
+    .option('--out <dir>', `folder for replay files of counterexamples (default: ${DEFAULT_REPRO_DIR})`)
+    .option('--replay <file>', 'replay a fuzz replay file instead of running a campaign')
+    .option('--case <n>', 'replay case N of the campaign of --seed instead of running a campaign', wholeNumberArg('--case'))
+    .option('--expect <invariant>', 'with a replay: the finding it must show (exit 3 if it does not)')
+    .option('--quiet', 'print only the verdict line (and errors)')
+    .addHelpText('after', FUZZ_EXIT_HELP)
+    .action(async (module: string, opts: FuzzFlags) => {
+      code = await fuzzCommand(
+        resolveFuzzOptions({
+          module,
+          ...(opts.runs !== undefined && { runs: opts.runs }),
+          ...(opts.seed !== undefined && { seed: opts.seed }),
+          ...(opts.args !== undefined && { argsFile: opts.args }),
+          ...(opts.config !== undefined && { config: opts.config }),
+          shrink: opts.shrink,
+          ...(opts.failOn !== undefined && { failOn: opts.failOn }),
+          ...(opts.json !== undefined && { jsonFile: opts.json }),
+          ...(opts.junit !== undefined && { junitFile: opts.junit }),
+          ...(opts.report !== undefined && { markdownFile: opts.report }),
+          ...(opts.out !== undefined && { reproDir: opts.out }),
+          ...(opts.replay !== undefined && { replayFile: opts.replay }),
+          ...(opts.case !== undefined && { caseIndex: opts.case }),
+          ...(opts.expect !== undefined && { expect: opts.expect }),
+        }),
+      );
+    });
+
   try {
     await program.parseAsync(argv as string[]);
   } catch (error) {
@@ -390,4 +431,21 @@ interface ExploreFlags {
   failOn?: FailOn;
   out?: string;
   json?: string;
+}
+
+/** What commander parses for `fuzz`. */
+interface FuzzFlags {
+  runs?: number;
+  seed?: number;
+  args?: string;
+  config?: string;
+  shrink?: boolean;
+  failOn?: string;
+  json?: string;
+  junit?: string;
+  report?: string;
+  out?: string;
+  replay?: string;
+  case?: number;
+  expect?: string;
 }

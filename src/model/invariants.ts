@@ -52,6 +52,7 @@ const table = [
   ['cancel.no-response-after', 'SHOULD', 'basic/utilities/cancellation', 'a receiver that got the cancel while the request was open sends no response for it'],
   ['cancel.handler-aborted', 'SHOULD', 'basic/utilities/cancellation', 'delivering the cancel aborts the receiving handler\'s signal, for every id value'],
   ['cancel.zombie-work', 'SHOULD', 'basic/utilities/cancellation', 'after the abort, the handler stops within bounded virtual time: no more downstream calls, progress attempts or new timers'],
+  ['cancel.reaches-work', 'ADVICE', 'basic/utilities/cancellation', 'a fetch a handler has under way when its signal aborts is aborted with it (the handler passed its signal on), so the cancellation stops the real work'],
   ['cancel.abort-swallowed', 'ADVICE', 'basic/utilities/cancellation', 'the handler does not return a normal result after its signal aborted (a swallowed AbortError)'],
   ['cancel.late-response-silent', 'SHOULD', 'basic/utilities/cancellation', 'a response arriving after the caller cancelled neither resolves the call nor raises an error callback'],
   ['cancel.abort-sends-cancel', 'SHOULD', 'basic/utilities/cancellation', 'a caller aborting the signal of a request in flight (sent, unanswered, connection open, not initialize) makes the requester send its cancellation in that same step'],
@@ -87,6 +88,7 @@ const table = [
   ['harness.deterministic', 'MUST', '(harness)', 'the same seed gives the same trace hash'],
   ['harness.as-scripted', 'MUST', '(harness)', 'every scripted program runs as written on the SDK release: its calls\' methods and options, and each request reaching its scripted handler; what the release cannot do is reported, never passed over'],
   ['harness.unhandled', 'MUST', '(harness)', 'no exception or unhandled rejection escapes the system under test unnoticed: each one is reported with the step that caused it'],
+  ['harness.offline', 'SHOULD', '(harness)', 'a hosted server reaches no real process, socket or file during a run: each attempt is stopped and reported, so the run stays offline and deterministic'],
   ['harness.globals-restored', 'MUST', '(harness)', 'after a run, timers, Date, random sources are the real ones again'],
 ] as const;
 

@@ -122,6 +122,14 @@ export class TraceWalker extends WalkState {
         if (rec) this.rcvMove(rec, 'STEP', e);
         return;
       }
+      case 'handler-timer':
+      case 'fetch': {
+        // A hosted handler's outbound call is a step of its work, like a scripted handler's step;
+        // one given an aborted signal fails at once and does none.
+        const rec = e.id === undefined || (e.kind === 'fetch' && e.stillborn) ? undefined : this.receiverFor(e.side, e.conn, e.id);
+        if (rec) this.rcvMove(rec, 'STEP', e);
+        return;
+      }
       case 'handler-abort': {
         const rec = this.receiverFor(e.side, e.conn, e.id);
         if (!rec) return;

@@ -188,3 +188,24 @@ export const DEFAULT_EXPLORE_DEPTH_MAX = 200;
 
 /** `explore`: dynamic partial-order reduction is on unless `--no-reduction` asks for every schedule. */
 export const DEFAULT_EXPLORE_REDUCE = true;
+
+/** Runs of `mcp-sim fuzz` and `fuzzServer()`: a few seconds on the examples, enough to flag each pitfall example. @default 500 */
+export const DEFAULT_FUZZ_RUNS = 500;
+
+/** Most tool calls per generated fuzz run (they run concurrently, same tool or not). @default 3 */
+export const DEFAULT_FUZZ_CALLS_MAX = 3;
+
+/** Wall-clock budget for shrinking one fuzz finding, in ms. @default 5_000 */
+export const DEFAULT_FUZZ_SHRINK_MS_MAX = 5_000;
+
+/**
+ * Step budget of one fuzz run: generated runs take tens of steps; a handler whose work never ends
+ * meets this bound instead of the simulator's 5,000 and is reported (`liveness.quiescent`) sooner. @default 1_000
+ */
+export const DEFAULT_FUZZ_MAX_STEPS = 1_000;
+
+/** Virtual-time budget of one fuzz run: ten times the SDK's default request timeout. @default 600_000 */
+export const DEFAULT_FUZZ_MAX_VIRTUAL_MS = 600_000;
+
+/** `mcp-sim fuzz --fail-on`: every pitfall is the author's to fix, notes included. @default 'advice' */
+export const DEFAULT_FUZZ_FAIL_ON = 'advice' as const;

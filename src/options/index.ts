@@ -14,3 +14,4 @@ export { resolvePropertyOptions, type PropertyOptions, type ResolvedPropertyOpti
 export { resolveExploreOptions, type ExploreCliOptions, type ExploreSource, type ResolvedExploreOptions } from './exploreOptions.ts';
 export { replayCaseArgs, replayCaseCommand, workloadArgs } from './replayCaseCommand.ts';
 export { resolveSpec, SPEC_FLAG, workloadUnderSpec } from './specOptions.ts';
+export { resolveFuzzOptions, type FuzzCommandOptions, type ResolvedFuzzOptions } from './fuzzOptions.ts';

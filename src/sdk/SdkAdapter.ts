@@ -42,8 +42,11 @@ export interface SdkAdapter {
   handle(endpoint: Endpoint, method: SdkMethod, handler: RequestHandler): void;
   /** Sends `method` from `endpoint` and resolves with the result the release's schema accepted. */
   request(endpoint: Endpoint, method: SdkMethod, params: Record<string, unknown>, options: RequestOptions): Promise<unknown>;
-  /** The params of a request of `method` naming scenario handler `handler`, with `meta` as `_meta`. */
-  requestParams(method: SdkMethod, handler: string, meta?: Readonly<Record<string, unknown>>): Record<string, unknown>;
+  /**
+   * The params of a request of `method` naming scenario handler `handler`, with `meta` as `_meta`;
+   * `args` are a `tools/call`'s arguments (a user's tool; scripted handlers take none).
+   */
+  requestParams(method: SdkMethod, handler: string, meta?: Readonly<Record<string, unknown>>, args?: Readonly<Record<string, unknown>>): Record<string, unknown>;
   /** A valid result of `method`. */
   result(method: SdkMethod): Record<string, unknown>;
 
@@ -61,6 +64,8 @@ export interface SdkAdapter {
   readonly http: StreamableHttp | undefined;
   /** Private state that no public API exposes. */
   readonly probe: SdkProbe;
+  /** Hosting a user's own server built on this release (`mcp-sim fuzz`); absent when the adapter cannot. */
+  readonly hosting?: ServerHosting;
   /** The raw modules of a 1.x release, for benchmarks that measure the SDK itself (never for the simulator); `undefined` for 2.x. */
   readonly modules: SdkModules | undefined;
   /**
@@ -197,4 +202,29 @@ export interface SdkModules {
   readonly stdio: typeof StdioModule;
   readonly streamableHttpServer: typeof HttpServerModule | undefined;
   readonly streamableHttpClient: typeof HttpClientModule | undefined;
+}
+
+/** A request handler as the release stores it: the raw JSON-RPC request (with its `id`) and the release's `extra`. */
+export type HostedHandler = (request: { readonly id?: string | number; readonly method: string; readonly params?: Record<string, unknown> }, extra: { readonly signal: AbortSignal; readonly requestId: string | number }) => Promise<unknown>;
+
+/** A tool as `tools/list` names it. */
+export interface ToolInfo {
+  readonly name: string;
+  readonly inputSchema: unknown;
+}
+
+/** What hosting a user's server needs from a release. */
+export interface ServerHosting {
+  /** The release's server endpoint inside `value` (a low-level server, a high-level one, or an object holding one), or `undefined`. */
+  serverOf(value: unknown): Endpoint | undefined;
+  /** `server` was built by this very copy of the release (not another copy, nor the 2.x packages, nor a bundled SDK). */
+  ownsServer(server: Endpoint): boolean;
+  /** The release's own linked in-memory transports, client end first (to list a server's tools before a campaign). */
+  createLinkedPair(): readonly [Transport, Transport];
+  /** Replaces `server`'s handler of `method` with `wrap(handler)`; false when it registered none. */
+  wrapHandler(server: Endpoint, method: string, wrap: (handler: HostedHandler) => HostedHandler): boolean;
+  /** Runs `body` with every server `connect` of this release captured: resolved at once, the transport never started. */
+  captureConnects<T>(body: () => Promise<T>): Promise<{ readonly value: T; readonly servers: readonly Endpoint[] }>;
+  /** The tools `client` (connected to the server) lists: one page, name and input schema. */
+  listTools(client: Endpoint): Promise<readonly ToolInfo[]>;
 }

@@ -21,6 +21,7 @@ import {
 import { runScriptedHandler, type Gate, type HandlerHost } from './scriptedHandler.ts';
 import type { TraceRecorder, WireId } from './trace.ts';
 import type { VirtualClock } from './VirtualClock.ts';
+import type { HostedRun, HostedServer } from './hosted/hostedServer.ts';
 
 /**
  * The endpoint operations the world uses: the adapter's own (session era), or its 2026-07-28
@@ -39,7 +40,7 @@ function sessionEraApi(sdk: SdkAdapter): EndpointApi {
     createServer: () => sdk.createServer(),
     handle: (endpoint, method, handler) => sdk.handle(endpoint, method, handler),
     request: (endpoint, method, params, options) => sdk.request(endpoint, method, params, options),
-    requestParams: (method, handler, meta) => sdk.requestParams(method, handler, meta),
+    requestParams: (method, handler, meta, args) => sdk.requestParams(method, handler, meta, args),
     result: (method) => sdk.result(method),
     errorCode: (error) => sdk.errorCode(error),
     handlerError: (code, message) => sdk.handlerError(code, message),
@@ -101,11 +102,13 @@ export class World {
     readonly clock: VirtualClock,
     /** The SDK release under test: endpoints, handlers, requests and the probe go through it. */
     readonly sdk: SdkAdapter,
+    /** A user's server in place of the scripted one (`Scenario.server: 'hosted'`), and the harness's watch over it. */
+    private readonly hosted?: { readonly server: HostedServer; readonly run: HostedRun },
   ) {
     const modern = scenario.profile === 'http-2026' ? (sdk.modern ?? noModernEra(sdk)) : undefined;
     this.api = modern ?? sessionEraApi(sdk);
     // 2026-07-28 has no session: this `Server` is never connected (each POST gets its own).
-    this.server = this.api.createServer();
+    this.server = hosted ? hosted.server.endpoint : this.api.createServer();
     this.clients = [this.api.createClient()];
     this.servers = [this.server];
     const clients = scenario.profile === 'http' ? (scenario.http?.clients ?? 1) : 1;
@@ -140,7 +143,13 @@ export class World {
   private wire(side: Side, k: number): void {
     const endpoint = this.endpointOf(side, k);
     endpoint.onerror = (error: Error) => this.trace.record({ kind: 'onerror', side, message: error.message });
-    endpoint.onclose = () => this.trace.record({ kind: 'close', side, conn: this.clientConns[k]! });
+    endpoint.onclose = () => {
+      this.trace.record({ kind: 'close', side, conn: this.clientConns[k]! });
+      // Hosts call a server's cleanup when its session ends (the `{ server, cleanup }` convention).
+      if (side === 'server') this.cleanUpHosted();
+    };
+    // A hosted server answers with its own handlers; the harness only watches its tools/call one.
+    if (side === 'server' && this.hosted) return this.hosted.run.observe(endpoint);
     for (const method of this.api.methods) {
       if (otherSide(methodSender[method]) !== side) continue;
       this.api.handle(endpoint, method, (_request, context) => this.handle(side, method, context, k));
@@ -230,6 +239,20 @@ export class World {
    */
   teardown(): void {
     this.gates.clear();
+    this.cleanUpHosted();
+  }
+
+  private hostedCleanedUp = false;
+
+  /** The hosted server's own cleanup, once: when its connection closes, else when the run ends. */
+  private cleanUpHosted(): void {
+    if (!this.hosted?.server.cleanup || this.hostedCleanedUp) return;
+    this.hostedCleanedUp = true;
+    try {
+      void Promise.resolve(this.hosted.server.cleanup()).catch(() => {});
+    } catch {
+      // A cleanup that throws is the server's business; the run goes on.
+    }
   }
 
   private callerEnabled(action: CallerAction): boolean {
@@ -242,7 +265,7 @@ export class World {
     switch (action.kind) {
       case 'call':
         // The settlement is in the trace; the rejection itself is the caller's, not an escape.
-        void this.startCall(action.call, action.method, action.handler, action.options, action.client ?? 0).catch(() => {});
+        void this.startCall(action.call, action.method, action.handler, action.options, action.client ?? 0, undefined, undefined, action.arguments).catch(() => {});
         return;
       case 'abort': {
         const controller = this.signal(action.signal);
@@ -356,6 +379,7 @@ export class World {
     client: number,
     from: Side = methodSender[method],
     via?: HandlerContext,
+    args?: Readonly<Record<string, unknown>>,
   ): Promise<unknown> {
     const endpoint = this.endpointOf(from, client);
     const conn = this.clientConns[client]!;
@@ -389,7 +413,7 @@ export class World {
     }
     this.trace.record({ kind: 'call-start', call, from, conn, method, id, options: options as JsonValue });
     this.openCalls.add(call);
-    const params = this.api.requestParams(method, handler ?? 'default', options.meta);
+    const params = this.api.requestParams(method, handler ?? 'default', options.meta, args);
     const sent = via ? via.sendRequest(method, params, sdkOptions) : this.api.request(endpoint, method, params, sdkOptions);
     return sent.then(
       (value) => {

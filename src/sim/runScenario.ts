@@ -12,6 +12,7 @@ import { traceHash, type RunOutcome, type TraceEvent } from './trace.ts';
 import { validateScenario, validateTape, ScenarioError } from './validate.ts';
 import { withTrace } from './withSandbox.ts';
 import { World } from './World.ts';
+import { HostedRun, type ServerSource } from './hosted/hostedServer.ts';
 
 export interface RunOptions {
   /** Scheduler choices; past its end the natural choice is taken. @default [] */
@@ -35,6 +36,11 @@ export interface RunOptions {
    * indices it took are `taken`, so the tape replays the run. @default the tape's choices
    */
   readonly choose?: (enabled: readonly Footprint[]) => number;
+  /**
+   * A user's server for a scenario with `server: 'hosted'`: built afresh inside the run, behind a
+   * virtual network and an I/O guard. `sdk` must be the release it is built on.
+   */
+  readonly server?: ServerSource;
 }
 
 export interface RunResult {
@@ -65,14 +71,25 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
   if (!Number.isSafeInteger(maxSteps) || maxSteps < 1) throw new ScenarioError('options.maxSteps', `must be an integer ≥ 1, got ${maxSteps}`);
   if (!(maxVirtualMs >= 0)) throw new ScenarioError('options.maxVirtualMs', `must be ≥ 0, got ${maxVirtualMs}`);
 
+  if ((scenario.server === 'hosted') !== (options.server !== undefined)) {
+    throw new ScenarioError('scenario.server', scenario.server === 'hosted' ? "is 'hosted': pass the user's server as options.server" : "must be 'hosted' when options.server is given");
+  }
   const sdk = options.sdk ?? (await defaultSdk());
   const tape = new Tape(tapeChoices);
   let world: World | undefined;
+  let hosted: HostedRun | undefined;
   let outcome: RunOutcome = { kind: 'quiescent' };
   const trace = await withTrace(
     options.seed ?? DEFAULT_SEED,
     async (trace, sandbox) => {
-      world = new World(scenario, trace, sandbox.clock, sdk);
+      if (options.server) {
+        hosted = new HostedRun(sdk, (e) => trace.record(e), () => world?.currentConn ?? 1);
+        hosted.enter(scenario.network);
+        const server = await options.server.create();
+        world = new World(scenario, trace, sandbox.clock, sdk, { server, run: hosted });
+      } else {
+        world = new World(scenario, trace, sandbox.clock, sdk);
+      }
       world.start();
       await quiesce();
       for (;;) {
@@ -103,7 +120,10 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
       options.atEnd?.(world);
       return trace;
     },
-    () => world?.teardown(),
+    () => {
+      world?.teardown();
+      hosted?.exit();
+    },
   );
   let hash: string | undefined;
   return {

@@ -95,6 +95,8 @@ export type CallerAction =
        * session the server's call goes to (server-initiated methods). 0-based. @default 0
        */
       readonly client?: number;
+      /** A user's tool (`Scenario.server: 'hosted'`): the call's `arguments`. @default {} */
+      readonly arguments?: { readonly [key: string]: JsonValue };
     }
   | { readonly kind: 'abort'; readonly signal: string }
   /** Closes `side` of the connection of client `client` (several clients only). */
@@ -164,6 +166,26 @@ export interface Scenario {
   readonly actions: readonly CallerAction[];
   /** http profile: server modes. @default { stateful: true, response: 'sse', eventStore: false } */
   readonly http?: HttpMode;
+  /**
+   * Who serves the client's requests: `scripted`, the scenario's handler programs on a `Server`
+   * of the harness; `hosted`, a user's own server (`RunOptions.server`), whose tools calls name
+   * in `handler` and whose handlers are its own. @default 'scripted'
+   */
+  readonly server?: 'scripted' | 'hosted';
+  /** Hosted servers: what the virtual network answers to their `fetch` calls. @default every call: 200, '{}', 10 ms */
+  readonly network?: VirtualNetwork;
   /** A deliberately broken adapter around the SDK, for fixtures (see `adapterFaults.ts`). @default none */
   readonly adapterFaults?: readonly AdapterFault[];
+}
+
+/** One answer of the virtual network: after `latencyMs` of virtual time, `status` with `body`. */
+export interface VirtualResponse {
+  readonly status: number;
+  readonly body: string;
+  readonly latencyMs: number;
+}
+
+/** The virtual network a hosted server's `fetch` reaches: the n-th call (0-based) gets `responses[n % length]`. */
+export interface VirtualNetwork {
+  readonly responses: readonly VirtualResponse[];
 }

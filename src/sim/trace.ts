@@ -51,6 +51,32 @@ export type TraceEventBody =
       id: WireId;
       outcome: 'result' | 'error' | 'aborted' | 'swallowed';
     }
+  /**
+   * A user's handler called `fetch` (hosted servers only): the virtual network answers it. `id`
+   * is the request whose handler made the call, when the harness can tell; `signal` whether it
+   * passed an `AbortSignal`; `afterAbort` whether that handler's own signal had already aborted.
+   */
+  | {
+      kind: 'fetch';
+      side: Side;
+      conn: number;
+      id?: WireId;
+      n: number;
+      url: string;
+      signal: boolean;
+      afterAbort: boolean;
+      /** Its signal had aborted already: the call fails at once and does no work. */
+      stillborn?: boolean;
+    }
+  /** A hosted handler set a timer (`setTimeout`, `setInterval`, a `timers/promises` sleep): work it schedules. */
+  | { kind: 'handler-timer'; side: Side; conn: number; id: WireId; ms: number; label: string }
+  /** A virtual `fetch` settled: answered with `status`, or rejected because its signal aborted. */
+  | { kind: 'fetch-end'; n: number; outcome: 'response' | 'aborted'; status?: number }
+  /**
+   * A user's code tried real I/O (a process, a socket, a file write, stdout) during a run: the
+   * harness stopped it (the call threw, or a stdout write was dropped), so runs stay offline.
+   */
+  | { kind: 'io-blocked'; side: Side; conn?: number; id?: WireId; what: string }
   /** The SDK's `onerror` callback on one side. */
   | { kind: 'onerror'; side: Side; message: string }
   /** One side observed its connection closing (the SDK's `onclose`). */
@@ -199,6 +225,14 @@ export function formatEvent(e: TraceEvent): string {
       return `${head}   handler aborted ${e.side} id=${e.id} reason=${e.reason}`;
     case 'handler-end':
       return `${head}   handler end ${e.side} id=${e.id} ${e.outcome}`;
+    case 'fetch':
+      return `${head}   fetch #${e.n} ${e.side}${e.id !== undefined ? ` id=${e.id}` : ''} ${e.url}${e.signal ? ' (with signal)' : ' (no signal)'}${e.afterAbort ? ' AFTER ABORT' : ''}`;
+    case 'handler-timer':
+      return `${head}   handler timer ${e.side} id=${e.id} ${e.label} ${e.ms} ms`;
+    case 'fetch-end':
+      return `${head}   fetch #${e.n} ${e.outcome}${e.status !== undefined ? ` ${e.status}` : ''}`;
+    case 'io-blocked':
+      return `${head}   BLOCKED ${e.side}${e.id !== undefined ? ` id=${e.id}` : ''}: ${e.what}`;
     case 'onerror':
       return `${head}   onerror ${e.side}: ${e.message}`;
     case 'close':

@@ -22,6 +22,16 @@ export function validateScenario(scenario: Scenario): void {
     throw new ScenarioError('scenario.profile', `must be 'memory', 'http' or 'http-2026', got ${JSON.stringify(scenario.profile)}`);
   }
   if (scenario.http !== undefined) validateHttpMode(scenario);
+  if (scenario.server !== undefined && scenario.server !== 'scripted' && scenario.server !== 'hosted') {
+    throw new ScenarioError('scenario.server', `must be 'scripted' or 'hosted', got ${JSON.stringify(scenario.server)}`);
+  }
+  if (scenario.server === 'hosted' && scenario.profile !== 'memory') throw new ScenarioError('scenario.server', "'hosted' needs profile 'memory'");
+  if (scenario.network !== undefined) {
+    if (!Array.isArray(scenario.network.responses) || scenario.network.responses.length === 0) {
+      throw new ScenarioError('scenario.network.responses', 'must be a non-empty array of {status, body, latencyMs}');
+    }
+    scenario.network.responses.forEach((r, i) => checkDuration(`scenario.network.responses[${i}].latencyMs`, r.latencyMs, false));
+  }
   if (!scenario.handlers || typeof scenario.handlers !== 'object') {
     throw new ScenarioError('scenario.handlers', 'must be an object of handler programs by name');
   }
@@ -82,7 +92,10 @@ function validateAction(path: string, a: CallerAction, scenario: Scenario, calls
       }
       calls.add(a.call);
       if (!(a.method in methodSender)) throw new ScenarioError(`${path}.method`, `is not a known method: ${JSON.stringify(a.method)}`);
-      if (!(a.handler in scenario.handlers)) {
+      if (scenario.server === 'hosted') {
+        if (a.method !== 'tools/call') throw new ScenarioError(`${path}.method`, `must be 'tools/call' on a hosted server, got ${JSON.stringify(a.method)}`);
+        if (typeof a.handler !== 'string') throw new ScenarioError(`${path}.handler`, 'must name one of the hosted server\'s tools');
+      } else if (!(a.handler in scenario.handlers)) {
         throw new ScenarioError(`${path}.handler`, `names an unknown handler (tool) ${JSON.stringify(a.handler)}; known: ${Object.keys(scenario.handlers).join(', ') || 'none'}`);
       }
       const o = a.options ?? {};

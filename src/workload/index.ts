@@ -2,3 +2,4 @@
 export { scenarioArbitrary, type ScenarioConstraints } from './scenarioArbitrary.ts';
 export { tapeArbitrary, type TapeConstraints } from './tapeArbitrary.ts';
 export { LEAVABLE_PARTS, type LeavablePart } from './leavableParts.ts';
+export { toolCallArbitrary, type FuzzCase, type FuzzTool, type ToolArguments, type ToolCallConstraints } from './toolCallArbitrary.ts';

@@ -1,4 +1,5 @@
 import type { Side } from '../../sim/scenario.ts';
+import type { TraceEvent } from '../../sim/trace.ts';
 import { finding } from '../finding.ts';
 import { idKey, isValidId, other, show } from '../ids.ts';
 import { handlerOf, isOpen, type ReceiverRec, type RequesterRec } from '../records.ts';
@@ -50,6 +51,39 @@ class AbortCancelDue implements Obligation {
   }
 }
 
+/** A hosted handler's fetch, while under way. */
+interface OpenFetch {
+  readonly side: Side;
+  readonly conn: number;
+  readonly id: string | number;
+  readonly url: string;
+  /** Its handler's signal aborted while it was under way. */
+  abortedUnder: boolean;
+}
+
+/**
+ * `cancel.reaches-work`: tracks each hosted handler's fetches and tells when one that was under
+ * way at its handler's abort still ended in a response (once per handler).
+ */
+class UnreachedWork {
+  private readonly open = new Map<number, OpenFetch>();
+  private readonly reported = new Set<string>();
+
+  see(e: TraceEvent): OpenFetch | undefined {
+    if (e.kind === 'fetch' && e.id !== undefined) this.open.set(e.n, { side: e.side, conn: e.conn, id: e.id, url: e.url, abortedUnder: false });
+    if (e.kind === 'handler-abort') {
+      for (const f of this.open.values()) if (f.side === e.side && f.conn === e.conn && f.id === e.id) f.abortedUnder = true;
+    }
+    if (e.kind !== 'fetch-end') return undefined;
+    const f = this.open.get(e.n);
+    this.open.delete(e.n);
+    const key = f && `${f.side}:${f.conn}:${idKey(f.id)}`;
+    if (!f || !key || !f.abortedUnder || e.outcome !== 'response' || this.reported.has(key)) return undefined;
+    this.reported.add(key);
+    return f;
+  }
+}
+
 /**
  * `cancel.*` but the race rule (`cancelRaceRule`): a cancel is well-formed, names a request
  * its sender issued and still awaits, never initialize; its receiver sends no response after
@@ -63,8 +97,13 @@ export const cancelRule: RuleFactory = (walk) => {
   const meet = (rec: ReceiverRec) => {
     for (const o of walk.obligations) if (o instanceof AbortDue && o.rec === rec) o.done = true;
   };
+  const unreached = new UnreachedWork();
   return {
     trace(e) {
+      const missed = unreached.see(e);
+      if (missed) {
+        walk.flag(finding('cancel.reaches-work', e.i, `the ${missed.side}'s handler for request ${show(missed.id)} was aborted while its fetch ${missed.url} was under way, but that fetch went on to its response: the handler did not pass its signal to it.`, `${other(missed.side)}:${show(missed.id)}`));
+      }
       if (e.kind === 'abort-signal') {
         // In flight: sent, not answered, not cancelled or timed out, its connection open at the requester.
         for (const call of walk.calls()) {
@@ -108,6 +147,16 @@ export const cancelRule: RuleFactory = (walk) => {
       }
       if (o.event === 'PROGRESS' && o.wire === 'cancelRequested') {
         walk.flag(finding('cancel.zombie-work', o.e.i, `the ${rec.side} sent progress for ${walk.receivedLabel(rec)} after it had received the cancellation.`, walk.receivedLabel(rec), receiverSubjects(walk, rec)));
+      }
+      if (o.event === 'STEP' && o.handler === 'aborted' && !zombies.has(rec) && o.e.kind === 'fetch') {
+        zombies.add(rec);
+        const e = o.e;
+        walk.flag(finding('cancel.zombie-work', e.i, `the ${e.side}'s handler for request ${show(rec.id)} called fetch ${e.url} after its signal aborted.`, walk.receivedLabel(rec), receiverSubjects(walk, rec)));
+      }
+      if (o.event === 'STEP' && o.handler === 'aborted' && !zombies.has(rec) && o.e.kind === 'handler-timer') {
+        zombies.add(rec);
+        const e = o.e;
+        walk.flag(finding('cancel.zombie-work', e.i, `the ${e.side}'s handler for request ${show(rec.id)} set a ${e.ms} ms timer (${e.label}) after its signal aborted.`, walk.receivedLabel(rec), receiverSubjects(walk, rec)));
       }
       if (o.event === 'STEP' && o.handler === 'aborted' && !zombies.has(rec) && o.e.kind === 'handler-step') {
         zombies.add(rec);

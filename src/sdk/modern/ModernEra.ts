@@ -44,7 +44,8 @@ export interface ModernEra {
   handle(server: Endpoint, method: SdkMethod, handler: RequestHandler): void;
   /** Sends `method` from `client` and resolves with the result. */
   request(client: Endpoint, method: SdkMethod, params: Record<string, unknown>, options: RequestOptions): Promise<unknown>;
-  requestParams(method: SdkMethod, handler: string, meta?: Readonly<Record<string, unknown>>): Record<string, unknown>;
+  /** A hosted server's tool arguments (`args`) are not sent in this era: it drives only scripted handlers. */
+  requestParams(method: SdkMethod, handler: string, meta?: Readonly<Record<string, unknown>>, args?: Readonly<Record<string, unknown>>): Record<string, unknown>;
   result(method: SdkMethod): Record<string, unknown>;
   /** The JSON-RPC code of a 2.x `ProtocolError`/`SdkError`, read structurally. */
   errorCode(error: unknown): number | string | undefined;

@@ -5,6 +5,7 @@ import { protocolProbe } from '../protocolProbe.ts';
 import { simStreamableHttp } from '../simHttpTransports.ts';
 import { v1Facts } from './facts.ts';
 import { v1MethodSpecs, type MethodSpec } from './methods.ts';
+import { v1Hosting } from './hosting.ts';
 
 /**
  * The 1.x handler `extra`, as far as it is read (the SDK's typing is per schema). Only `signal`
@@ -86,8 +87,9 @@ export async function createV1Adapter(
     },
     request: (endpoint, method, params, options) =>
       (endpoint as unknown as V1Protocol).request({ method, params }, spec(method).resultSchema, options),
-    requestParams(method, handler, meta) {
+    requestParams(method, handler, meta, args) {
       const params: Record<string, unknown> = { ...spec(method).params(handler) };
+      if (args && method === 'tools/call') params.arguments = { ...args };
       if (meta) params._meta = { ...meta };
       return params;
     },
@@ -105,6 +107,7 @@ export async function createV1Adapter(
         ? simStreamableHttp(modules.streamableHttpServer!.WebStandardStreamableHTTPServerTransport, modules.streamableHttpClient!.StreamableHTTPClientTransport)
         : undefined,
     probe: protocolProbe(v1Facts),
+    hosting: v1Hosting(modules),
     modules,
   };
 }

@@ -1,0 +1,40 @@
+/**
+ * `npm run fuzz:examples`: the claims of the README's "Fuzz your own server", measured. Every
+ * pitfall example is flagged with its invariant within the default budget; the correct examples
+ * run clean over 5,000 runs; runs per second of each. Exits 1 when a claim fails.
+ */
+import { fuzzServer } from '../src/fuzz/index.ts';
+import { DEFAULT_FUZZ_RUNS } from '../src/options/defaults.ts';
+
+const CLEAN_RUNS = Number(process.env.MCP_SIM_CLEAN_RUNS ?? 5_000);
+
+const faulty = [
+  ['progressWithoutToken.ts', 'progress.token-requested'],
+  ['progressNotIncreasing.ts', 'progress.increasing'],
+  ['totalChanges.ts', 'progress.total-stable'],
+  ['progressAfterResult.ts', 'progress.after-response'],
+  ['fetchWithoutSignal.ts', 'cancel.reaches-work'],
+  ['swallowedAbort.ts', 'cancel.abort-swallowed'],
+  ['zombieWork.ts', 'cancel.zombie-work'],
+  ['neverEnds.ts', 'liveness.quiescent'],
+] as const;
+const correct = ['crawler.ts', 'lowLevel.ts', 'stdioEntry.ts'];
+
+let failed = false;
+console.log(`| example | runs | runs/s | server findings | expected | result |`);
+console.log(`|---|---:|---:|---|---|---|`);
+for (const [file, expected] of faulty) {
+  const report = await fuzzServer(`examples/servers/faulty/${file}`, { runs: DEFAULT_FUZZ_RUNS, shrink: false });
+  const ids = report.findings.filter((f) => f.owner === 'server').map((f) => `${f.invariant} (${f.runs}, first #${f.firstCase})`);
+  const ok = report.findings.some((f) => f.owner === 'server' && f.invariant === expected);
+  failed ||= !ok;
+  console.log(`| faulty/${file} | ${report.runsDone} | ${Math.round(report.runsPerSecond)} | ${ids.join(', ')} | ${expected} | ${ok ? 'flagged' : 'MISSED'} |`);
+}
+for (const file of correct) {
+  const report = await fuzzServer(`examples/servers/${file}`, { runs: CLEAN_RUNS, shrink: false });
+  const ids = report.findings.filter((f) => f.owner === 'server').map((f) => `${f.invariant} (${f.runs})`);
+  const ok = ids.length === 0 && !report.stateful;
+  failed ||= !ok;
+  console.log(`| ${file} | ${report.runsDone} | ${Math.round(report.runsPerSecond)} | ${ids.join(', ') || 'none'} | none | ${ok ? 'clean' : 'FALSE ALARM'} |`);
+}
+process.exitCode = failed ? 1 : 0;

@@ -1,0 +1,150 @@
+import { join } from 'node:path';
+import pc from 'picocolors';
+import {
+  explain,
+  callOf,
+  formatFuzzReport,
+  fuzzJunitReport,
+  fuzzMarkdownReport,
+  fuzzCampaign,
+  fuzzCaseAt,
+  fuzzReplayFile,
+  loadTarget,
+  planFuzz,
+  readFuzzReplayFile,
+  runFuzzCase,
+  FixedArgumentsError,
+  TargetError,
+  type FuzzPlan,
+  type FuzzReport,
+} from '../fuzz/index.ts';
+import type { ResolvedFuzzOptions } from '../options/index.ts';
+import { formatTrace } from '../sim/trace.ts';
+import { writeFileAtomic, writeJsonAtomic } from '../util/atomicWrite.ts';
+import { messageOf } from '../util/errors.ts';
+import { createProgress } from './progress.ts';
+import { JSON_TO_STDOUT } from './check.ts';
+import type { FuzzCase } from '../workload/index.ts';
+
+/** The exit statuses of `fuzz`, for its help. */
+export const FUZZ_EXIT_HELP = `
+Exit status: 0 no finding on the server at the --fail-on level, 1 a finding on the server, 2 bad
+usage or no server to fuzz (module not found, no factory or server, factory throws, not an MCP
+server), 3 a replay whose expected finding did not reproduce.`;
+
+/** The flags every printed command carries so that it draws the same cases: the module, the fixed arguments, the config. */
+function targetArgs(options: ResolvedFuzzOptions): string[] {
+  const quote = (s: string) => (/^[\w./@:=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+  const args = [quote(options.module)];
+  if (options.argsFile !== undefined) args.push('--args', quote(options.argsFile));
+  if (Object.keys(options.config).length > 0) args.push('--config', quote(JSON.stringify(options.config)));
+  return args;
+}
+
+/** `mcp-sim fuzz <module>`: a campaign, or a replay of one of its cases. */
+export async function fuzzCommand(options: ResolvedFuzzOptions): Promise<number> {
+  let plan: FuzzPlan;
+  try {
+    const target = await loadTarget(options.module, { config: options.config });
+    plan = await planFuzz(target, { ...(options.args && { args: options.args }) });
+  } catch (error) {
+    if (error instanceof TargetError || error instanceof FixedArgumentsError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  if (options.replay) return replay(plan, options);
+
+  const { target } = plan;
+  console.log(pc.bold(`mcp-sim fuzz  seed=${options.seed}`));
+  console.log(`  module        ${options.module} (${target.kind === 'factory' ? 'server factory' : target.kind === 'import-connect' ? 'connects at import: captured, imported again per run' : 'exports a server: imported again per run'})`);
+  console.log(`  sdk           ${target.sdk.name}@${target.sdk.version} (${target.sdk.root})`);
+  console.log(`  runs          ${options.runs}`);
+  console.log(`  tools         ${plan.fuzzed.join(', ')}${options.argsFile ? ` (fixed arguments from ${options.argsFile} where given)` : ''}`);
+  for (const s of plan.skipped) console.log(pc.yellow(`  skipped       ${s.name}: ${s.reason}`));
+  console.log(`  fail on       ${options.failOn}`);
+  const progress = createProgress('fuzz');
+  let report: FuzzReport;
+  try {
+    report = await fuzzCampaign(plan, {
+      runs: options.runs,
+      seed: options.seed,
+      shrink: options.shrink,
+      failOn: options.failOn,
+      ...(options.args && { args: options.args }),
+      onProgress: (done, total, phase) => phase === 'run' && progress.update(done, total),
+    });
+  } finally {
+    progress.stop();
+  }
+  const replays = new Map<string, string[]>();
+  for (const f of report.findings) {
+    if (f.owner !== 'server') continue;
+    const commands: string[] = [];
+    if (f.counterexample) {
+      const file = join(options.reproDir, `fuzz-${f.invariant}.json`);
+      writeJsonAtomic(file, fuzzReplayFile(options.module, f.invariant, f.counterexample.case, report.target.sdk), { mkdir: true });
+      commands.push(`npx mcp-sim fuzz ${targetArgs(options).join(' ')} --replay ${file}`);
+    }
+    // A stateful server shows a case's finding only after the runs before it: replay that prefix of the campaign.
+    commands.push(
+      report.stateful
+        ? `npx mcp-sim fuzz ${[...targetArgs(options), '--seed', String(options.seed), '--runs', String(f.firstCase + 1), '--no-shrink'].join(' ')}`
+        : `npx mcp-sim fuzz ${[...targetArgs(options), '--seed', String(options.seed), '--case', String(f.firstCase), '--expect', f.invariant].join(' ')}`,
+    );
+    replays.set(f.invariant, commands);
+  }
+  console.log('');
+  console.log(formatFuzzReport(report, replays));
+  if (options.jsonFile !== undefined) writeJson(options.jsonFile, report, replays);
+  if (options.junitFile !== undefined) writeFileAtomic(options.junitFile, fuzzJunitReport(report, replays, options.failOn), { mkdir: true });
+  if (options.markdownFile !== undefined) writeFileAtomic(options.markdownFile, fuzzMarkdownReport(report, replays), { mkdir: true });
+  console.log(report.passed ? pc.green(`PASS ${options.module}: no finding on the server`) : pc.red(`FAIL ${options.module}: ${report.findings.filter((f) => f.owner === 'server').map((f) => f.invariant).join(', ')}`));
+  return report.passed ? 0 : 1;
+}
+
+function writeJson(file: string, report: FuzzReport, replays: ReadonlyMap<string, readonly string[]>): void {
+  const document = {
+    kind: 'fuzz',
+    ...report,
+    findings: report.findings.map(({ counterexample, ...f }) => ({
+      ...f,
+      replay: replays.get(f.invariant) ?? [],
+      ...(counterexample && { counterexample: { case: counterexample.case, shrinks: counterexample.shrinks, removals: counterexample.removals } }),
+    })),
+  };
+  if (file === JSON_TO_STDOUT) process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+  else writeJsonAtomic(file, document, { mkdir: true });
+}
+
+/** Replays one case (a file, or case K of seed S): its trace, its findings in the author's terms, and whether the expected one reproduced. */
+async function replay(plan: FuzzPlan, options: ResolvedFuzzOptions): Promise<number> {
+  let c: FuzzCase;
+  let expect = options.expect;
+  if (options.replay!.kind === 'file') {
+    try {
+      const file = readFuzzReplayFile(options.replay!.file);
+      c = file.case;
+      expect ??= file.invariant;
+    } catch (error) {
+      process.stderr.write(`${messageOf(error)}\n`);
+      return 2;
+    }
+  } else {
+    c = fuzzCaseAt(plan, options.seed, options.replay!.index);
+  }
+  const run = await runFuzzCase(plan.target, c);
+  console.log(formatTrace(run.result.trace));
+  console.log('');
+  for (const f of run.findings) console.log(`${f.invariant}: ${explain(f, callOf(f, c.scenario, run.result.trace), run.result.trace)}`);
+  if (run.findings.length === 0) console.log('no finding');
+  console.log(`trace hash ${run.result.hash}`);
+  if (expect === undefined) return 0;
+  if (run.findings.some((f) => f.invariant === expect)) {
+    console.log(pc.green(`reproduced: ${expect}`));
+    return 0;
+  }
+  console.log(pc.red(`NOT reproduced: ${expect}`));
+  return 3;
+}
