@@ -7,11 +7,14 @@ import { explore, explorePreset, explorePresets } from '../explore/index.ts';
 import type { ResolvedExploreOptions } from '../options/index.ts';
 import { replayFileCommand } from '../options/replayCaseCommand.ts';
 import { exploreJson } from '../report/exploreJson.ts';
+import { exploreJunitReport } from '../report/exploreJunit.ts';
+import { exploreMarkdownReport } from '../report/exploreMarkdown.ts';
 import { formatExploreReport } from '../report/exploreText.ts';
 import { ENV_SDK, defaultSdk } from '../sdk/load.ts';
 import type { Scenario } from '../sim/index.ts';
 import { validateScenario } from '../sim/validate.ts';
 import { writeFileAtomic } from '../util/atomicWrite.ts';
+import { TOOL } from '../util/toolVersion.ts';
 import { writeJsonReport } from './check.ts';
 
 /** Exit codes of `explore`, as `check`'s: 0 nothing beyond the baseline, 1 a finding that fails, 2 bad usage or an error. */
@@ -48,8 +51,11 @@ function scenarioOf(source: ResolvedExploreOptions['source']): { scenario: Scena
   return { scenario, label: basename(source.file).replace(/\.json$/, '') };
 }
 
-/** Runs `explore`, writes a replay file per finding, prints the report and verdict; returns the exit code. */
-export async function exploreCommand(options: ResolvedExploreOptions, outputs: { readonly json?: string }): Promise<number> {
+/**
+ * Runs `explore`, writes a replay file per finding, prints the report and verdict, writes the
+ * JSON, JUnit and Markdown reports asked for (as `check` does); returns the exit code.
+ */
+export async function exploreCommand(options: ResolvedExploreOptions): Promise<number> {
   const { scenario, label, virtualMsMax } = scenarioOf(options.source);
   const sdk = await defaultSdk();
   const known = knownCausesOf(loadBaseline(sdk.name, sdk.version));
@@ -70,13 +76,12 @@ export async function exploreCommand(options: ResolvedExploreOptions, outputs: {
     replays.set(f.cause, { file, command: replayFileCommand(file, process.env[ENV_SDK]) });
   });
   const source = options.source.kind === 'preset' ? `preset=${options.source.name}` : `scenario=${options.source.file}`;
-  console.log(
-    formatExploreReport(result, {
-      source,
-      replays: new Map([...replays].map(([cause, r]) => [cause, r.command])),
-      ...(virtualMsMax !== undefined && { virtualMsMax }),
-    }),
-  );
+  const view = {
+    source,
+    replays: new Map([...replays].map(([cause, r]) => [cause, r.command])),
+    ...(virtualMsMax !== undefined && { virtualMsMax }),
+  };
+  console.log(formatExploreReport(result, view));
   const failing = result.findings.filter((f) => f.failing);
   console.log(
     result.failed
@@ -84,11 +89,16 @@ export async function exploreCommand(options: ResolvedExploreOptions, outputs: {
       : pc.green(`PASS: no finding beyond the baseline of ${sdk.name}@${sdk.version} (--fail-on ${options.failOn})`),
   );
   const exitCode = result.failed ? EXPLORE_EXIT.fail : EXPLORE_EXIT.pass;
-  if (outputs.json !== undefined) {
+  if (options.jsonFile !== undefined) {
     writeJsonReport(
-      outputs.json,
+      options.jsonFile,
       exploreJson(result, { source: options.source, scenario, failOn: options.failOn, replays, exitCode, ...(virtualMsMax !== undefined && { virtualMsMax }) }),
     );
+  }
+  const madeWith = { tool: TOOL, sdk: result.sdk };
+  if (options.junitFile !== undefined) writeFileAtomic(options.junitFile, exploreJunitReport(result, { ...view, madeWith }), { mkdir: true });
+  if (options.markdownFile !== undefined) {
+    writeFileAtomic(options.markdownFile, exploreMarkdownReport(result, { ...view, madeWith, failOn: options.failOn }) + '\n', { mkdir: true });
   }
   return exitCode;
 }

@@ -272,6 +272,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--out <dir>', `folder for the replay files of findings (default: ${DEFAULT_REPRO_DIR})`)
     .option('--sdk <version|path>', SDK_OPTION_HELP)
     .option('--json <file>', "also write the result as JSON (schemas/report.schema.json, kind explore); '-' writes it to stdout")
+    .option('--junit <file>', 'also write the result as JUnit XML: one test case per invariant, failing where the verdict fails, and a scope case (skipped when a bound cut the exploration)')
+    .option('--report <file>', 'also write a Markdown report: verdict, exploration numbers, scope, each cause with its replay and the Mermaid diagram of its 1-minimal schedule')
     .addHelpText('after', EXPLORE_EXIT_HELP)
     .action(async (opts: ExploreFlags) => {
       if (opts.list) {
@@ -286,8 +288,11 @@ export async function main(argv: readonly string[]): Promise<number> {
         depthMax: opts.depth,
         failOn: opts.failOn,
         reproDir: opts.out,
+        jsonFile: opts.json,
+        junitFile: opts.junit,
+        markdownFile: opts.report,
       });
-      code = await exploreCommand(options, { ...(opts.json !== undefined && { json: opts.json }) });
+      code = await exploreCommand(options);
     });
 
   program
@@ -431,6 +436,8 @@ interface ExploreFlags {
   failOn?: FailOn;
   out?: string;
   json?: string;
+  junit?: string;
+  report?: string;
 }
 
 /** What commander parses for `fuzz`. */

@@ -9,7 +9,7 @@ import { DEFAULT_EXPLORE_DEPTH_MAX, DEFAULT_EXPLORE_REDUCE, DEFAULT_EXPLORE_RUNS
 import type { FailOn } from '../options/index.ts';
 import { defaultSdk } from '../sdk/load.ts';
 import type { SdkAdapter } from '../sdk/SdkAdapter.ts';
-import { DEFAULT_SEED, type Scenario } from '../sim/index.ts';
+import { DEFAULT_SEED, type Scenario, type TraceEvent } from '../sim/index.ts';
 import { endStateHash } from './endStateHash.ts';
 import { enumerateSchedules, type EnumerationStats } from './enumerateSchedules.ts';
 
@@ -45,6 +45,8 @@ export interface ExploreFinding {
    * order, then 1-minimal (no single remaining deviation can go back to the natural choice).
    */
   readonly tape: readonly number[];
+  /** The run of `tape` in this exploration's scope: the sequence diagram of the Markdown report. */
+  readonly trace: readonly TraceEvent[];
   /** Choices of `tape` off the natural order (non-zero). */
   readonly deviations: number;
   /** How many explored schedules showed it. */
@@ -103,15 +105,23 @@ const trimmed = (tape: readonly number[]) => {
  * run still shows `cause`: the schedule it returns is 1-minimal in deviations (putting any one
  * remaining choice back to the natural order loses the cause). A few runs per finding.
  */
-async function fewerDeviations(scenario: Scenario, cause: string, tape: readonly number[], options: CheckedRunOptions): Promise<number[]> {
-  let current = [...tape];
-  for (let k = current.length - 1; k >= 0; k--) {
-    if (current[k] === 0) continue;
-    const candidate = trimmed(current.map((c, i) => (i === k ? 0 : c)));
+async function fewerDeviations(scenario: Scenario, cause: string, shown: Shown, options: CheckedRunOptions): Promise<Shown> {
+  let current = shown;
+  for (let k = current.tape.length - 1; k >= 0; k--) {
+    if (current.tape[k] === 0) continue;
+    const candidate = trimmed(current.tape.map((c, i) => (i === k ? 0 : c)));
     const run = await runChecked(scenario, { ...options, tape: candidate });
-    if (run.findings.some((f) => causeOf(f, scenario) === cause)) current = candidate;
+    const finding = run.findings.find((f) => causeOf(f, scenario) === cause);
+    if (finding) current = { tape: candidate, trace: run.result.trace, finding };
   }
   return current;
+}
+
+/** A schedule that shows a cause: its tape, the run's trace, and the finding as that run worded it. */
+interface Shown {
+  readonly tape: number[];
+  readonly trace: readonly TraceEvent[];
+  readonly finding: Finding;
 }
 
 /**
@@ -130,7 +140,7 @@ export async function explore(scenario: Scenario, options: ExploreOptions = {}):
   const started = performance.now();
   const traces = new Set<string>();
   const endStates = new Set<string>();
-  const found = new Map<string, { finding: Finding; tape: number[]; schedules: number; firstAt: { schedule: number; ms: number } }>();
+  const found = new Map<string, { shown: Shown; schedules: number; firstAt: { schedule: number; ms: number } }>();
   let schedule = 0;
   let depthCut = 0;
   let timeCut = 0;
@@ -144,15 +154,14 @@ export async function explore(scenario: Scenario, options: ExploreOptions = {}):
     for (const f of run.findings) {
       const cause = causeOf(f, scenario);
       const seen = found.get(cause);
+      const shown = { tape, trace: run.result.trace, finding: f };
       if (!seen) {
-        found.set(cause, { finding: f, tape, schedules: 1, firstAt: { schedule, ms: performance.now() - started } });
+        found.set(cause, { shown, schedules: 1, firstAt: { schedule, ms: performance.now() - started } });
         continue;
       }
       seen.schedules++;
-      if (deviationsOf(tape) < deviationsOf(seen.tape) || (deviationsOf(tape) === deviationsOf(seen.tape) && tape.length < seen.tape.length)) {
-        seen.tape = tape;
-        seen.finding = f;
-      }
+      const best = seen.shown.tape;
+      if (deviationsOf(tape) < deviationsOf(best) || (deviationsOf(tape) === deviationsOf(best) && tape.length < best.length)) seen.shown = shown;
     }
   };
   const runOptions = { seed, sdk, maxSteps: depthMax, ...(options.virtualMsMax !== undefined && { maxVirtualMs: options.virtualMsMax }) };
@@ -164,23 +173,25 @@ export async function explore(scenario: Scenario, options: ExploreOptions = {}):
     visit,
     { reduce, runsMax },
   );
-  for (const [cause, s] of found) s.tape = await fewerDeviations(scenario, cause, s.tape, runOptions);
+  for (const [cause, s] of found) s.shown = await fewerDeviations(scenario, cause, s.shown, runOptions);
   const failing = failingSeverities[failOn];
   const findings = [...found.entries()]
-    .map(([cause, s]): ExploreFinding => {
-      const isKnownCause = isKnown(known, { scenario, tape: s.tape, seed }, s.finding);
+    .map(([cause, { shown, schedules, firstAt }]): ExploreFinding => {
+      const { finding, tape, trace } = shown;
+      const isKnownCause = isKnown(known, { scenario, tape, seed }, finding);
       return {
         cause,
-        invariant: s.finding.invariant,
-        level: s.finding.level,
-        severity: s.finding.severity,
-        message: s.finding.message,
-        tape: s.tape,
-        deviations: deviationsOf(s.tape),
-        schedules: s.schedules,
-        firstAt: s.firstAt,
+        invariant: finding.invariant,
+        level: finding.level,
+        severity: finding.severity,
+        message: finding.message,
+        tape,
+        trace,
+        deviations: deviationsOf(tape),
+        schedules,
+        firstAt,
         known: isKnownCause,
-        failing: !isKnownCause && failing.has(s.finding.severity) && !scriptedConductIds.has(s.finding.invariant),
+        failing: !isKnownCause && failing.has(finding.severity) && !scriptedConductIds.has(finding.invariant),
       };
     })
     .sort((a, b) => (a.cause < b.cause ? -1 : a.cause > b.cause ? 1 : 0));

@@ -19,7 +19,7 @@ import {
   DEFAULT_STRICT_CAUSES,
 } from './defaults.ts';
 import { OptionError } from './OptionError.ts';
-import { booleanValue, envWholeNumber, seedValue, wholeNumber, type Env } from './optionRules.ts';
+import { booleanValue, envWholeNumber, outputPaths, seedValue, wholeNumber, type Env } from './optionRules.ts';
 import { resolveWorkload, type ResolvedWorkload } from './workloadOptions.ts';
 import { resolveSpec, workloadUnderSpec } from './specOptions.ts';
 import type { SpecRevision } from '../model/specRevision.ts';
@@ -141,12 +141,7 @@ export function resolveCampaignOptions(input: CampaignOptions = {}, env: Env = p
       'drop shrinkTimeMsMax, or turn shrinking on',
     );
   }
-  for (const [option, flag] of [['reproDir', '--out'], ['jsonFile', '--json'], ['junitFile', '--junit'], ['markdownFile', '--report']] as const) {
-    const v = input[option];
-    if (v !== undefined && (typeof v !== 'string' || v.trim() === '')) {
-      throw new OptionError({ option, flag }, v, 'must be a non-empty path', `give a path${option === 'reproDir' ? `, or leave it out for ${DEFAULT_REPRO_DIR}` : ', or leave it out'}`);
-    }
-  }
+  outputPaths(input, DEFAULT_REPRO_DIR);
   const resolvedRuns = wholeNumber({ option: 'runs', flag: '--runs' }, runs, 1, CAMPAIGN_RUNS_LIMIT, DEFAULT_CAMPAIGN_RUNS);
   const seeds = seedsValue(input.seeds);
   const shard = shardValue(input.shard, resolvedRuns);

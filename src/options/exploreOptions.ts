@@ -1,7 +1,7 @@
 import { DEFAULT_EXPLORE_DEPTH_MAX, DEFAULT_EXPLORE_REDUCE, DEFAULT_EXPLORE_RUNS_MAX, DEFAULT_FAIL_ON, DEFAULT_REPRO_DIR, FAIL_ON_LEVELS } from './defaults.ts';
 import type { FailOn } from './campaignOptions.ts';
 import { OptionError } from './OptionError.ts';
-import { booleanValue, wholeNumber } from './optionRules.ts';
+import { booleanValue, outputPaths, wholeNumber } from './optionRules.ts';
 
 /** `mcp-sim explore`: which scenario, and how far to go; every field optional but the scenario. */
 export interface ExploreCliOptions {
@@ -19,6 +19,10 @@ export interface ExploreCliOptions {
   readonly failOn?: FailOn;
   /** Folder for the replay files of findings. @default DEFAULT_REPRO_DIR */
   readonly reproDir?: string;
+  /** Where to write the JSON report (`-`: stdout), the JUnit XML and the Markdown report, if anywhere. */
+  readonly jsonFile?: string;
+  readonly junitFile?: string;
+  readonly markdownFile?: string;
 }
 
 export type ExploreSource = { readonly kind: 'preset'; readonly name: string } | { readonly kind: 'file'; readonly file: string };
@@ -30,6 +34,9 @@ export interface ResolvedExploreOptions {
   readonly depthMax: number;
   readonly failOn: FailOn;
   readonly reproDir: string;
+  readonly jsonFile: string | undefined;
+  readonly junitFile: string | undefined;
+  readonly markdownFile: string | undefined;
 }
 
 /** Fills in every default of an exploration and rejects a missing or doubled scenario and bad bounds. */
@@ -47,6 +54,7 @@ export function resolveExploreOptions(input: ExploreCliOptions): ResolvedExplore
   if (!FAIL_ON_LEVELS.includes(failOn)) {
     throw new OptionError({ option: 'failOn', flag: '--fail-on' }, failOn, `is not a level`, `give one of ${FAIL_ON_LEVELS.join(', ')}`);
   }
+  outputPaths(input, DEFAULT_REPRO_DIR);
   const source: ExploreSource = preset !== undefined ? { kind: 'preset', name: preset } : { kind: 'file', file: scenarioFile! };
   return Object.freeze({
     source,
@@ -55,5 +63,8 @@ export function resolveExploreOptions(input: ExploreCliOptions): ResolvedExplore
     depthMax: wholeNumber({ option: 'depthMax', flag: '--depth' }, input.depthMax ?? DEFAULT_EXPLORE_DEPTH_MAX, 1, undefined, DEFAULT_EXPLORE_DEPTH_MAX),
     failOn,
     reproDir: input.reproDir ?? DEFAULT_REPRO_DIR,
+    jsonFile: input.jsonFile,
+    junitFile: input.junitFile,
+    markdownFile: input.markdownFile,
   });
 }

@@ -21,6 +21,22 @@ export function seedValue(name: OptionName, value: unknown, fallback?: number): 
   return wholeNumber(name, value, 0, SEED_MAX, fallback);
 }
 
+/**
+ * The output paths a report command takes (`--out`, `--json`, `--junit`, `--report`): each one
+ * given must be a non-empty path; `reproDir` may be left out for `defaultReproDir`.
+ */
+export function outputPaths(
+  input: { readonly reproDir?: unknown; readonly jsonFile?: unknown; readonly junitFile?: unknown; readonly markdownFile?: unknown },
+  defaultReproDir: string,
+): void {
+  for (const [option, flag] of [['reproDir', '--out'], ['jsonFile', '--json'], ['junitFile', '--junit'], ['markdownFile', '--report']] as const) {
+    const v = input[option];
+    if (v !== undefined && (typeof v !== 'string' || v.trim() === '')) {
+      throw new OptionError({ option, flag }, v, 'must be a non-empty path', `give a path${option === 'reproDir' ? `, or leave it out for ${defaultReproDir}` : ', or leave it out'}`);
+    }
+  }
+}
+
 /** A boolean (a programmatic caller may pass anything). */
 export function booleanValue(name: OptionName, value: unknown): boolean {
   if (typeof value === 'boolean') return value;

@@ -1,14 +1,7 @@
-import junitModule, { type Builder } from 'junit-report-builder';
 import { shrunkFrom, type CampaignReport, type FindingSummary } from '../campaign/runCampaign.ts';
 import { causeName, type Verdict } from '../campaign/verdict.ts';
-import { invariants, type InvariantId } from '../model/invariants.ts';
 import { replayCaseCommand, type MadeWith } from '../options/replayCaseCommand.ts';
-
-// CommonJS with `module.exports = builder`, while its types declare an ES default export.
-const junit = junitModule as unknown as Builder;
-
-/** Ids no campaign judges (the sandbox's own check; the rogue HTTP client's): no test case of their own. */
-const notCampaignJudged: ReadonlySet<InvariantId> = new Set<InvariantId>(['harness.globals-restored', 'http.rejects-bad-input']);
+import { invariantCases, junitSuite } from './junitSuite.ts';
 
 /** What the JUnit report needs besides the campaign report: its verdict and what made it. */
 export interface JUnitContext {
@@ -26,23 +19,16 @@ export interface JUnitContext {
  * A known finding passes, with its counts in the case's output, so the report says what was seen.
  */
 export function junitReport(report: CampaignReport, ctx: JUnitContext): string {
-  const builder = junit.newBuilder();
   const sdk = `${ctx.madeWith.sdk.name}@${ctx.madeWith.sdk.version}`;
-  const suite = builder
-    .testSuite()
-    .name(`mcp-sim check seed=${report.seed} on ${sdk}`)
-    .time(report.wallMs / 1000)
-    .property('seed', String(report.seed))
-    .property('runs', String(report.runs))
-    .property('sdk', sdk)
-    .property('mcp-sim', `${ctx.madeWith.tool.name}@${ctx.madeWith.tool.version}`);
+  const { builder, suite } = junitSuite(`mcp-sim check seed=${report.seed} on ${sdk}`, report.wallMs / 1000, ctx.madeWith, {
+    seed: String(report.seed),
+    runs: String(report.runs),
+  });
   const fresh = new Set(ctx.verdict.fresh.map((f) => f.invariant));
-  for (const [id] of invariants) {
-    if (notCampaignJudged.has(id)) continue;
-    const testCase = suite.testCase().className(`mcp-sim.${id.slice(0, id.indexOf('.'))}`).name(id);
+  invariantCases(suite, (id, testCase) => {
     if (id === 'harness.deterministic' && report.nondeterministic.length > 0) {
       testCase.failure(`cases ${report.nondeterministic.join(', ')} gave another trace hash on a second run`, 'nondeterministic');
-      continue;
+      return;
     }
     const found = report.findings.find((f) => f.invariant === id);
     const regressions = ctx.verdict.regressions.filter((r) => r.cause.invariant === id);
@@ -55,7 +41,7 @@ export function junitReport(report: CampaignReport, ctx: JUnitContext): string {
     } else if (found) {
       testCase.standardOutput(`known: found in ${found.runs} of ${report.runs} runs, first in case ${found.firstCase}: ${found.example.message}`);
     }
-  }
+  });
   return builder.build();
 }
 

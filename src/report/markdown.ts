@@ -2,7 +2,7 @@ import { shrunkFrom, type CampaignReport } from '../campaign/runCampaign.ts';
 import type { ReleaseFit } from '../campaign/fitRelease.ts';
 import { causeName, type Verdict } from '../campaign/verdict.ts';
 import { replayCaseCommand, replayFileCommand, type MadeWith } from '../options/replayCaseCommand.ts';
-import { toMermaid } from './mermaid.ts';
+import { cell, findingSection, verdictHeading } from './markdownBlocks.ts';
 
 /** What the Markdown summary needs besides the campaign report. */
 export interface MarkdownContext {
@@ -17,8 +17,6 @@ export interface MarkdownContext {
   readonly fitted?: ReleaseFit;
 }
 
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-
 /**
  * A campaign as Markdown, for a bug report, a CI job summary (`$GITHUB_STEP_SUMMARY`) or a
  * pull-request comment: the verdict first, a table row per invariant broken (new or known), the
@@ -29,7 +27,7 @@ export function markdownReport(report: CampaignReport, ctx: MarkdownContext): st
   const sdk = `${ctx.madeWith.sdk.name}@${ctx.madeWith.sdk.version}`;
   const failing = new Set(ctx.verdict.fresh.map((f) => f.invariant));
   const lines = [
-    `## mcp-sim check: ${ctx.verdict.failed ? '❌ FAIL' : '✅ PASS'}`,
+    verdictHeading('check', ctx.verdict.failed),
     '',
     `Seed ${report.seed}, ${report.runs} runs on \`${sdk}\` (${(report.wallMs / 1000).toFixed(1)} s), \`--fail-on ${ctx.failOn}\`: ` +
       `${ctx.verdict.fresh.length} finding(s) beyond the baseline, ${ctx.verdict.regressions.length} known cause(s) firing more often` +
@@ -68,12 +66,18 @@ export function markdownReport(report: CampaignReport, ctx: MarkdownContext): st
   for (const f of ordered) {
     const command = replayCaseCommand(report.seed, shrunkFrom(f), report.workload, { expect: f.invariant, madeWith: ctx.madeWith, ...(ctx.sdkArg && { sdk: ctx.sdkArg }) });
     const file = ctx.replayFiles?.get(f.invariant);
-    const status = failing.has(f.invariant) ? '❌ fails the campaign' : f.fresh ? '⚠️ new cause, not failing' : 'known';
-    lines.push(`### \`${f.invariant}\` (${f.example.level}, ${f.example.section}): ${status}`, '', cell((f.fresh?.example ?? f.example).message), '', '```sh');
-    if (file) lines.push(replayFileCommand(file, ctx.sdkArg));
-    lines.push(command, '```', '');
     const cx = f.counterexample;
-    if (cx) lines.push(`Minimal case: ${cx.case.scenario.actions.length} caller action(s), tape [${cx.case.tape.join(',')}].`, '', '```mermaid', toMermaid(cx.result.trace, { skipHandshake: true }), '```', '');
+    lines.push(
+      ...findingSection({
+        title: f.invariant,
+        level: f.example.level,
+        section: f.example.section,
+        status: failing.has(f.invariant) ? '❌ fails the campaign' : f.fresh ? '⚠️ new cause, not failing' : 'known',
+        message: (f.fresh?.example ?? f.example).message,
+        commands: [...(file ? [replayFileCommand(file, ctx.sdkArg)] : []), command],
+        ...(cx && { run: { caption: `Minimal case: ${cx.case.scenario.actions.length} caller action(s), tape [${cx.case.tape.join(',')}].`, trace: cx.result.trace } }),
+      }),
+    );
   }
   const races = Object.entries(report.coverage.races);
   lines.push(

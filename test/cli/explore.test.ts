@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Ajv2020Module from 'ajv/dist/2020.js';
+import { parse, type TestSuites } from 'junit2json';
 import { afterAll, describe, expect, it } from 'vitest';
 import { explorePreset, explorePresets } from '../../src/explore/index.ts';
 import { runMain } from './runMain.ts';
@@ -29,7 +30,8 @@ describe('mcp-sim explore', () => {
   });
 
   it('no scenario, two scenarios, an unknown preset, a bad bound: one line and exit 2', async () => {
-    for (const args of [[], ['--preset', 'request-cancel-response', '--scenario', 'x.json'], ['--preset', 'nope'], ['--preset', 'request-cancel-response', '--depth', '0']]) {
+    const empty = (flag: string) => ['--preset', 'request-cancel-response', flag, ''];
+    for (const args of [[], ['--preset', 'request-cancel-response', '--scenario', 'x.json'], ['--preset', 'nope'], ['--preset', 'request-cancel-response', '--depth', '0'], empty('--junit'), empty('--report')]) {
       const run = await runMain(['explore', ...args]);
       expect(run.code).toBe(2);
       expect(run.stderr.trim().split('\n')).toHaveLength(1);
@@ -68,6 +70,26 @@ describe('mcp-sim explore', () => {
     expect(run.lines.at(-1)).toMatch(run.code === 1 ? /^FAIL: / : /^PASS: /);
   });
 
+  it('--junit and --report: consistent with the verdict and exit code; every replay command the Markdown shows reproduces its finding', async () => {
+    const junitFile = join(dir, 'nested', 'explore.xml');
+    const markdownFile = join(dir, 'explore.md');
+    const run = await runMain(['explore', '--preset', 'server-request-cancel', '--out', join(dir, 'repro'), '--junit', junitFile, '--report', markdownFile]);
+    expect(run.code).toBe(1);
+    const suite = ((await parse(readFileSync(junitFile, 'utf8'))) as TestSuites).testsuite![0]!;
+    expect(suite.failures).toBe(1);
+    expect(suite.testcase!.find((c) => c.name === 'cancel.no-response-after')?.failure).toBeDefined();
+    const md = readFileSync(markdownFile, 'utf8');
+    expect(md.split('\n')[0]).toBe('## mcp-sim explore: ❌ FAIL');
+    const commands = md.split('\n').filter((l) => l.startsWith('npx mcp-sim replay '));
+    expect(commands.length).toBe(md.match(/^### /gm)!.length);
+    for (const command of commands) {
+      expect(run.stdout).toContain(command);
+      const replay = await runMain(command.replace(/^npx mcp-sim /, '').split(' '));
+      // The replay file is named after the finding's invariant: explore-<preset>-<k>-<invariant>.json.
+      expect(replay.lines.at(-1)).toBe(`reproduced: ${/-\d+-([a-z.-]+)\.json$/.exec(command)![1]}`);
+    }
+  });
+
   it('a bound that cuts the enumeration says what was not explored', async () => {
     const cut = await runMain(['explore', '--preset', 'request-cancel-response', '--no-reduction', '--runs-max', '5', '--out', join(dir, 'repro')]);
     expect(cut.stdout).toMatch(/^NOT exhaustive: --runs-max 5 reached with \d+ branch\(es\) of the schedule tree not explored$/m);
@@ -84,6 +106,13 @@ describe('mcp-sim explore', () => {
       const run = await runMain([...args, '--out', join(dir, 'repro')]);
       if (args.includes('--list')) expect(run.code).toBe(0);
       else expect(run.code).toBe(run.lines.at(-1)!.startsWith('PASS') ? 0 : 1);
+    }
+    // The replay commands it shows, of files those commands wrote (into --out here, not .mcp-sim/repro).
+    const replays = [...doc.matchAll(/^npx mcp-sim replay \.mcp-sim\/repro\/(explore-[^ ]+?-([a-z.-]+)\.json)( .*)?$/gm)];
+    expect(replays.length).toBeGreaterThanOrEqual(1);
+    for (const [, file, invariant, rest] of replays) {
+      const replay = await runMain(['replay', join(dir, 'repro', file!), ...(rest ?? '').trim().split(/\s+/).filter(Boolean)]);
+      expect(replay.lines.at(-1)).toBe(`reproduced: ${invariant}`);
     }
   });
 });
