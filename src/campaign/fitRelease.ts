@@ -73,7 +73,7 @@ export function fitToRelease<O extends Pick<ResolvedCampaignOptions, 'workload'>
       why: `${release} resets a request's timeout on every progress, asked or not (the option came with 1.9): timeout.reset-on-progress and timeout.settles findings of calls without resetTimeoutOnProgress are that design`,
     });
   }
-  if (!caps.maxTotalTimeout) leave('max-total-timeout', 'call option maxTotalTimeout', 'has no maximum total timeout (it came with 1.7)');
+  if (!caps.maxTotalTimeout) leave('max-total-timeout', 'call option maxTotalTimeout', 'has no maximum total timeout (it came with 1.6.1)');
   if (!caps.relatedMessages) {
     limits.push({
       what: 'related messages',

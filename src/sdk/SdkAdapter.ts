@@ -98,12 +98,12 @@ export interface SdkCapabilities {
    */
   readonly relatedMessages: boolean;
   /**
-   * What progress does to a pending request's timeout: nothing (`never`, before 1.7), reset it
-   * always, asked or not (`always`, 1.7 and 1.8), or reset it when the caller set
+   * What progress does to a pending request's timeout: nothing (`never`, before 1.6.1), reset it
+   * always, asked or not (`always`, 1.6.1 to 1.8), or reset it when the caller set
    * `resetTimeoutOnProgress` (`when-asked`). Seen in a probe of `Protocol.request`.
    */
   readonly progressResetsTimeout: 'never' | 'always' | 'when-asked';
-  /** A call's `maxTotalTimeout` ends it once a progress comes after the maximum (1.7 and later). */
+  /** A call's `maxTotalTimeout` ends it once a progress comes after the maximum (1.6.1 and later). */
   readonly maxTotalTimeout: boolean;
 }
 

@@ -46,7 +46,7 @@ interface Frame {
  * for time and progress is fed to `Protocol._onprogress`. Three requests with a 100 ms timeout:
  *
  * - no option, progress at 50 ms: still pending at 120 ms means progress reset the timeout
- *   although nobody asked (`always`, 1.7 and 1.8);
+ *   although nobody asked (`always`, 1.6.1 to 1.8);
  * - `resetTimeoutOnProgress`, progress at 50 ms: pending at 120 ms means the option works
  *   (`when-asked`); cancelled on both means progress never moves a deadline (`never`);
  * - `maxTotalTimeout: 120` with a long timeout and reset on, progress at 50 and 130 ms: the
