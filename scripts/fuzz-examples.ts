@@ -8,27 +8,29 @@ import { DEFAULT_FUZZ_RUNS } from '../src/options/defaults.ts';
 
 const CLEAN_RUNS = Number(process.env.MCP_SIM_CLEAN_RUNS ?? 5_000);
 
+/** Paths under examples/servers/: the 1.x examples, then the 2.x ones (`v2/`). */
 const faulty = [
-  ['progressWithoutToken.ts', 'progress.token-requested'],
-  ['progressNotIncreasing.ts', 'progress.increasing'],
-  ['totalChanges.ts', 'progress.total-stable'],
-  ['progressAfterResult.ts', 'progress.after-response'],
-  ['fetchWithoutSignal.ts', 'cancel.reaches-work'],
-  ['swallowedAbort.ts', 'cancel.abort-swallowed'],
-  ['zombieWork.ts', 'cancel.zombie-work'],
-  ['neverEnds.ts', 'liveness.quiescent'],
+  ['faulty/progressWithoutToken.ts', 'progress.token-requested'],
+  ['faulty/progressNotIncreasing.ts', 'progress.increasing'],
+  ['faulty/totalChanges.ts', 'progress.total-stable'],
+  ['faulty/progressAfterResult.ts', 'progress.after-response'],
+  ['faulty/fetchWithoutSignal.ts', 'cancel.reaches-work'],
+  ['faulty/swallowedAbort.ts', 'cancel.abort-swallowed'],
+  ['faulty/zombieWork.ts', 'cancel.zombie-work'],
+  ['faulty/neverEnds.ts', 'liveness.quiescent'],
+  ['v2/faulty/fetchWithoutSignal.ts', 'cancel.reaches-work'],
 ] as const;
-const correct = ['crawler.ts', 'lowLevel.ts', 'stdioEntry.ts'];
+const correct = ['crawler.ts', 'lowLevel.ts', 'stdioEntry.ts', 'v2/crawler.ts', 'v2/serveStdio.ts'];
 
 let failed = false;
 console.log(`| example | runs | runs/s | server findings | expected | result |`);
 console.log(`|---|---:|---:|---|---|---|`);
 for (const [file, expected] of faulty) {
-  const report = await fuzzServer(`examples/servers/faulty/${file}`, { runs: DEFAULT_FUZZ_RUNS, shrink: false });
+  const report = await fuzzServer(`examples/servers/${file}`, { runs: DEFAULT_FUZZ_RUNS, shrink: false });
   const ids = report.findings.filter((f) => f.owner === 'server').map((f) => `${f.invariant} (${f.runs}, first #${f.firstCase})`);
   const ok = report.findings.some((f) => f.owner === 'server' && f.invariant === expected);
   failed ||= !ok;
-  console.log(`| faulty/${file} | ${report.runsDone} | ${Math.round(report.runsPerSecond)} | ${ids.join(', ')} | ${expected} | ${ok ? 'flagged' : 'MISSED'} |`);
+  console.log(`| ${file} | ${report.runsDone} | ${Math.round(report.runsPerSecond)} | ${ids.join(', ')} | ${expected} | ${ok ? 'flagged' : 'MISSED'} |`);
 }
 for (const file of correct) {
   const report = await fuzzServer(`examples/servers/${file}`, { runs: CLEAN_RUNS, shrink: false });

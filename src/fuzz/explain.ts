@@ -80,15 +80,22 @@ function workAfterAbort(trace: readonly TraceEvent[], id: string | number | unde
 }
 
 /**
+ * How a handler reaches its request's signal and `_meta` on each generation: the advice names
+ * what the author wrote (1.x `extra`, 2.x `ctx.mcpReq`).
+ */
+const HANDLER_CONTEXT: Readonly<Record<1 | 2, string>> = { 1: 'extra', 2: 'ctx.mcpReq' };
+
+/**
  * A finding on a user's server in the author's terms: the tool, what the handler did, and what
  * to change. Falls back to the oracle's own sentence for invariants without a phrasing here.
  */
-export function explain(f: Finding, call: FindingCall | undefined, trace: readonly TraceEvent[]): string {
+export function explain(f: Finding, call: FindingCall | undefined, trace: readonly TraceEvent[], generation: 1 | 2 = 1): string {
   const tool = call ? `tool "${call.tool}"` : 'a tool';
+  const extra = HANDLER_CONTEXT[generation];
   const work = () => workAfterAbort(trace, call?.id);
   switch (f.invariant) {
     case 'progress.token-requested':
-      return `${tool} sent progress with a token the client did not give it (or for a request that was already answered): send progress only with extra._meta.progressToken, and only when the request carried one.`;
+      return `${tool} sent progress with a token the client did not give it (or for a request that was already answered): send progress only with ${extra}._meta.progressToken, and only when the request carried one.`;
     case 'progress.increasing':
       return `${tool} sent progress values that do not strictly increase: each notification's progress must be larger than the last.`;
     case 'progress.total-stable':
@@ -100,18 +107,18 @@ export function explain(f: Finding, call: FindingCall | undefined, trace: readon
       const did = [fetches > 0 && `called fetch ${times(fetches)}`, progress > 0 && `sent progress ${times(progress)}`, timers > 0 && `set ${timers === 1 ? 'a timer' : `${timers} timers`}`]
         .filter(Boolean)
         .join(', ');
-      return `your handler of ${tool} ${did || 'kept working'} after ${abortCause(trace, call?.id)}: check extra.signal (signal.throwIfAborted()) and stop the work when it aborts.`;
+      return `your handler of ${tool} ${did || 'kept working'} after ${abortCause(trace, call?.id)}: check ${extra}.signal (signal.throwIfAborted()) and stop the work when it aborts.`;
     }
     case 'cancel.reaches-work':
-      return `${abortCause(trace, call?.id)}, but the abort never reached the fetch of ${tool}: it ran on to its response. Pass the handler's signal on: fetch(url, { signal: extra.signal }).`;
+      return `${abortCause(trace, call?.id)}, but the abort never reached the fetch of ${tool}: it ran on to its response. Pass the handler's signal on: fetch(url, { signal: ${extra}.signal }).`;
     case 'cancel.abort-swallowed':
-      return `${tool} returned a normal result after ${abortCause(trace, call?.id)} (a swallowed AbortError): let the abort propagate, or check extra.signal.aborted before returning.`;
+      return `${tool} returned a normal result after ${abortCause(trace, call?.id)} (a swallowed AbortError): let the abort propagate, or check ${extra}.signal.aborted before returning.`;
     case 'cancel.no-response-after':
       return `the server answered ${tool} after it had received the client's cancellation.`;
     case 'liveness.handler-ends':
       return `the handler of ${tool} never ended and was never aborted: its work has no end.`;
     case 'liveness.quiescent':
-      return `the run never went quiet: ${tool} keeps timers or work going forever (a polling loop that ignores extra.signal?).`;
+      return `the run never went quiet: ${tool} keeps timers or work going forever (a polling loop that ignores ${extra}.signal?).`;
     case 'leak.timers':
       return `${tool} left timers running after every request ended: clear them when the work ends or the signal aborts.`;
     case 'harness.offline':

@@ -224,7 +224,7 @@ export async function fuzzCampaign(plan: FuzzPlan, options: FuzzOptions = {}): P
       knownInSdkBaseline: knownIds.has(invariant),
       runs: entry.runs,
       firstCase: entry.firstCase,
-      explanation: explain(shown.finding, shown.call, shown.trace),
+      explanation: explain(shown.finding, shown.call, shown.trace, target.sdk.generation),
       call: shown.call,
       example: entry.example,
       ...(counterexample && { counterexample }),

@@ -32,13 +32,13 @@ function packageAt(root: string, json: PackageJson): SdkPackage {
 /**
  * The package `name` (a package or an npm alias) as Node resolves it from `from` (a file), or
  * `undefined` when it is not installed there. The `exports` map hides package.json, so this
- * resolves a module the package exports and walks up to the first package.json with a name
+ * resolves a module the package exports (`subpath`: 1.x's `types.js`; `.`, the main entry, for 2.x) and walks up to the first package.json with a name
  * (`dist/*` hold nameless `{"type": …}` stubs).
  */
-export function findPackage(name: string, from: string): SdkPackage | undefined {
+export function findPackage(name: string, from: string, subpath = 'types.js'): SdkPackage | undefined {
   let file: string;
   try {
-    file = createRequire(from).resolve(`${name}/types.js`);
+    file = createRequire(from).resolve(subpath === '.' ? name : `${name}/${subpath}`);
   } catch {
     return undefined;
   }

@@ -1,8 +1,11 @@
 /**
  * The context hosting platforms pass a server factory (`createServer({ config, env })`);
  * mcp-sim passes `{ config }` from `--config` (an empty object by default) and an empty `env`.
+ * A 2.x factory (`McpServerFactory`) also gets the era it serves: `legacy`, the 2025-11-25
+ * protocol mcp-sim speaks to it.
  */
 export interface FactoryContext {
+  readonly era?: 'legacy';
   readonly config: Readonly<Record<string, unknown>>;
   readonly env: Readonly<Record<string, string>>;
 }

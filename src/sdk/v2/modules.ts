@@ -54,18 +54,30 @@ export interface V2ServerModule {
   deserializeMessage(line: string): JSONRPCMessage;
 }
 
+/** `@modelcontextprotocol/server/stdio`: what a user's stdio entry starts at import (`mcp-sim fuzz` captures it). */
+export interface V2StdioModule {
+  readonly StdioServerTransport: new (...args: never[]) => Transport;
+}
+
 export interface V2Modules {
   readonly client: V2ClientModule;
   readonly server: V2ServerModule;
+  /** Absent when the release exports no `./stdio` entry. */
+  readonly stdio?: V2StdioModule;
 }
 
-/** Imports the main entries of the two packages of `release`. */
+/** Imports the main entries of the two packages of `release`, and the server's `./stdio` entry when it has one. */
 export async function importV2Modules(release: SdkV2Release): Promise<V2Modules> {
   const entry = async <T>(pkg: SdkV2Release['client']): Promise<T> => {
     const href = moduleUrl(pkg, '.');
     if (href === undefined) throw new Error(`${pkg.name} exports no main entry`);
     return (await import(href)) as T;
   };
-  const [client, server] = await Promise.all([entry<V2ClientModule>(release.client), entry<V2ServerModule>(release.server)]);
-  return { client, server };
+  const stdioHref = moduleUrl(release.server, 'stdio');
+  const [client, server, stdio] = await Promise.all([
+    entry<V2ClientModule>(release.client),
+    entry<V2ServerModule>(release.server),
+    stdioHref === undefined ? undefined : (import(stdioHref) as Promise<V2StdioModule>),
+  ]);
+  return { client, server, ...(stdio && { stdio }) };
 }

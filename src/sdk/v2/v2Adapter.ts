@@ -5,6 +5,7 @@ import type { HandlerContext, SdkAdapter, SdkMethod } from '../SdkAdapter.ts';
 import { simStreamableHttp } from '../simHttpTransports.ts';
 import { detectV2Capabilities } from './capabilities.ts';
 import { v2Facts } from './facts.ts';
+import { v2Hosting } from './hosting.ts';
 import { createModernEra, type ClientModule, type ServerModule } from '../modern/createModernEra.ts';
 import type { V2Context, V2Modules, V2Protocol } from './modules.ts';
 
@@ -84,8 +85,9 @@ export async function createV2Adapter(
       (endpoint as V2Protocol).setRequestHandler(method, (request, ctx) => handler(request, context(ctx)));
     },
     request: (endpoint, method, params, options) => (endpoint as V2Protocol).request({ method, params }, options),
-    requestParams(method, handler, meta) {
+    requestParams(method, handler, meta, args) {
       const params: Record<string, unknown> = { ...payload(method).params(handler) };
+      if (args && method === 'tools/call') params.arguments = { ...args };
       if (meta) params._meta = { ...meta };
       return params;
     },
@@ -98,6 +100,7 @@ export async function createV2Adapter(
         ? simStreamableHttp(s.WebStandardStreamableHTTPServerTransport!, c.StreamableHTTPClientTransport!)
         : undefined,
     probe: protocolProbe(v2Facts),
+    hosting: v2Hosting(modules),
     modules: undefined,
     modern: createModernEra(
       c as unknown as ClientModule,
