@@ -64,16 +64,16 @@ export function fitToRelease<O extends Pick<ResolvedCampaignOptions, 'workload'>
   if (!caps.elicitation && options.workload.serverRequests && profiles.some((p) => p !== 'http-2026')) {
     leave('elicitation', 'elicitation/create requests', 'has no elicitation schemas (they came with 1.13): the workload draws them as tool calls');
   }
-  if (caps.progressResetsTimeout === 'never') {
-    leave('reset-on-progress', 'call option resetTimeoutOnProgress', "never lets progress reset a request's timeout (the option came with 1.9)");
+  if (!caps.resetTimeoutOnProgress) {
+    leave('reset-on-progress', 'call option resetTimeoutOnProgress', 'does not declare the option resetTimeoutOnProgress (it came with 1.6.1)');
   }
   if (caps.progressResetsTimeout === 'always') {
     limits.push({
       what: 'progress resets every timeout',
-      why: `${release} resets a request's timeout on every progress, asked or not (the option came with 1.9): timeout.reset-on-progress and timeout.settles findings of calls without resetTimeoutOnProgress are that design`,
+      why: `${release} resets a request's timeout on every progress, asked or not (the option is honoured from 1.9): timeout.reset-on-progress and timeout.settles findings of calls without resetTimeoutOnProgress are that design`,
     });
   }
-  if (!caps.maxTotalTimeout) leave('max-total-timeout', 'call option maxTotalTimeout', 'has no maximum total timeout (it came with 1.6.1)');
+  if (!caps.maxTotalTimeout) leave('max-total-timeout', 'call option maxTotalTimeout', 'does not declare the option maxTotalTimeout (it came with 1.6.1)');
   if (!caps.relatedMessages) {
     limits.push({
       what: 'related messages',

@@ -100,10 +100,13 @@ export interface SdkCapabilities {
   /**
    * What progress does to a pending request's timeout: nothing (`never`, before 1.6.1), reset it
    * always, asked or not (`always`, 1.6.1 to 1.8), or reset it when the caller set
-   * `resetTimeoutOnProgress` (`when-asked`). Seen in a probe of `Protocol.request`.
+   * `resetTimeoutOnProgress` (`when-asked`). Seen in a probe of `Protocol.request`; it names a
+   * limit in the report, while `resetTimeoutOnProgress` decides whether the campaign uses the option.
    */
   readonly progressResetsTimeout: 'never' | 'always' | 'when-asked';
-  /** A call's `maxTotalTimeout` ends it once a progress comes after the maximum (1.6.1 and later). */
+  /** The release's `RequestOptions` declares `resetTimeoutOnProgress` (1.6.1 and later; read from its type declarations). */
+  readonly resetTimeoutOnProgress: boolean;
+  /** The release's `RequestOptions` declares `maxTotalTimeout` (1.6.1 and later; read from its type declarations). */
   readonly maxTotalTimeout: boolean;
 }
 

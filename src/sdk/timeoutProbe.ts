@@ -1,8 +1,8 @@
 import { withGlobal, type Clock as FakeClock } from '@sinonjs/fake-timers';
 import type { SdkCapabilities } from './SdkAdapter.ts';
 
-/** What a release's `Protocol.request` does with progress and a maximum total timeout. */
-export type TimeoutBehaviour = Pick<SdkCapabilities, 'progressResetsTimeout' | 'maxTotalTimeout'>;
+/** What a release's `Protocol.request` does with progress. */
+export type TimeoutBehaviour = Pick<SdkCapabilities, 'progressResetsTimeout'>;
 
 /** A request timeout long enough that a probe step never reaches it by accident. */
 const PROBE_TIMEOUT_MS = 100;
@@ -43,14 +43,16 @@ interface Frame {
 /**
  * How the release times a request out, seen by behaviour, not by version: a `Server` sends
  * pings over a transport that records frames and never answers, while the probe clock stands
- * for time and progress is fed to `Protocol._onprogress`. Three requests with a 100 ms timeout:
+ * for time and progress is fed to `Protocol._onprogress`. Two requests with a 100 ms timeout:
  *
  * - no option, progress at 50 ms: still pending at 120 ms means progress reset the timeout
  *   although nobody asked (`always`, 1.6.1 to 1.8);
  * - `resetTimeoutOnProgress`, progress at 50 ms: pending at 120 ms means the option works
- *   (`when-asked`); cancelled on both means progress never moves a deadline (`never`);
- * - `maxTotalTimeout: 120` with a long timeout and reset on, progress at 50 and 130 ms: the
- *   second progress not reaching `onprogress` means the maximum ended the call.
+ *   (`when-asked`); cancelled on both means progress never moves a deadline (`never`).
+ *
+ * A description of the release for the report's limits, never what decides which options a
+ * campaign uses: that is what the release declares (`declaredCallOptions`), so an option that is
+ * there but broken stays in the campaign for the oracle to judge.
  *
  * Synchronous from the first request to the close, so the swapped globals are never seen by
  * anything else, and free of real time (well under a millisecond).
@@ -99,11 +101,7 @@ export async function probeTimeoutBehaviour(release: ProbeTarget): Promise<Timeo
     const asked = ping({ resetTimeoutOnProgress: true });
     asked.progressAt(50);
     const resetsAsked = !asked.cancelledBy(120);
-    const bounded = ping({ timeout: 10 * PROBE_TIMEOUT_MS, resetTimeoutOnProgress: true, maxTotalTimeout: 120 });
-    bounded.progressAt(50);
-    bounded.progressAt(130);
-    const maxTotalTimeout = bounded.reached.count === 1;
     void server.close().catch(() => {});
-    return { progressResetsTimeout: resetsUnasked ? 'always' : resetsAsked ? 'when-asked' : 'never', maxTotalTimeout };
+    return { progressResetsTimeout: resetsUnasked ? 'always' : resetsAsked ? 'when-asked' : 'never' };
   });
 }

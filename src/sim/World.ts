@@ -450,15 +450,15 @@ export class World {
     const caps = this.sdk.capabilities;
     const release = `${this.sdk.name}@${this.sdk.version}`;
     let kept = options;
-    if (options.resetTimeoutOnProgress === true && caps.progressResetsTimeout === 'never') {
+    if (options.resetTimeoutOnProgress === true && !caps.resetTimeoutOnProgress) {
       const { resetTimeoutOnProgress: _, ...rest } = kept;
       kept = rest;
-      this.unscripted(side, `call ${call}`, `${release} never resets a timeout on progress: the call ran without resetTimeoutOnProgress`);
+      this.unscripted(side, `call ${call}`, `${release} has no option resetTimeoutOnProgress: the call ran without it`);
     }
     if (options.maxTotalTimeoutMs !== undefined && !caps.maxTotalTimeout) {
       const { maxTotalTimeoutMs: _, ...rest } = kept;
       kept = rest;
-      this.unscripted(side, `call ${call}`, `${release} has no maximum total timeout: the call ran without maxTotalTimeout`);
+      this.unscripted(side, `call ${call}`, `${release} has no option maxTotalTimeout: the call ran without it`);
     }
     return kept;
   }

@@ -17,13 +17,14 @@ const release = (caps: Partial<SdkCapabilities>) => ({
     requestIdSource: 'context',
     relatedMessages: true,
     progressResetsTimeout: 'when-asked',
+    resetTimeoutOnProgress: true,
     maxTotalTimeout: true,
     ...caps,
   } satisfies SdkCapabilities,
 });
 
 /** What 1.0.0 offers (see test/sdk/oldReleases.test.ts). */
-const oldest = release({ elicitation: false, handlerRequestId: false, requestIdSource: 'raw-request', relatedMessages: false, progressResetsTimeout: 'never', maxTotalTimeout: false });
+const oldest = release({ elicitation: false, handlerRequestId: false, requestIdSource: 'raw-request', relatedMessages: false, progressResetsTimeout: 'never', resetTimeoutOnProgress: false, maxTotalTimeout: false });
 
 const memory = () => resolveCampaignOptions({ workload: { profiles: ['memory'] } }, {});
 
@@ -64,6 +65,13 @@ describe('fitToRelease: a campaign cut to what the release offers, and said so',
     expect(options.workload.leaveOut).toBeUndefined();
     expect(leftOut).toEqual([]);
     expect(limits).toEqual([{ what: 'progress resets every timeout', why: expect.stringMatching(/timeout\.reset-on-progress and timeout\.settles findings/) }]);
+  });
+
+  it('keeps an option the release declares even when it does nothing: a broken option is the oracle\'s to judge, not a cut', () => {
+    // A copy whose resetTimeoutOnProgress and maxTotalTimeout are declared but dead (a mutant, a regression).
+    const { options, leftOut } = fitToRelease(memory(), release({ progressResetsTimeout: 'never' }));
+    expect(options.workload.leaveOut).toBeUndefined();
+    expect(leftOut).toEqual([]);
   });
 
   it('refuses a release whose handlers cannot be routed', () => {

@@ -34,7 +34,7 @@ describe('check --sdk 1.0.0: the oldest release runs what it offers and says wha
     expect(doc.options.workload.leaveOut).toEqual(['reset-on-progress', 'max-total-timeout', 'elicitation']);
     expect(doc.options.leftOut?.map((l) => l.what)).toEqual(['profile http', 'elicitation/create requests', 'call option resetTimeoutOnProgress', 'call option maxTotalTimeout']);
     expect(doc.options.limits?.map((l) => l.what)).toEqual(['related messages']);
-    expect(readFileSync(markdown, 'utf8')).toContain('- Left out: **call option maxTotalTimeout**: @modelcontextprotocol/sdk@1.0.0 has no maximum total timeout');
+    expect(readFileSync(markdown, 'utf8')).toContain('- Left out: **call option maxTotalTimeout**: @modelcontextprotocol/sdk@1.0.0 does not declare the option maxTotalTimeout');
 
     // The printed command carries the cut (--leave-out) and the release (--sdk), and reproduces.
     const command = doc.violations[0]!.replay.command;

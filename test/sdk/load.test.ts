@@ -76,7 +76,7 @@ describe('loadSdk: other locations', () => {
 
   it('should load a release without the Streamable HTTP server module and say it lacks it', async () => {
     const sdk = await loadSdk({ kind: 'folder', path: copies.copy('no-http', ['dist/esm/server/webStandardStreamableHttp.js']) });
-    expect(sdk.capabilities).toEqual({ streamableHttpServer: false, streamableHttpClient: true, elicitation: true, handlerRequestId: true, requestIdSource: 'context', relatedMessages: true, progressResetsTimeout: 'when-asked', maxTotalTimeout: true });
+    expect(sdk.capabilities).toEqual({ streamableHttpServer: false, streamableHttpClient: true, elicitation: true, handlerRequestId: true, requestIdSource: 'context', relatedMessages: true, progressResetsTimeout: 'when-asked', resetTimeoutOnProgress: true, maxTotalTimeout: true });
     expect(sdk.http).toBeUndefined();
     expect(sdk.modules!.streamableHttpServer).toBeUndefined();
   });

@@ -27,7 +27,7 @@ async function rejectionFrom(sdk: SdkAdapter, code: number): Promise<unknown> {
 describe('the 1.x adapter on the installed SDK', () => {
   it('should detect what 1.32.2 offers', async () => {
     const sdk = await defaultSdk();
-    expect(sdk.capabilities).toEqual({ streamableHttpServer: true, streamableHttpClient: true, elicitation: true, handlerRequestId: true, requestIdSource: 'context', relatedMessages: true, progressResetsTimeout: 'when-asked', maxTotalTimeout: true });
+    expect(sdk.capabilities).toEqual({ streamableHttpServer: true, streamableHttpClient: true, elicitation: true, handlerRequestId: true, requestIdSource: 'context', relatedMessages: true, progressResetsTimeout: 'when-asked', resetTimeoutOnProgress: true, maxTotalTimeout: true });
     expect(sdk.methods).toEqual(['tools/call', 'sampling/createMessage', 'elicitation/create', 'roots/list']);
     expect(sdk.http).toBeDefined();
     expect(sdk.facts).toBe(v1Facts);

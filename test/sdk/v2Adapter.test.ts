@@ -54,6 +54,7 @@ describe('the 2.x adapter on the installed client + server pair', () => {
       relatedMessages: true,
       // The shared timeout probe (src/sdk/timeoutProbe.ts) on the server package's own Protocol copy.
       progressResetsTimeout: 'when-asked',
+      resetTimeoutOnProgress: true,
       maxTotalTimeout: true,
     });
     expect(sdk.methods).toEqual(['tools/call', 'sampling/createMessage', 'elicitation/create', 'roots/list']);

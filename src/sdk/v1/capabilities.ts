@@ -1,8 +1,9 @@
 import type { SdkCapabilities, SdkModules } from '../SdkAdapter.ts';
+import { declaredCallOptions } from '../declaredCallOptions.ts';
 import { probeTimeoutBehaviour } from '../timeoutProbe.ts';
 
 /** What a loaded 1.x release offers, from its modules and two probes (a handler exchange, a timeout probe). */
-export async function detectV1Capabilities(modules: SdkModules, jsonSchemaValidator: unknown): Promise<SdkCapabilities> {
+export async function detectV1Capabilities(modules: SdkModules, jsonSchemaValidator: unknown, declarationFiles: readonly string[]): Promise<SdkCapabilities> {
   const [handler, timeouts] = await Promise.all([
     probeHandlerContext(modules, jsonSchemaValidator),
     probeTimeoutBehaviour({
@@ -16,6 +17,7 @@ export async function detectV1Capabilities(modules: SdkModules, jsonSchemaValida
     elicitation: modules.types.ElicitRequestSchema !== undefined && modules.types.ElicitResultSchema !== undefined,
     ...handler,
     ...timeouts,
+    ...declaredCallOptions(declarationFiles),
   };
 }
 

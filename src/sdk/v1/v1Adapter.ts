@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { HandlerContext, IncomingRequest, RequestOptions, SdkAdapter, SdkMethod, SdkModules } from '../SdkAdapter.ts';
 import { detectV1Capabilities, passRawRequestId } from './capabilities.ts';
 import { passThroughValidator } from '../passThroughValidator.ts';
@@ -34,7 +35,9 @@ export async function createV1Adapter(
   const { Client } = modules.client;
   const { Server } = modules.server;
   const specs = v1MethodSpecs(modules.types);
-  const capabilities = await detectV1Capabilities(modules, passThroughValidator);
+  // 1.0.x lays out dist/ without esm/; later releases have both.
+  const protocolTypes = ['dist/esm/shared/protocol.d.ts', 'dist/shared/protocol.d.ts'].map((f) => join(identity.root, f));
+  const capabilities = await detectV1Capabilities(modules, passThroughValidator, protocolTypes);
   const spec = (method: SdkMethod): MethodSpec => {
     const found = specs.get(method);
     if (!found) throw new Error(`${identity.name}@${identity.version} has no schemas for ${method}`);

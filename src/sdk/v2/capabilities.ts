@@ -1,10 +1,11 @@
 import { passThroughValidator } from '../passThroughValidator.ts';
 import type { SdkCapabilities } from '../SdkAdapter.ts';
+import { declaredCallOptions } from '../declaredCallOptions.ts';
 import { probeTimeoutBehaviour } from '../timeoutProbe.ts';
 import type { V2Context, V2Modules } from './modules.ts';
 
 /** What a loaded 2.x release offers, from its exports and two probes (a handler exchange, the timeout probe). */
-export async function detectV2Capabilities(modules: V2Modules): Promise<SdkCapabilities> {
+export async function detectV2Capabilities(modules: V2Modules, declarationFiles: readonly string[]): Promise<SdkCapabilities> {
   const schemas = modules.server.specTypeSchemas ?? {};
   const handlerRequestId = await handlerSeesRequestId(modules);
   const timeouts = await probeTimeoutBehaviour({
@@ -19,6 +20,7 @@ export async function detectV2Capabilities(modules: V2Modules): Promise<SdkCapab
     // ctx.mcpReq.notify and ctx.mcpReq.send tie a handler's messages to its request.
     relatedMessages: true,
     ...timeouts,
+    ...declaredCallOptions(declarationFiles),
   };
 }
 

@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import { declarationFilesIn } from '../declaredCallOptions.ts';
 import { methodPayloads, type MethodPayload } from '../methodPayloads.ts';
 import { passThroughValidator } from '../passThroughValidator.ts';
 import { protocolProbe } from '../protocolProbe.ts';
@@ -51,7 +53,8 @@ export async function createV2Adapter(
   const { client: c, server: s } = modules;
   const schemas = s.specTypeSchemas ?? {};
   const payloads = new Map([...methodPayloads].filter(([method]) => specTypes[method].every((type) => schemas[type] !== undefined)));
-  const capabilities = await detectV2Capabilities(modules);
+  // The client package's own copy of `Protocol` sends the campaign's calls: its types say what it takes.
+  const capabilities = await detectV2Capabilities(modules, declarationFilesIn(join(identity.root, 'client', 'dist')));
   const payload = (method: SdkMethod): MethodPayload => {
     const found = payloads.get(method);
     if (!found) throw new Error(`${identity.name}@${identity.version} has no schemas for ${method}`);
