@@ -11,11 +11,14 @@ import { causesOf } from '../campaign/knownCauses.ts';
 import { countedFindings } from '../campaign/rootCauses.ts';
 import type { Finding } from '../model/finding.ts';
 import { workloadKey } from '../options/index.ts';
+import { SESSION_ERA, type SpecRevision } from '../model/specRevision.ts';
 
 /** What a baseline build needs besides its options: the SDK it is about, the runner, what to keep. */
 export interface BaselineContext {
   readonly package: string;
   readonly version: string;
+  /** The rule set the campaign's workload is judged by, recorded in the baseline (`Baseline.spec`). @default SESSION_ERA */
+  readonly spec?: SpecRevision;
   readonly runner: CheckedRunner;
   /** More cases to cover exhaustively (the property suite's): every finding in them gets an entry. */
   readonly extraCases?: readonly SimCase[];
@@ -140,6 +143,7 @@ export async function buildBaseline(
   return {
     package: baseline.package,
     version: baseline.version,
+    ...(options.spec !== undefined && options.spec !== SESSION_ERA && { spec: options.spec }),
     ...(baseline.command && { command: baseline.command }),
     rateCampaign: { seed: run.seed, runs: run.runs, workload: workloadKey(run.workload) },
     entries: entries.map((e, i) => ({ ...e, runs: runs[i]! })),

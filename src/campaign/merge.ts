@@ -10,7 +10,7 @@
  */
 import { coverage as emptyCoverage } from '../model/coverage.ts';
 import type { InvariantId } from '../model/invariants.ts';
-import { workloadKey } from '../options/index.ts';
+import { workloadKey, type ResolvedWorkload } from '../options/index.ts';
 import type { PackageId } from '../util/toolVersion.ts';
 import { NO_KNOWN_CAUSES, type KnownCauses } from './knownCauses.ts';
 import { mergeTally, shrunkFrom, summarize, type CampaignReport, type CampaignTally, type FindingSummary } from './runCampaign.ts';
@@ -35,11 +35,11 @@ type Shard = CampaignDocument & { readonly shard: NonNullable<CampaignReport['sh
 
 /**
  * The report of the whole campaign, from the reports of all its shards (in any order), with
- * the SDK and mcp-sim versions they were made with; judged against `knownFor(sdk)` (the shards' SDK's
- * baseline) for the rate check; each finding's new causes are the shards' own. Throws a `MergeError` for files that are
+ * the SDK and mcp-sim versions they were made with; judged against `knownFor(sdk, profiles)` (the shards' SDK's
+ * baseline of the rule set their profiles speak) for the rate check; each finding's new causes are the shards' own. Throws a `MergeError` for files that are
  * not shard reports, shards of different campaigns, overlapping, missing or unfinished shards.
  */
-export function mergeShards(inputs: readonly ShardInput[], knownFor?: (sdk: PackageId) => KnownCauses): { readonly report: CampaignReport; readonly sdk: PackageId; readonly tool: PackageId } {
+export function mergeShards(inputs: readonly ShardInput[], knownFor?: (sdk: PackageId, profiles: ResolvedWorkload['profiles']) => KnownCauses): { readonly report: CampaignReport; readonly sdk: PackageId; readonly tool: PackageId } {
   if (inputs.length === 0) throw new MergeError('merge: no shard reports given; pass the --json files of every shard (check --shard I/N --json FILE)');
   const shards = inputs.map(asShard);
   const first = shards[0]!;
@@ -69,7 +69,7 @@ export function mergeShards(inputs: readonly ShardInput[], knownFor?: (sdk: Pack
     // The shards' own times added up: the time one process would have taken, roughly.
     wallMs: sum('wallMs'),
     runWallMs: sum('runWallMs'),
-    known: knownFor?.(first.sdk) ?? NO_KNOWN_CAUSES,
+    known: knownFor?.(first.sdk, first.workload.profiles) ?? NO_KNOWN_CAUSES,
   });
   const findings = merged.findings.map((f) => {
     const from = shrunkFrom(f);

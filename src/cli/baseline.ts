@@ -5,9 +5,11 @@ import { writeJsonReport } from './check.ts';
 import { baselinePath, loadBaseline, saveBaseline, type BaselineEntry } from '../baseline/baseline.ts';
 import { buildBaseline, entryKey } from '../baseline/buildBaseline.ts';
 import { runChecked } from '../check/index.ts';
-import { DEFAULT_PROFILES, ENV_RUNS, ENV_SEED, workloadArgs, type ResolvedBaselineOptions } from '../options/index.ts';
-import { installedSdk } from '../sdk/load.ts';
+import { DEFAULT_PROFILES, DEFAULT_WORKLOAD, ENV_RUNS, ENV_SEED, SPEC_FLAG, workloadArgs, type ResolvedBaselineOptions } from '../options/index.ts';
+import { defaultSdk, installedSdk } from '../sdk/load.ts';
+import { fitToRelease } from '../campaign/fitRelease.ts';
 import { propertyCases } from '../baseline/propertyCases.ts';
+import { SESSION_ERA, type SpecRevision } from '../model/specRevision.ts';
 
 /** The baseline's measurements as a Markdown table, for docs/findings.md. */
 export function baselineTable(entries: readonly BaselineEntry[]): string {
@@ -30,32 +32,45 @@ export function baselineTable(entries: readonly BaselineEntry[]): string {
 }
 
 /** `mcp-sim baseline`: finds the installed SDK's violations and (with --update) writes its baseline file. */
-export async function baselineCommand(flags: ResolvedBaselineOptions, out: { readonly json?: string } = {}): Promise<number> {
+export async function baselineCommand(asked: ResolvedBaselineOptions, out: { readonly json?: string } = {}): Promise<number> {
   const sdk = installedSdk();
-  if (flags.table) {
-    const existing = loadBaseline(sdk.name, sdk.version);
-    if (!existing) throw new Error(`baseline --table: no baseline for ${sdk.name}@${sdk.version}; run npx mcp-sim baseline --update`);
+  const { spec } = asked;
+  if (asked.table) {
+    const existing = loadBaseline(sdk.name, sdk.version, spec);
+    if (!existing) throw new Error(`baseline --table: no baseline for ${sdk.name}@${sdk.version}${specName(spec)}; run npx mcp-sim baseline${specArgs(spec)} --update`);
     console.log(baselineTable(existing.entries));
     return 0;
   }
+  // Another rule set's campaign is the one `check --spec` runs on this release: cut to it as
+  // check cuts it (a 1.x release, which has no 2026-07-28 era, is refused in one line).
+  const flags = spec === SESSION_ERA ? asked : fitToRelease(asked, await defaultSdk()).options;
   const { seed, runs, workload, property } = flags;
-  // The profiles always, the other workload flags when they differ from the defaults.
-  const others = workloadArgs({ ...workload, profiles: DEFAULT_PROFILES });
-  const command = ['npx mcp-sim baseline --runs', runs, '--seed', seed, '--profiles', workload.profiles.join(','), ...others, '--update'].join(' ');
+  // The profiles always, the other workload flags when they differ from the defaults (of the rule set).
+  const others = workloadArgs({ ...workload, profiles: DEFAULT_PROFILES, ...(spec !== SESSION_ERA && { serverRequests: DEFAULT_WORKLOAD.serverRequests }) });
+  const where = spec === SESSION_ERA ? ['--profiles', workload.profiles.join(',')] : [SPEC_FLAG, spec];
+  const command = ['npx mcp-sim baseline --runs', runs, '--seed', seed, ...where, ...others, '--update'].join(' ');
+  // The property suite runs the session era only: its cases belong in that baseline alone.
+  const extraCases = spec === SESSION_ERA ? propertyCases(property) : [];
   console.log(pc.bold(`mcp-sim baseline  seed=${seed}`));
   console.log(`  sdk       ${sdk.name}@${sdk.version}`);
+  console.log(`  spec      ${spec}`);
   console.log(`  runs      ${runs}`);
   console.log(`  profiles  ${workload.profiles.join(', ')}`);
   if (others.length > 0) console.log(`  workload  ${others.join(' ')}`);
-  console.log(`  property  ${property.runs} cases of seed ${property.seed} (${ENV_RUNS}, ${ENV_SEED})`);
-  const previous = loadBaseline(sdk.name, sdk.version);
+  console.log(
+    spec === SESSION_ERA
+      ? `  property  ${property.runs} cases of seed ${property.seed} (${ENV_RUNS}, ${ENV_SEED})`
+      : `  property  none: the property suite runs the ${SESSION_ERA} profiles, judged by that rule set's baseline`,
+  );
+  const previous = loadBaseline(sdk.name, sdk.version, spec);
   const explanations = new Map(previous?.entries.map((e) => [entryKey(e), e.explanation]));
   const baseline = await buildBaseline(flags, {
     package: sdk.name,
     version: sdk.version,
+    spec,
     runner: runChecked,
     // The property suite's own cases (MCP_SIM_RUNS, MCP_SIM_SEED): CI must not fail on known causes.
-    extraCases: propertyCases(property),
+    extraCases,
     explanations,
     command,
     onProgress: (m) => process.stderr.write(`${m}\n`),
@@ -69,14 +84,14 @@ export async function baselineCommand(flags: ResolvedBaselineOptions, out: { rea
   }
   const written = flags.update ? saveBaseline(baseline) : undefined;
   if (written) console.log(pc.green(`wrote ${written}`));
-  else console.log(pc.dim(`dry run: --update writes ${baselinePath(sdk.name, sdk.version)}`));
+  else console.log(pc.dim(`dry run: --update writes ${baselinePath(sdk.name, sdk.version, spec)}`));
   if (out.json) {
     writeJsonReport(out.json, {
       schemaVersion: REPORT_SCHEMA_VERSION,
       kind: 'baseline',
       tool: TOOL,
       sdk,
-      options: { seed, runs, profiles: workload.profiles, workload, update: flags.update, property },
+      options: { seed, runs, spec, profiles: workload.profiles, workload, update: flags.update, ...(spec === SESSION_ERA && { property }) },
       ...(written && { file: written }),
       ...(baseline.rateCampaign && { rateCampaign: baseline.rateCampaign }),
       entries: baseline.entries.map((e) => ({
@@ -95,3 +110,9 @@ export async function baselineCommand(flags: ResolvedBaselineOptions, out: { rea
   }
   return 0;
 }
+
+/** How messages name a rule set's baseline: nothing for the session era, ` under rule set <spec>` otherwise. */
+const specName = (spec: SpecRevision) => (spec === SESSION_ERA ? '' : ` under rule set ${spec}`);
+
+/** The `--spec` flag a printed command needs to name `spec`'s baseline. */
+const specArgs = (spec: SpecRevision) => (spec === SESSION_ERA ? '' : ` ${SPEC_FLAG} ${spec}`);

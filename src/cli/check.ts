@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import pc from 'picocolors';
-import { knownCausesOf, loadBaseline } from '../baseline/baseline.ts';
+import { knownCausesFor } from '../baseline/baseline.ts';
 import type { KnownCauses } from '../campaign/knownCauses.ts';
 import { causeName, verdictOf } from '../campaign/verdict.ts';
 import { campaignOn } from '../campaign/check.ts';
@@ -42,8 +42,8 @@ export async function checkCommand(asked: ResolvedCampaignOptions): Promise<numb
   const { options, leftOut, limits } = fitToRelease(asked, adapter);
   const sdk = { name: adapter.name, version: adapter.version };
   const { seed, runs, workload } = options;
-  const baseline = loadBaseline(sdk.name, sdk.version);
-  const known = knownCausesOf(baseline);
+  // The baseline of the rule set the campaign's profiles speak (`--spec`), for the workload it runs on this release.
+  const known = knownCausesFor(sdk, workload.profiles);
 
   console.log(pc.bold(options.seeds ? `mcp-sim check  seeds=${options.seeds[0]}..${options.seeds.at(-1)}` : `mcp-sim check  seed=${seed}`));
   printCampaignOptions(sdk, { ...options, runs }, workload);
@@ -151,7 +151,9 @@ export function baselineLine(known: KnownCauses): string {
   if (known.causes.length === 0) return 'none for this SDK version: every finding is new';
   const ids = new Set(known.causes.map((c) => c.invariant)).size;
   const rates = known.rateCampaign ? `, rates from ${known.rateCampaign.runs} runs of seed ${known.rateCampaign.seed}` : ', no rates';
-  return `${known.causes.length} known cause(s) of ${ids} invariant(s)${rates}; a finding is known by cause, not by id`;
+  // Which baseline: the release, and the rule set when it is not the session era's.
+  const whose = known.sdk ? `${known.sdk}: ` : '';
+  return `${whose}${known.causes.length} known cause(s) of ${ids} invariant(s)${rates}; a finding is known by cause, not by id`;
 }
 
 /** Where a report goes and what it is judged against. */

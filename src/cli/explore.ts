@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import pc from 'picocolors';
-import { knownCausesOf, loadBaseline } from '../baseline/baseline.ts';
+import { knownCausesFor } from '../baseline/baseline.ts';
 import { replayFile } from '../campaign/replayFile.ts';
 import { explore, explorePreset, explorePresets } from '../explore/index.ts';
 import type { ResolvedExploreOptions } from '../options/index.ts';
@@ -58,7 +58,7 @@ function scenarioOf(source: ResolvedExploreOptions['source']): { scenario: Scena
 export async function exploreCommand(options: ResolvedExploreOptions): Promise<number> {
   const { scenario, label, virtualMsMax } = scenarioOf(options.source);
   const sdk = await defaultSdk();
-  const known = knownCausesOf(loadBaseline(sdk.name, sdk.version));
+  const known = knownCausesFor(sdk, [scenario.profile]);
   const result = await explore(scenario, {
     reduce: options.reduce,
     runsMax: options.runsMax,

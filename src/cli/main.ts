@@ -153,7 +153,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--seed <n>', 'campaign seed', wholeNumberArg('--seed'))
     .option('--case <n>', 'case index in that campaign', wholeNumberArg('--case'));
   addReplayCoordinateOptions(addWorkloadOptions(replay))
-    .option('--baseline <entry>', 'a baseline entry of the installed SDK: "<invariant> <variant> <shape>"')
+    .option('--baseline <entry>', 'a baseline entry of the installed SDK, of any rule set\'s baseline: "<invariant> <variant> <shape>"')
     .option('--full', 'print every trace event (sends included)')
     .option('--mermaid', 'print a Mermaid sequence diagram')
     .option('--self-check', 'replay twice and compare trace hashes')
@@ -192,11 +192,19 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--seed <n>', `campaign seed (default: ${DEFAULT_CAMPAIGN_SEED})`, wholeNumberArg('--seed'))
     .option('--sdk <version|path>', SDK_OPTION_HELP);
   addWorkloadOptions(baseline)
-    .option('--update', 'write properties/baselines/<package>@<version>.json')
+    .option('--update', 'write properties/baselines/<package>@<version>.json (with --spec 2026-07-28: <package>@<version>+2026-07-28.json)')
     .option('--table', 'only print the existing baseline as a Markdown table (detection and shrink measurements)')
     .option('--json <file>', "also write the entries found as JSON (schemas/report.schema.json, kind baseline); '-' writes them to stdout")
+    .option(`${SPEC_FLAG} <revision>`, `the rule set the baseline is about: ${SPEC_REVISIONS.join(' (default) or ')}, whose baseline is <package>@<version>+<revision>.json (the campaign check ${SPEC_FLAG} runs)`)
     .action(async (opts: BaselineFlags) => {
-      const options = resolveBaselineOptions({ seed: opts.seed, runs: opts.runs, update: opts.update, table: opts.table, workload: workloadOf(opts) });
+      const options = resolveBaselineOptions({
+        seed: opts.seed,
+        runs: opts.runs,
+        update: opts.update,
+        table: opts.table,
+        workload: workloadOf(opts),
+        ...(opts.spec !== undefined && { spec: opts.spec as SpecRevision }),
+      });
       code = await baselineCommand(options, { ...(opts.json !== undefined && { json: opts.json }) });
     });
 
@@ -423,6 +431,7 @@ interface BaselineFlags extends WorkloadFlags {
   update?: boolean;
   table?: boolean;
   json?: string;
+  spec?: string;
 }
 
 /** What commander parses for `explore`. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import pc from 'picocolors';
-import { knownCausesOf, loadBaseline } from '../baseline/baseline.ts';
+import { knownCausesFor } from '../baseline/baseline.ts';
 import { MergeError, mergeShards, type ShardInput } from '../campaign/merge.ts';
 import { DEFAULT_REPRO_DIR } from '../options/index.ts';
 import { messageOf } from '../util/errors.ts';
@@ -40,7 +40,7 @@ export async function mergeCommand(flags: MergeFlags): Promise<number> {
   }
   let merged: ReturnType<typeof mergeShards>;
   try {
-    merged = mergeShards(inputs, (sdk) => knownCausesOf(loadBaseline(sdk.name, sdk.version)));
+    merged = mergeShards(inputs, knownCausesFor);
   } catch (error) {
     if (!(error instanceof MergeError)) throw error;
     process.stderr.write(`mcp-sim ${error.message}\n`);
@@ -52,8 +52,7 @@ export async function mergeCommand(flags: MergeFlags): Promise<number> {
     process.stderr.write(`mcp-sim merge: the shards were made with ${packageId(tool)}, and this is ${packageId(TOOL)}: merge them with the mcp-sim that made them\n`);
     return 2;
   }
-  const baseline = loadBaseline(sdk.name, sdk.version);
-  const known = knownCausesOf(baseline);
+  const known = knownCausesFor(sdk, report.workload.profiles);
   console.log(pc.bold(`mcp-sim merge  seed=${report.seed}`));
   printCampaignOptions(sdk, { runs: report.planned ?? report.runs, shrink: report.shrink ?? false, selfCheck: report.selfCheck ?? false }, report.workload);
   console.log(`  shards        ${inputs.length}: ${flags.files.join(', ')} (made with ${tool.name}@${tool.version})`);

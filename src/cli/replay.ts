@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import pc from 'picocolors';
-import { baselinePath, loadBaseline } from '../baseline/baseline.ts';
+import { baselinePath, loadBaselines } from '../baseline/baseline.ts';
 import { entryKey } from '../baseline/buildBaseline.ts';
 import { readReplayFile, type CaseOrigin } from '../campaign/replayFile.ts';
 import { caseAt, type SimCase } from '../campaign/simCase.ts';
@@ -48,10 +48,11 @@ interface LoadedCase {
 function loadCase(source: ReplaySource, sdk: PackageId): LoadedCase {
   switch (source.kind) {
     case 'baseline': {
-      const baseline = loadBaseline(sdk.name, sdk.version);
-      const entries = baseline?.entries ?? [];
+      // Every rule set's baseline of the release: entries of two rule sets differ by variant (their profile), so a name finds one.
+      const baselines = loadBaselines(sdk.name, sdk.version);
+      const entries = baselines.flatMap((b) => b.entries);
       const entry = entries.find((e) => entryKey(e) === source.entry);
-      if (!entry) throw new Error(noSuchEntry(source.entry, sdk, entries.map(entryKey), baseline !== undefined));
+      if (!entry) throw new Error(noSuchEntry(source.entry, sdk, entries.map(entryKey), baselines.length > 0));
       return { label: `baseline="${source.entry}" of ${packageId(sdk)}`, simCase: entry.counterexample, expect: entry.invariant };
     }
     case 'file': {
@@ -94,15 +95,14 @@ function noSuchEntry(entry: string, sdk: PackageId, keys: readonly string[], has
   return `replay: no baseline entry "${entry}" for ${packageId(sdk)}` + (near.length ? `; entries of that invariant:\n  ${near.join('\n  ')}` : '');
 }
 
-/** Versions of `sdk`'s package other than its own that have a baseline file. */
+/** Versions of `sdk`'s package other than its own that have a baseline file (of any rule set: `<version>[+<spec>]`). */
 function otherBaselineVersions(sdk: PackageId): string[] {
   const prefix = basename(baselinePath(sdk.name, '')).replace(/\.json$/, '');
   try {
-    return readdirSync(dirname(baselinePath(sdk.name, sdk.version)))
+    const versions = readdirSync(dirname(baselinePath(sdk.name, sdk.version)))
       .filter((f) => f.startsWith(prefix) && f.endsWith('.json'))
-      .map((f) => f.slice(prefix.length, -'.json'.length))
-      .filter((v) => v !== sdk.version)
-      .sort();
+      .map((f) => f.slice(prefix.length, -'.json'.length).split('+')[0]!);
+    return [...new Set(versions)].filter((v) => v !== sdk.version).sort();
   } catch {
     return [];
   }
@@ -110,7 +110,7 @@ function otherBaselineVersions(sdk: PackageId): string[] {
 
 function loadBaselineQuietly(pkg: string, version: string) {
   try {
-    return loadBaseline(pkg, version);
+    return { entries: loadBaselines(pkg, version).flatMap((b) => b.entries) };
   } catch {
     return undefined;
   }

@@ -10,6 +10,8 @@ import { OptionError } from './OptionError.ts';
 import { booleanValue, seedValue, wholeNumber, type Env } from './optionRules.ts';
 import { resolvePropertyOptions, type PropertyOptions, type ResolvedPropertyOptions } from './propertyOptions.ts';
 import { resolveWorkload, type ResolvedWorkload } from './workloadOptions.ts';
+import { resolveSpec, workloadUnderSpec } from './specOptions.ts';
+import type { SpecRevision } from '../model/specRevision.ts';
 
 /** A baseline build (`mcp-sim baseline`, `buildBaseline`); every field optional. */
 export interface BaselineOptions {
@@ -30,7 +32,12 @@ export interface BaselineOptions {
    * @default the property suite's own options
    */
   readonly property?: PropertyOptions;
-  /** Write `properties/baselines/<package>@<version>.json`. @default DEFAULT_BASELINE_UPDATE (false) */
+  /**
+   * The rule set the baseline is about (`--spec`): its campaign runs that rule set's workload
+   * (`workloadUnderSpec`), and it is written to its own file (`baselinePath`). @default DEFAULT_SPEC
+   */
+  readonly spec?: SpecRevision;
+  /** Write `properties/baselines/<package>@<version>[+<spec>].json`. @default DEFAULT_BASELINE_UPDATE (false) */
   readonly update?: boolean;
   /** Only print the existing baseline as a Markdown table. Not with `update`. @default DEFAULT_BASELINE_TABLE (false) */
   readonly table?: boolean;
@@ -41,6 +48,7 @@ export interface ResolvedBaselineOptions {
   readonly seed: number;
   readonly runs: number;
   readonly workload: ResolvedWorkload;
+  readonly spec: SpecRevision;
   readonly shrinkTimeMsMax: number;
   readonly property: ResolvedPropertyOptions;
   readonly update: boolean;
@@ -59,10 +67,12 @@ export function resolveBaselineOptions(input: BaselineOptions = {}, env: Env = p
       'give --table or --update, not both',
     );
   }
+  const spec = resolveSpec(input.spec);
   return Object.freeze({
     seed: seedValue({ option: 'seed', flag: '--seed' }, input.seed ?? DEFAULT_CAMPAIGN_SEED, DEFAULT_CAMPAIGN_SEED),
     runs: wholeNumber({ option: 'runs', flag: '--runs' }, input.runs ?? DEFAULT_BASELINE_RUNS, 1, undefined, DEFAULT_BASELINE_RUNS),
-    workload: resolveWorkload(input.workload),
+    workload: resolveWorkload(workloadUnderSpec(spec, input.workload)),
+    spec,
     shrinkTimeMsMax: wholeNumber(
       { option: 'shrinkTimeMsMax' },
       input.shrinkTimeMsMax ?? DEFAULT_BASELINE_SHRINK_TIME_MS_MAX,

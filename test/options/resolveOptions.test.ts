@@ -141,12 +141,17 @@ describe('resolveBaselineOptions and resolvePropertyOptions', () => {
       seed: DEFAULT_CAMPAIGN_SEED,
       runs: DEFAULT_BASELINE_RUNS,
       workload: workloadDefaults,
+      spec: DEFAULT_SPEC,
       shrinkTimeMsMax: DEFAULT_BASELINE_SHRINK_TIME_MS_MAX,
       property: { seed: 5, runs: 6, workload: workloadDefaults, timeMsMax: DEFAULT_PROPERTY_TIME_MS_MAX },
       update: false,
       table: false,
     });
     expect(() => resolveBaselineOptions({ update: true, table: true }, {})).toThrow(/give --table or --update, not both/);
+    // Another rule set's baseline runs that rule set's workload, and refuses a flag that contradicts it.
+    const modern = resolveBaselineOptions({ spec: '2026-07-28' }, {});
+    expect(modern).toMatchObject({ spec: '2026-07-28', workload: { profiles: ['http-2026'], serverRequests: false } });
+    expect(() => resolveBaselineOptions({ spec: '2026-07-28', workload: { profiles: ['memory'] } }, {})).toThrow(/--spec 2026-07-28 runs http-2026 only/);
   });
 
   it('property: defaults, env overrides, and a rule for each', () => {

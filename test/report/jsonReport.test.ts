@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runMain } from '../cli/runMain.ts';
+import { v2Folder } from '../modern/helpers.ts';
 
 const schema = JSON.parse(readFileSync(new URL('../../schemas/report.schema.json', import.meta.url), 'utf8')) as object;
 // ajv is CommonJS: its default export arrives as the module or as its `default`, by loader.
@@ -63,6 +64,13 @@ describe('check --json: the report validates against schemas/report.schema.json'
     const b = read(baseline);
     expect(valid(b)).toBe('valid');
     expect(b).toMatchObject({ kind: 'baseline', options: { runs: 30, update: false } });
+    // The baseline of another rule set, on the project's 2.x pair: options name it, and no property cases.
+    const specBaseline = join(dir, 'baseline-2026.json');
+    await runMain(['baseline', '--spec', '2026-07-28', '--sdk', v2Folder, '--runs', '3', '--json', specBaseline]);
+    const s = read(specBaseline);
+    expect(valid(s)).toBe('valid');
+    expect(s).toMatchObject({ kind: 'baseline', options: { spec: '2026-07-28', profiles: ['http-2026'] } });
+    expect(s['options']).not.toHaveProperty('property');
   });
 
   it('a shard and a sweep validate too; a document without schemaVersion does not', async () => {
