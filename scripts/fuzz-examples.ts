@@ -19,6 +19,7 @@ const faulty = [
   ['faulty/zombieWork.ts', 'cancel.zombie-work'],
   ['faulty/neverEnds.ts', 'liveness.quiescent'],
   ['v2/faulty/fetchWithoutSignal.ts', 'cancel.reaches-work'],
+  ['v2/faulty/swallowedAbort.ts', 'cancel.abort-swallowed'],
 ] as const;
 const correct = ['crawler.ts', 'lowLevel.ts', 'stdioEntry.ts', 'v2/crawler.ts', 'v2/serveStdio.ts'];
 

@@ -8,6 +8,7 @@ import {
   fuzzMarkdownReport,
   fuzzCampaign,
   fuzzCaseAt,
+  limitsOf,
   fuzzReplayFile,
   loadTarget,
   planFuzz,
@@ -64,6 +65,7 @@ export async function fuzzCommand(options: ResolvedFuzzOptions): Promise<number>
   console.log(`  tools         ${plan.fuzzed.join(', ')}${options.argsFile ? ` (fixed arguments from ${options.argsFile} where given)` : ''}`);
   for (const s of plan.skipped) console.log(pc.yellow(`  skipped       ${s.name}: ${s.reason}`));
   console.log(`  fail on       ${options.failOn}`);
+  for (const limit of limitsOf(target)) console.log(pc.yellow(`  limit         ${limit}`));
   const progress = createProgress('fuzz');
   let report: FuzzReport;
   try {

@@ -97,6 +97,8 @@ export interface FuzzReport {
    * others): a case replays only after the runs before it (`--runs K+1`), and findings are not shrunk.
    */
   readonly stateful: boolean;
+  /** What the hosting of this SDK copy cannot observe, each a sentence (`ServerHosting.toolStartLimit`); empty on the releases mcp-sim knows. */
+  readonly limits: readonly string[];
   readonly findings: readonly FuzzFinding[];
   /** `fail` when a finding on the server's own code is at or above `failOn` (`fuzzVerdict`). */
   readonly passed: boolean;
@@ -123,6 +125,12 @@ export async function planFuzz(target: FuzzTarget, options: Pick<FuzzOptions, 'a
     fuzzed: fuzzable.map((t) => t.name),
     skipped,
   };
+}
+
+/** What hosting `target`'s SDK copy cannot observe: said in the report, never judged around in silence. */
+export function limitsOf(target: FuzzTarget): readonly string[] {
+  const limit = target.sdk.hosting?.toolStartLimit;
+  return limit === undefined ? [] : [limit];
 }
 
 /** Case `index` of the campaign of seed `seed`: the same on every machine, for the same tools. */
@@ -240,6 +248,7 @@ export async function fuzzCampaign(plan: FuzzPlan, options: FuzzOptions = {}): P
     runsPerSecond: runsDone / Math.max(durationMs / 1000, 1e-9),
     tools: { fuzzed: plan.fuzzed, skipped: plan.skipped },
     stateful,
+    limits: limitsOf(target),
     findings,
     passed: !findings.some((f) => failsCampaign(f, options.failOn)),
   };

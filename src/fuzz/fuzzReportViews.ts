@@ -42,6 +42,7 @@ export function fuzzMarkdownReport(report: FuzzReport, replays: Replays): string
     '',
     `**${report.passed ? 'PASS' : 'FAIL'}**: ${report.runsDone} runs (seed ${report.seed}) on ${report.target.sdk.name}@${report.target.sdk.version}; tools fuzzed: ${report.tools.fuzzed.map((t) => `\`${t}\``).join(', ')}.`,
     ...report.tools.skipped.map((s) => `- skipped \`${s.name}\`: ${s.reason}`),
+    ...report.limits.map((l) => `- limit: ${l}`),
     ...(report.stateful ? ['', '> The server keeps state across runs: findings are not shrunk, and replay runs the campaign up to their first case.'] : []),
     '',
   ];

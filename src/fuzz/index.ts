@@ -8,6 +8,7 @@ export {
   fuzzCampaign,
   failsCampaign,
   fuzzCaseAt,
+  limitsOf,
   planFuzz,
   runFuzzCase,
   type FailOn,

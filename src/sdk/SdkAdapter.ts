@@ -2,6 +2,7 @@ import type * as ClientModule from '@modelcontextprotocol/sdk/client/index.js';
 import type * as HttpClientModule from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type * as InMemoryModule from '@modelcontextprotocol/sdk/inMemory.js';
 import type * as ServerModule from '@modelcontextprotocol/sdk/server/index.js';
+import type * as McpModule from '@modelcontextprotocol/sdk/server/mcp.js';
 import type * as HttpServerModule from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type * as StdioModule from '@modelcontextprotocol/sdk/shared/stdio.js';
@@ -200,6 +201,8 @@ export interface StreamableHttp {
 export interface SdkModules {
   readonly client: typeof ClientModule;
   readonly server: typeof ServerModule;
+  /** `server/mcp.js` (`McpServer`), absent in releases without it; hosting marks where a tool callback starts with it. */
+  readonly mcp?: typeof McpModule | undefined;
   readonly types: typeof TypesModule;
   readonly inMemory: typeof InMemoryModule;
   readonly stdio: typeof StdioModule;
@@ -226,6 +229,15 @@ export interface ServerHosting {
   createLinkedPair(): readonly [Transport, Transport];
   /** Replaces `server`'s handler of `method` with `wrap(handler)`; false when it registered none. */
   wrapHandler(server: Endpoint, method: string, wrap: (handler: HostedHandler) => HostedHandler): boolean;
+  /**
+   * Calls `started` as each tool callback a high-level server (`McpServer`) registered starts,
+   * inside the SDK's `tools/call` handler, until the returned function is called. The SDK's
+   * handler checks a call's input asynchronously first, so only this says when the user's own
+   * code began. `undefined` when the release offers no such point (a low-level `Server` never has one).
+   */
+  markToolStarts(started: () => void): (() => void) | undefined;
+  /** Why this copy's `McpServer` tool callbacks cannot be marked (`markToolStarts`), or `undefined` when they can (or it has no `McpServer`). */
+  readonly toolStartLimit: string | undefined;
   /** Runs `body` with every server `connect` of this release captured: resolved at once, the transport never started. */
   captureConnects<T>(body: () => Promise<T>): Promise<{ readonly value: T; readonly servers: readonly Endpoint[] }>;
   /** The tools `client` (connected to the server) lists: one page, name and input schema. */

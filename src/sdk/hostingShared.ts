@@ -28,3 +28,27 @@ export function shadowMethod(proto: object, name: string, value: (...args: never
     else delete (proto as Record<string, unknown>)[name];
   };
 }
+
+/** What `McpServer`'s `tools/call` handler calls a tool through, once the input is valid, in the releases that have it (1.x from 1.24, and 2.4.0): `executeToolHandler(tool, args, extraOrCtx)`. */
+const TOOL_EXECUTION = 'executeToolHandler';
+
+/** `ServerHosting.toolStartLimit` of a copy whose `McpServer` class is `mcpServer` (absent: no high-level server to mark). */
+export function toolStartLimitOf(mcpServer: { prototype: object } | undefined): string | undefined {
+  if (!mcpServer || typeof (mcpServer.prototype as Record<string, unknown>)[TOOL_EXECUTION] === 'function') return undefined;
+  return `McpServer has no ${TOOL_EXECUTION}: where a tool callback starts is not seen, so a cancel that lands while McpServer checks a call's input counts as arriving while the tool ran`;
+}
+
+/**
+ * `ServerHosting.markToolStarts` on an `McpServer` class: shadows its `executeToolHandler`, which
+ * its `tools/call` handler awaits once the input is valid, so `started` runs just before the
+ * user's callback. `undefined` when the class has no such method.
+ */
+export function markToolStartsOn(mcpServer: { prototype: object } | undefined, started: () => void): (() => void) | undefined {
+  const proto = mcpServer?.prototype as Record<string, unknown> | undefined;
+  const execute = proto?.[TOOL_EXECUTION];
+  if (!proto || typeof execute !== 'function') return undefined;
+  return shadowMethod(proto, TOOL_EXECUTION, function toolStarts(this: unknown, ...args: unknown[]) {
+    started();
+    return (execute as (...a: unknown[]) => unknown).apply(this, args);
+  });
+}

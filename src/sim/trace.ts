@@ -44,6 +44,12 @@ export type TraceEventBody =
   | { kind: 'handler-start'; side: Side; conn: number; id: WireId; method: string; call?: string }
   | { kind: 'handler-step'; side: Side; conn: number; id: WireId; index: number; op: HandlerStep }
   | { kind: 'handler-abort'; side: Side; conn: number; id: WireId; reason: string }
+  /**
+   * The user's own tool callback starts inside the SDK's `tools/call` handler (hosted high-level
+   * servers only: an `McpServer` checks the input, asynchronously, before it calls the tool).
+   * `aborted`: the signal had aborted before the callback started, so the tool never ran under it.
+   */
+  | { kind: 'tool-start'; side: Side; conn: number; id: WireId; aborted: boolean }
   | {
       kind: 'handler-end';
       side: Side;
@@ -223,6 +229,8 @@ export function formatEvent(e: TraceEvent): string {
       return `${head}   handler step ${e.side} id=${e.id} #${e.index} ${JSON.stringify(e.op)}`;
     case 'handler-abort':
       return `${head}   handler aborted ${e.side} id=${e.id} reason=${e.reason}`;
+    case 'tool-start':
+      return `${head}   tool start ${e.side} id=${e.id}${e.aborted ? ' (signal aborted before it)' : ''}`;
     case 'handler-end':
       return `${head}   handler end ${e.side} id=${e.id} ${e.outcome}`;
     case 'fetch':

@@ -95,6 +95,17 @@ describe('cancel invariants', () => {
     expect((await check(mk('honour'))).ids).not.toContain('cancel.abort-swallowed');
   });
 
+  // A hosted McpServer's tool callback starts after the SDK's handler (it checks the input first): the trace says when (`tool-start`).
+  it('cancel.abort-swallowed with a tool-start: silent when the signal aborted before the tool callback started / fires when it aborted while the tool ran', async () => {
+    const { trace } = (await check(scenario({ h: handler([], 'hang', 'swallow') }, [call('c1', 'h', { signal: 'a' }), abort('a')]))).run.result;
+    const toolStart = (aborted: boolean) => ({ kind: 'tool-start', side: 'server', conn: 1, id: 1, aborted }) as const;
+    const swallowed = (t: readonly TraceEvent[]) => judged(t).map((f) => f.invariant).filter((id) => id === 'cancel.abort-swallowed');
+    const beforeTool = insertAfter(trace, (e) => e.kind === 'handler-abort', toolStart(true));
+    const whileToolRan = insertAfter(trace, (e) => e.kind === 'handler-start' && e.side === 'server' && e.id === 1, toolStart(false));
+    expect(swallowed(beforeTool)).toEqual([]);
+    expect(swallowed(whileToolRan)).toEqual(['cancel.abort-swallowed']);
+  });
+
   // Real SDK 1.32.2: `_onresponse` calls onerror for an id it no longer tracks.
   it('cancel.late-response-silent: fires on a response crossing the cancel (SDK 1.32.2) / silent on a cancel that wins', async () => {
     const s = scenario({ h: handler() }, [call('c1', 'h', { signal: 'a' }), abort('a')]);

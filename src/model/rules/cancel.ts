@@ -85,6 +85,24 @@ class UnreachedWork {
 }
 
 /**
+ * Hosted tools whose callback started after their signal had aborted (`tool-start`): the SDK's
+ * `tools/call` handler ran, but the user's tool never ran under the abort, so a plain result from
+ * it is not a swallowed abort. Without a `tool-start` (a low-level server) the handler's own start counts.
+ */
+class AbortedBeforeTool {
+  private readonly keys = new Set<string>();
+
+  see(e: TraceEvent): void {
+    if (e.kind === 'tool-start' && e.aborted) this.keys.add(`${e.side}:${e.conn}:${idKey(e.id)}`);
+  }
+
+  /** Whether the handler that ended with `e` gave its abort to a tool that had not started; forgets it. */
+  ended(e: { readonly side: Side; readonly conn: number; readonly id: string | number }): boolean {
+    return this.keys.delete(`${e.side}:${e.conn}:${idKey(e.id)}`);
+  }
+}
+
+/**
  * `cancel.*` but the race rule (`cancelRaceRule`): a cancel is well-formed, names a request
  * its sender issued and still awaits, never initialize; its receiver sends no response after
  * it, aborts the handler's signal, and the handler stops (no more steps, no progress, no normal
@@ -98,8 +116,10 @@ export const cancelRule: RuleFactory = (walk) => {
     for (const o of walk.obligations) if (o instanceof AbortDue && o.rec === rec) o.done = true;
   };
   const unreached = new UnreachedWork();
+  const beforeTool = new AbortedBeforeTool();
   return {
     trace(e) {
+      beforeTool.see(e);
       const missed = unreached.see(e);
       if (missed) {
         walk.flag(finding('cancel.reaches-work', e.i, `the ${missed.side}'s handler for request ${show(missed.id)} was aborted while its fetch ${missed.url} was under way, but that fetch went on to its response: the handler did not pass its signal to it.`, `${other(missed.side)}:${show(missed.id)}`));
@@ -176,7 +196,8 @@ export const cancelRule: RuleFactory = (walk) => {
     },
 
     handlerEnded({ e, rec }) {
-      if (e.outcome === 'swallowed') {
+      const toolNeverRanUnderAbort = beforeTool.ended(e);
+      if (e.outcome === 'swallowed' && !toolNeverRanUnderAbort) {
         const label = rec ? walk.receivedLabel(rec) : `${other(e.side)}:${show(e.id)}`;
         walk.flag(finding('cancel.abort-swallowed', e.i, `the ${e.side}'s handler for request ${show(e.id)} caught its abort and returned a normal result.`, label));
       }

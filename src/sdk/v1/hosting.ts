@@ -1,4 +1,4 @@
-import { isLowLevelServer, lowLevelServerOf, shadowMethod } from '../hostingShared.ts';
+import { isLowLevelServer, lowLevelServerOf, markToolStartsOn, shadowMethod, toolStartLimitOf } from '../hostingShared.ts';
 import type { Endpoint, HostedHandler, ServerHosting, SdkModules, ToolInfo } from '../SdkAdapter.ts';
 
 /**
@@ -18,6 +18,8 @@ export function v1Hosting(modules: SdkModules): ServerHosting {
       handlers.set(method, wrap(inner));
       return true;
     },
+    markToolStarts: (started) => markToolStartsOn(modules.mcp?.McpServer, started),
+    toolStartLimit: toolStartLimitOf(modules.mcp?.McpServer),
     async captureConnects(body) {
       // `McpServer.connect` delegates to its `Server`'s, which `Protocol` defines: shadowing it on
       // `Server.prototype` catches both, and the transport (stdio) is never started.

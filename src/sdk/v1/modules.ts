@@ -20,7 +20,7 @@ export async function importV1Modules(url: (subpath: string) => string | undefin
       return undefined;
     }
   };
-  const [client, server, types, inMemory, stdio, streamableHttpServer, streamableHttpClient] = await Promise.all([
+  const [client, server, types, inMemory, stdio, streamableHttpServer, streamableHttpClient, mcp] = await Promise.all([
     required<SdkModules['client']>('client/index.js'),
     required<SdkModules['server']>('server/index.js'),
     required<SdkModules['types']>('types.js'),
@@ -28,8 +28,9 @@ export async function importV1Modules(url: (subpath: string) => string | undefin
     required<SdkModules['stdio']>('shared/stdio.js'),
     optional<NonNullable<SdkModules['streamableHttpServer']>>('server/webStandardStreamableHttp.js'),
     optional<NonNullable<SdkModules['streamableHttpClient']>>('client/streamableHttp.js'),
+    optional<NonNullable<SdkModules['mcp']>>('server/mcp.js'),
   ]);
-  return { client, server, types, inMemory, stdio, streamableHttpServer, streamableHttpClient };
+  return { client, server, types, inMemory, stdio, streamableHttpServer, streamableHttpClient, mcp };
 }
 
 /**

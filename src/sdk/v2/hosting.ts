@@ -1,6 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { isLowLevelServer, lowLevelServerOf, shadowMethod } from '../hostingShared.ts';
+import { isLowLevelServer, lowLevelServerOf, markToolStartsOn, shadowMethod, toolStartLimitOf } from '../hostingShared.ts';
 import type { Endpoint, IncomingRequest, ServerHosting, ToolInfo } from '../SdkAdapter.ts';
 import type { V2Context, V2Modules, V2Protocol } from './modules.ts';
 
@@ -44,6 +44,8 @@ export function v2Hosting(modules: V2Modules): ServerHosting {
       );
       return true;
     },
+    markToolStarts: (started) => markToolStartsOn(modules.server.McpServer, started),
+    toolStartLimit: toolStartLimitOf(modules.server.McpServer),
     async captureConnects(body) {
       const captured: Endpoint[] = [];
       const wires: Transport[] = [];

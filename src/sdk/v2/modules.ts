@@ -45,6 +45,8 @@ export interface V2ClientModule {
 /** `@modelcontextprotocol/server`. */
 export interface V2ServerModule {
   readonly Server: EndpointClass;
+  /** The high-level server; hosting reads only its prototype (`markToolStartsOn`). */
+  readonly McpServer?: { readonly prototype: object };
   readonly InMemoryTransport: InMemoryTransportClass;
   readonly WebStandardStreamableHTTPServerTransport?: HttpServerTransportClass;
   /** A `ProtocolError`: `new ProtocolError(code, message)` answers a request with that error. */

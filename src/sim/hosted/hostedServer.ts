@@ -38,7 +38,8 @@ function outcomeOf(aborted: boolean, result: unknown, threw: boolean): 'result' 
 /**
  * The harness's side of a user's server during one run: the virtual `fetch`, the I/O guard,
  * handler-bound timers, and the observation of its `tools/call` handler (start, abort, end),
- * which the oracle judges like a scripted handler's.
+ * which the oracle judges like a scripted handler's, and of where a high-level server's tool
+ * callback starts inside it (`tool-start`).
  */
 export class HostedRun {
   readonly scope = new HandlerScope();
@@ -58,6 +59,14 @@ export class HostedRun {
     this.restores.push(guardIo(this.scope, this.record, this.connOf));
     this.restores.push(bindTimers(this.scope, this.record));
     this.restores.push(virtualTimersPromises());
+    const unmark = this.sdk.hosting?.markToolStarts(() => this.toolStarted());
+    if (unmark) this.restores.push(unmark);
+  }
+
+  /** The user's tool callback starts, inside the `tools/call` handler whose frame is current. */
+  private toolStarted(): void {
+    const frame = this.scope.current();
+    if (frame) this.record({ kind: 'tool-start', side: 'server', conn: frame.conn, id: frame.id, aborted: frame.signal.aborted });
   }
 
   exit(): void {
