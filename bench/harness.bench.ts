@@ -12,9 +12,9 @@ import { runChecked } from '../src/check/index.ts';
 import { resolveCampaignOptions } from '../src/options/index.ts';
 import type { Profile } from '../src/sim/index.ts';
 import { defaultSdk } from '../src/sdk/load.ts';
-import { v1ModulesOf } from '../src/sdk/v1/modules.ts';
-import type { SdkModules } from '../src/sdk/SdkAdapter.ts';
+import type { SdkAdapter } from '../src/sdk/SdkAdapter.ts';
 import { runScenario, type Scenario } from '../src/sim/index.ts';
+import { linkedPair } from './lib/sdkPair.ts';
 import type { BenchSuite, SuiteResult } from './lib/suite.ts';
 
 /** A scenario of `n` tool calls, each answering after one progress notification. */
@@ -45,26 +45,24 @@ const tenMinutes: Scenario = {
   actions: [{ kind: 'call', call: 'c1', method: 'tools/call', handler: 'slow', options: { onprogress: true, timeoutMs: 3_600_000 } }],
 };
 
-const validator = { getValidator: () => (input: unknown) => ({ valid: true, data: input, errorMessage: undefined }) };
-
-/** The same exchange as `requestsScenario(n)` on the bare SDK (the installed one, as the runs use): fresh pair, handshake, n calls. */
-async function bareSdk(sdk: SdkModules, n: number): Promise<void> {
-  const { client: { Client }, server: { Server }, inMemory: { InMemoryTransport }, types: { CallToolRequestSchema, CallToolResultSchema } } = sdk;
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  const server = new Server({ name: 's', version: '0' }, { capabilities: { tools: {} }, jsonSchemaValidator: validator as never });
-  server.setRequestHandler(CallToolRequestSchema, async (_req, extra) => {
-    const token = extra._meta?.progressToken;
-    if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: 1 } });
-    return { content: [{ type: 'text', text: 'ok' }] };
+/**
+ * The same exchange as `requestsScenario(n)` on the bare SDK, the release the runs use: fresh
+ * pair, handshake, n calls, each answered after one progress notification. It goes through the
+ * same adapter as the simulator (its endpoints, pass-through validator and handler context), so
+ * the ratio is what the simulated world adds, on either generation.
+ */
+async function bareSdk(sdk: SdkAdapter, n: number): Promise<void> {
+  const [clientEnd, serverEnd] = linkedPair(sdk);
+  const server = sdk.createServer();
+  sdk.handle(server, 'tools/call', async (_request, context) => {
+    const token = context.progressToken;
+    if (token !== undefined) await context.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: 1 } });
+    return sdk.result('tools/call');
   });
-  const client = new Client({ name: 'c', version: '0' }, { capabilities: {}, jsonSchemaValidator: validator as never });
-  await server.connect(b);
-  await client.connect(a);
-  await Promise.all(
-    Array.from({ length: n }, () =>
-      client.request({ method: 'tools/call', params: { name: 'tool', arguments: {} } }, CallToolResultSchema, { onprogress: () => {} }),
-    ),
-  );
+  const client = sdk.createClient();
+  await server.connect(serverEnd);
+  await client.connect(clientEnd);
+  await Promise.all(Array.from({ length: n }, () => sdk.request(client, 'tools/call', sdk.requestParams('tools/call', 'tool'), { onprogress: () => {} })));
   await client.close();
 }
 
@@ -85,35 +83,35 @@ export interface HarnessNumbers {
  * One case after another of the default campaign on `profiles`, drawn with `caseAt` from the
  * resolved default workload and run by `runChecked` with coverage, as `check` runs them.
  */
-function campaignTask(profiles: Profile[]): () => Promise<void> {
+function campaignTask(sdk: SdkAdapter, profiles: Profile[]): () => Promise<void> {
   const { seed, workload } = resolveCampaignOptions({ workload: { profiles } }, {});
   let index = 0;
   return async () => {
     const c = caseAt(seed, index++, workload);
-    await runChecked(c.scenario, { tape: c.tape, seed: c.seed, coverage: true });
+    await runChecked(c.scenario, { tape: c.tape, seed: c.seed, coverage: true, sdk });
   };
 }
 
 /** The 1-request scenario on the Streamable HTTP profile (stateful, SSE responses). */
 const oneOverHttp: Scenario = { ...requestsScenario(1), profile: 'http', http: { stateful: true, response: 'sse', eventStore: false } };
 
-export async function measureHarness(quick = false): Promise<{ numbers: HarnessNumbers; table: unknown[] }> {
+/** Measures the harness on `sdk` (its simulated runs and the bare baseline both use it). */
+export async function measureHarness(sdk: SdkAdapter, quick = false): Promise<{ numbers: HarnessNumbers; table: unknown[] }> {
   const bench = new Bench({ name: 'harness', time: quick ? 300 : 1_500, warmup: true, warmupTime: quick ? 100 : 300 });
   const one = requestsScenario(1);
   const five = requestsScenario(5);
-  const sdk = v1ModulesOf(await defaultSdk(), 'the bare-SDK benchmark');
   bench
-    .add('harness: 1-request scenario', async () => { await runScenario(one); })
-    .add('harness: 5-request scenario', async () => { await runScenario(five); })
+    .add('harness: 1-request scenario', async () => { await runScenario(one, { sdk }); })
+    .add('harness: 5-request scenario', async () => { await runScenario(five, { sdk }); })
     .add('bare SDK: 1-request exchange', () => bareSdk(sdk, 1))
     .add('bare SDK: 5-request exchange', () => bareSdk(sdk, 5))
-    .add('harness: 10 virtual minutes', async () => { await runScenario(tenMinutes); });
+    .add('harness: 10 virtual minutes', async () => { await runScenario(tenMinutes, { sdk }); });
   bench
-    .add('harness + oracle: 1-request scenario', async () => { await runChecked(one); })
-    .add('http profile: 1-request scenario', async () => { await runScenario(oneOverHttp); })
-    .add('http profile + oracle: 1-request scenario', async () => { await runChecked(oneOverHttp); })
-    .add('campaign: memory profile', campaignTask(['memory']))
-    .add('campaign: memory and http profiles', campaignTask(['memory', 'http']));
+    .add('harness + oracle: 1-request scenario', async () => { await runChecked(one, { sdk }); })
+    .add('http profile: 1-request scenario', async () => { await runScenario(oneOverHttp, { sdk }); })
+    .add('http profile + oracle: 1-request scenario', async () => { await runChecked(oneOverHttp, { sdk }); })
+    .add('campaign: memory profile', campaignTask(sdk, ['memory']))
+    .add('campaign: memory and http profiles', campaignTask(sdk, ['memory', 'http']));
   // Task functions are declared `async`: tinybench would otherwise call one to detect whether it
   // returns a promise, and two runs would overlap (runs share the process's globals).
   await bench.run();
@@ -169,18 +167,18 @@ export function formatHarnessNumbers(n: HarnessNumbers): string[] {
 export const harnessSuite: BenchSuite = {
   name: 'harness',
   description: 'simulated runs per second and cost per delivered message against the bare SDK',
-  // The harness drives the installed SDK through src/sim; it runs once, not per compared version.
+  // The harness drives one SDK through src/sim (the first one asked); it runs once, not per compared version.
   sdkIndependent: true,
   async run(ctx): Promise<SuiteResult> {
-    const { numbers } = await measureHarness(ctx.quick);
-    const lines = formatHarnessNumbers(numbers);
+    const { numbers } = await measureHarness(ctx.sdk, ctx.quick);
+    const lines = [`on ${ctx.sdk.name}@${ctx.sdk.version} (simulated runs and the bare baseline alike)`, ...formatHarnessNumbers(numbers)];
     for (const l of lines) ctx.log(`harness: ${l}`);
     return { name: 'harness', description: this.description, curves: [], leaks: [], notes: lines };
   },
 };
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { numbers, table } = await measureHarness(process.argv.includes('--quick'));
+  const { numbers, table } = await measureHarness(await defaultSdk(), process.argv.includes('--quick'));
   console.table(table);
   for (const line of formatHarnessNumbers(numbers)) console.log(line);
 }

@@ -110,8 +110,10 @@ function outputDir(o: Options, versions: string[]): string {
   const base = join(HERE, 'results');
   const tags: string[] = [];
   if (o.quick) tags.push('quick');
-  if (o.compare) tags.push(`compare-${o.compare.join('-vs-')}`);
-  else if (o.sdk !== undefined && parseSdkChoice(o.sdk).kind === 'folder') tags.push(`sdk-${basename(resolve(o.sdk))}-${versions[0]}`);
+  // A folder is named by its last segment and the version it holds: a path's slashes would nest folders.
+  const nameOf = (choice: string, version: string | undefined) => (parseSdkChoice(choice).kind === 'folder' ? `${basename(resolve(choice))}-${version}` : choice);
+  if (o.compare) tags.push(`compare-${o.compare.map((choice, i) => nameOf(choice, versions[i])).join('-vs-')}`);
+  else if (o.sdk !== undefined && parseSdkChoice(o.sdk).kind === 'folder') tags.push(`sdk-${nameOf(o.sdk, versions[0])}`);
   else if (o.sdk !== undefined && versions[0] !== installedSdk().version) tags.push(`sdk-${versions[0]}`);
   if (o.suite) tags.push(o.suite.join('+'));
   if (o.maxN !== undefined) tags.push(`maxn-${o.maxN}`);
@@ -189,6 +191,7 @@ async function main(argv: string[]): Promise<number> {
       loadAverage1m: { start: loadAtStart, end: loadavg()[0]! },
       quick: o.quick,
       sdkVersions: versions,
+      sdkPackages: sdks.map((sdk) => (sdk.generation === 2 ? '@modelcontextprotocol/client + /server' : sdk.name)),
       heapMethod: heapMethodDescription(),
       tinybench: tinybenchVersion,
       costStatistic: 'median tinybench sample (real clock, performance.now) divided by the operations timed per sample; the mean is reported beside it',

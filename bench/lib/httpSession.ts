@@ -8,8 +8,9 @@
  * that cost from networking. Session ids are deterministic; SSE keep-alive is off
  * (`keepAliveMs: 0`) so no interval timers run during the measurement.
  */
-import type { SdkAdapter } from '../../src/sdk/SdkAdapter.ts';
-import { v1ModulesOf } from '../../src/sdk/v1/modules.ts';
+import { DEFAULT_SPEC } from '../../src/options/defaults.ts';
+import type { HttpServerTransportOptions, SdkAdapter } from '../../src/sdk/SdkAdapter.ts';
+import { splitSse } from '../../src/sim/http/sse.ts';
 import type { HttpEndpoint } from './endpoint.ts';
 import { Gate } from './latch.ts';
 import { HTTP_TRANSPORT_MAPS, PROTOCOL_MAPS, probeMaps } from './leaks.ts';
@@ -17,26 +18,29 @@ import { HTTP_TRANSPORT_MAPS, PROTOCOL_MAPS, probeMaps } from './leaks.ts';
 export type HttpMode = 'json' | 'sse';
 
 const URL_ = 'http://bench.invalid/mcp';
-const RESULT = { content: [{ type: 'text' as const, text: 'ok' }] };
 const BASE_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 let sessions = 0;
 
+/** The one JSON-RPC message of a response body, whether the transport answered in JSON or as one SSE event. */
+function messageOf(body: string): { result?: { protocolVersion?: unknown } } {
+  const event = splitSse(body).blocks.find((block) => block.data !== undefined);
+  return JSON.parse(event?.data ?? body) as { result?: { protocolVersion?: unknown } };
+}
+
 /** Opens a session: connects a fresh low-level Server, POSTs initialize and initialized. */
 export async function openHttpSession(sdk: SdkAdapter, mode: HttpMode): Promise<HttpEndpoint> {
-  const modules = v1ModulesOf(sdk, 'the HTTP benchmarks');
-  const { server: { Server }, types } = modules;
-  const Transport = modules.streamableHttpServer?.WebStandardStreamableHTTPServerTransport;
-  if (Transport === undefined) throw new Error(`SDK ${sdk.version} has no server/webStandardStreamableHttp.js`);
+  if (sdk.http === undefined) throw new Error(`${sdk.name}@${sdk.version} has no web-standard Streamable HTTP transports, which the HTTP benchmarks need`);
   const sessionId = `bench-session-${String(++sessions).padStart(4, '0')}`;
-  const transport = new Transport({
+  const transport = sdk.http.createServerTransport({
     sessionIdGenerator: () => sessionId,
     enableJsonResponse: mode === 'json',
     keepAliveMs: 0,
-  } as ConstructorParameters<typeof Transport>[0]);
-  const server = new Server({ name: 'bench-http-server', version: '0.0.0' }, { capabilities: { tools: {} } });
-  const protocolVersion = types.LATEST_PROTOCOL_VERSION;
-  const sessionHeaders = { ...BASE_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': protocolVersion };
+  } as HttpServerTransportOptions);
+  const server = sdk.createServer();
+  const result = sdk.result('tools/call');
+  // Set from the initialize response: the version this release negotiates, whatever its generation.
+  let sessionHeaders: Record<string, string> = { ...BASE_HEADERS, 'mcp-session-id': sessionId };
   const endpoint: HttpEndpoint = {
     label: `sdk ${sdk.version} ${mode}`,
     gate: new Gate(0),
@@ -45,7 +49,7 @@ export async function openHttpSession(sdk: SdkAdapter, mode: HttpMode): Promise<
       return new Request(URL_, {
         method: 'POST',
         headers: sessionHeaders,
-        body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'bench', arguments: {} } }),
+        body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: sdk.requestParams('tools/call', 'bench') }),
       });
     },
     async exchange(prepared) {
@@ -62,9 +66,9 @@ export async function openHttpSession(sdk: SdkAdapter, mode: HttpMode): Promise<
       await server.close();
     },
   };
-  server.setRequestHandler(types.CallToolRequestSchema, async (_request, extra) => {
-    await endpoint.gate.wait(extra);
-    return RESULT;
+  sdk.handle(server, 'tools/call', async (_request, context) => {
+    await endpoint.gate.wait(context);
+    return result;
   });
   // Protocol.connect routes the transport's errors here too.
   server.onerror = (error) => endpoint.errors.push(`server: ${error.message}`);
@@ -78,7 +82,7 @@ export async function openHttpSession(sdk: SdkAdapter, mode: HttpMode): Promise<
         jsonrpc: '2.0',
         id: 'init',
         method: 'initialize',
-        params: { protocolVersion, capabilities: {}, clientInfo: { name: 'bench-http-client', version: '0.0.0' } },
+        params: { protocolVersion: DEFAULT_SPEC, capabilities: {}, clientInfo: { name: 'bench-http-client', version: '0.0.0' } },
       }),
     }),
   );
@@ -86,6 +90,10 @@ export async function openHttpSession(sdk: SdkAdapter, mode: HttpMode): Promise<
   if (init.status !== 200 || init.headers.get('mcp-session-id') !== sessionId) {
     throw new Error(`initialize failed: HTTP ${init.status} ${initBody.slice(0, 200)}`);
   }
+  // The server answers a version it speaks (the one offered, else its latest); every later POST names it.
+  const negotiated = messageOf(initBody).result?.protocolVersion;
+  if (typeof negotiated !== 'string') throw new Error(`initialize answered no protocolVersion: ${initBody.slice(0, 200)}`);
+  sessionHeaders = { ...sessionHeaders, 'mcp-protocol-version': negotiated };
   const initialized = await transport.handleRequest(
     new Request(URL_, { method: 'POST', headers: sessionHeaders, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) }),
   );

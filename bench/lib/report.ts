@@ -23,6 +23,8 @@ export interface RunMeta {
   loadAverage1m: { start: number; end: number };
   quick: boolean;
   sdkVersions: string[];
+  /** The package(s) of each release, in `sdkVersions` order (absent in results written before 2.x could be benchmarked: the 1.x package). */
+  sdkPackages?: string[];
   heapMethod: string;
   tinybench: string;
   costStatistic: string;
@@ -220,7 +222,7 @@ export function summaryMarkdown(run: RunRecord, chartFiles: Map<string, string>)
   md.push(`Produced by: \`${m.command}\``, '');
   md.push(
     `- started ${m.startedAt}, took ${m.durationSeconds.toFixed(0)} s${m.quick ? ' (**--quick**: rough picture only)' : ''}`,
-    `- SDK: ${m.sdkVersions.map((v) => `@modelcontextprotocol/sdk ${v}`).join(', ')}; Node ${m.node} on ${m.platform}, ${m.cpus} × ${m.cpuModel}; tinybench ${m.tinybench}`,
+    `- SDK: ${m.sdkVersions.map((v, i) => `${m.sdkPackages?.[i] ?? '@modelcontextprotocol/sdk'} ${v}`).join(', ')}; Node ${m.node} on ${m.platform}, ${m.cpus} × ${m.cpuModel}; tinybench ${m.tinybench}`,
     `- cost per operation: ${m.costStatistic}`,
     `- heap per in-flight request: ${m.heapMethod}`,
     `- garbage between samples: ${m.gcPolicy}`,

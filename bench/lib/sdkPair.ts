@@ -1,31 +1,29 @@
 /**
- * An `Endpoint` made of a low-level SDK `Client` and `Server` over `InMemoryTransport`.
+ * An `Endpoint` made of an SDK client and low-level server over the release's own in-memory
+ * linked transports, built through the `SdkAdapter`, so one code path measures 1.x and 2.x.
  *
  * Why: this is the shortest path through the SDK's `Protocol` correlation code (request ids,
  * response handlers, timeouts, progress, cancellation) with no I/O in between, so what it
  * costs beyond the floor is the correlation layer plus JSON-RPC and schema handling.
  */
-import type { SdkAdapter } from '../../src/sdk/SdkAdapter.ts';
-import { v1ModulesOf } from '../../src/sdk/v1/modules.ts';
+import type { SdkAdapter, ServerHosting } from '../../src/sdk/SdkAdapter.ts';
 import type { CallOptions, Endpoint } from './endpoint.ts';
 import { Gate } from './latch.ts';
 import { PROTOCOL_MAPS, mapSize, probeMaps } from './leaks.ts';
 
-/** The subset of the server handler's `extra` the benches use. */
-interface HandlerExtra {
-  signal: AbortSignal;
-  sendNotification: (notification: {
-    method: 'notifications/progress';
-    params: { progressToken: string | number; progress: number };
-  }) => Promise<void>;
+/** The bench's one tool; its name is all the scripted `tools/call` payload carries. */
+const TOOL = 'bench';
+
+/** The release's own linked in-memory transports, client end first (`hosting`, the adapter's one home for them). */
+export function linkedPair(sdk: SdkAdapter): ReturnType<ServerHosting['createLinkedPair']> {
+  if (sdk.hosting === undefined) throw new Error(`${sdk.name}@${sdk.version}: its adapter offers no in-memory transports, which the SDK benchmarks need`);
+  return sdk.hosting.createLinkedPair();
 }
 
-const RESULT = { content: [{ type: 'text' as const, text: 'ok' }] };
-
 export async function connectPair(sdk: SdkAdapter): Promise<Endpoint> {
-  const { client: { Client }, server: { Server }, inMemory: { InMemoryTransport }, types } = v1ModulesOf(sdk, 'the SDK benchmarks');
-  const client = new Client({ name: 'bench-client', version: '0.0.0' }, { capabilities: {} });
-  const server = new Server({ name: 'bench-server', version: '0.0.0' }, { capabilities: { tools: {} } });
+  const client = sdk.createClient();
+  const server = sdk.createServer();
+  const result = sdk.result('tools/call');
   const endpoint: Endpoint = {
     label: `sdk ${sdk.version}`,
     gate: new Gate(0),
@@ -33,9 +31,10 @@ export async function connectPair(sdk: SdkAdapter): Promise<Endpoint> {
     errors: [],
     call(options: CallOptions = {}) {
       const { onprogress, ...rest } = options;
-      return client.request(
-        { method: 'tools/call', params: { name: 'bench', arguments: {} } },
-        types.CallToolResultSchema,
+      return sdk.request(
+        client,
+        'tools/call',
+        sdk.requestParams('tools/call', TOOL),
         onprogress === undefined ? rest : { ...rest, onprogress: (p: { progress: number }) => onprogress(p.progress) },
       );
     },
@@ -46,21 +45,19 @@ export async function connectPair(sdk: SdkAdapter): Promise<Endpoint> {
       await server.close();
     },
   };
-  server.setRequestHandler(types.CallToolRequestSchema, async (request, extraArg) => {
-    const extra = extraArg as unknown as HandlerExtra;
-    const gate = endpoint.gate;
-    const token = request.params._meta?.progressToken;
+  sdk.handle(server, 'tools/call', async (_request, context) => {
+    const token = context.progressToken;
     if (endpoint.progressSenders !== null && token !== undefined) {
       endpoint.progressSenders.push((progress) => {
-        void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress } });
+        void context.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress } });
       });
     }
-    await gate.wait(extra);
-    return RESULT;
+    await endpoint.gate.wait(context);
+    return result;
   });
   client.onerror = (error) => endpoint.errors.push(`client: ${error.message}`);
   server.onerror = (error) => endpoint.errors.push(`server: ${error.message}`);
-  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  const [clientTransport, serverTransport] = linkedPair(sdk);
   await server.connect(serverTransport);
   await client.connect(clientTransport);
   return endpoint;

@@ -9,7 +9,7 @@ import type { SdkAdapter } from '../../src/sdk/SdkAdapter.ts';
 
 /** What one suite run gets from the runner. */
 export interface SuiteContext {
-  /** The SDK under test, loaded by `src/sdk/load.ts` (never import the SDK directly in a suite: use `sdk.modules`). */
+  /** The SDK under test, loaded by `src/sdk/load.ts` (never import the SDK directly in a suite: go through the adapter, which serves 1.x and 2.x alike). */
   sdk: SdkAdapter;
   /** `--quick`: fewer N values and fewer iterations, for a rough picture in under a minute. */
   quick: boolean;

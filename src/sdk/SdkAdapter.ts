@@ -67,7 +67,7 @@ export interface SdkAdapter {
   readonly probe: SdkProbe;
   /** Hosting a user's own server built on this release (`mcp-sim fuzz`); absent when the adapter cannot. */
   readonly hosting?: ServerHosting;
-  /** The raw modules of a 1.x release, for benchmarks that measure the SDK itself (never for the simulator); `undefined` for 2.x. */
+  /** The raw modules of a 1.x release, for tests that reach into the SDK itself (never for the simulator nor the benchmarks); `undefined` for 2.x. */
   readonly modules: SdkModules | undefined;
   /**
    * The 2026-07-28 era (`src/sdk/modern/`): a 2.x release's negotiating client and per-request

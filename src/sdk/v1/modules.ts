@@ -32,12 +32,3 @@ export async function importV1Modules(url: (subpath: string) => string | undefin
   ]);
   return { client, server, types, inMemory, stdio, streamableHttpServer, streamableHttpClient, mcp };
 }
-
-/**
- * The raw 1.x modules of `sdk`, for code that measures the SDK itself (the benchmarks); a 2.x
- * release has no such modules, and `what` (the benchmark) says it cannot run on it.
- */
-export function v1ModulesOf(sdk: { readonly name: string; readonly version: string; readonly modules: SdkModules | undefined }, what: string): SdkModules {
-  if (sdk.modules === undefined) throw new Error(`${what} measures the 1.x SDK's own modules; ${sdk.name}@${sdk.version} is a 2.x release, which it does not support yet`);
-  return sdk.modules;
-}
