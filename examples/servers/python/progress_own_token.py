@@ -1,0 +1,33 @@
+"""Pitfall 1: progress sent with a token the server made up (``"task-1"``), whether or not asked.
+
+The author skipped ``ctx.report_progress`` (which would have used the client's token, or sent
+nothing) and called the session's lower-level ``send_progress_notification`` with a fixed id.
+"""
+
+from typing import Annotated
+
+import anyio
+from mcp.server.mcpserver import Context, MCPServer
+from pydantic import Field
+
+from _serve import serve
+
+mcp = MCPServer("progress-own-token")
+
+
+@mcp.tool()
+async def work(
+    ctx: Context,
+    steps: Annotated[int, Field(ge=1, le=8)] = 4,
+    stepMs: Annotated[int, Field(ge=5, le=40)] = 20,
+) -> str:
+    """Do `steps` steps of `stepMs` ms each, reporting progress after each one."""
+    for i in range(1, steps + 1):
+        await anyio.sleep(stepMs / 1000)
+        # BUG: the token is the client's to choose; "task-1" matches no request.
+        await ctx.session.send_progress_notification("task-1", i, steps, f"step {i} of {steps}")
+    return f"done {steps}"
+
+
+if __name__ == "__main__":
+    serve(mcp)
