@@ -50,11 +50,16 @@ def serve(server: MCPServer | Server, argv: list[str] | None = None) -> None:
         else:
             anyio.run(_run_lowlevel_stdio, lowlevel)
         return
+    app = server.streamable_http_app(json_response=args.json, stateless_http=args.stateless, host=HOST)
+    run_http(app, args.port)
+
+
+def run_http(app: Any, port: int) -> None:
+    """Serve an ASGI app on 127.0.0.1 with uvicorn until SIGTERM or SIGINT."""
     import uvicorn  # imported here: stdio runs skip its import cost
 
-    app = server.streamable_http_app(json_response=args.json, stateless_http=args.stateless, host=HOST)
     config = uvicorn.Config(
-        app, host=HOST, port=args.port, log_level="warning", timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_S
+        app, host=HOST, port=port, log_level="warning", timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_S
     )
     uvicorn.Server(config).run()
 
