@@ -4,6 +4,8 @@ The author returns as soon as the work is done and leaves a "finishing" task beh
 100 % a moment later. ``ctx.report_progress`` would drop that late notification (on 2.3.0 the
 request's back-channel is closed once the handler returns), so, like code ported from 1.x, it
 sends with the request's token through the session: ``ctx.session.send_progress_notification``.
+Over Streamable HTTP the request's POST stream has ended by then, so the SDK puts that
+notification on the session's GET stream (dropped when the client has none open).
 """
 
 import asyncio
