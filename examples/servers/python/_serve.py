@@ -10,8 +10,6 @@ while a POST or SSE stream is still open (uvicorn waits for open connections for
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from typing import Any
 
 import anyio
@@ -20,15 +18,10 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.stdio import stdio_server
 
 HOST = "127.0.0.1"
-"""Loopback only: the contract forbids listening anywhere else."""
+"""Loopback only: a test bed must never be reachable from another machine."""
 
 GRACEFUL_SHUTDOWN_S = 1
 """Seconds uvicorn waits for open connections after SIGTERM before closing them."""
-
-
-def event(name: str, **fields: Any) -> None:
-    """The optional side channel: one ``mcp-sim-event {json}`` line on stderr per handler event."""
-    print("mcp-sim-event " + json.dumps({"event": name, **fields}), file=sys.stderr, flush=True)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -43,12 +36,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def serve(server: MCPServer | Server, argv: list[str] | None = None) -> None:
     """Run ``server`` on the transport the command line selects; returns when the transport ends."""
     args = parse_args(argv)
-    lowlevel = server._lowlevel_server if isinstance(server, MCPServer) else server
     if not args.http:
         if isinstance(server, MCPServer):
             server.run("stdio")  # returns on stdin EOF: the SDK cancels in-flight handlers
         else:
-            anyio.run(_run_lowlevel_stdio, lowlevel)
+            anyio.run(_run_lowlevel_stdio, server)
         return
     app = server.streamable_http_app(json_response=args.json, stateless_http=args.stateless, host=HOST)
     run_http(app, args.port)
