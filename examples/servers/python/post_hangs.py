@@ -13,15 +13,17 @@ only, so server notifications (progress) have nowhere to go and are dropped. A s
 request with the same id overwrites the first one's waiter (the seed's related bug): the first
 POST hangs too.
 
-HTTP only: ``post_hangs.py --http --port N`` (``--http`` is accepted and implied).
+HTTP only: ``post_hangs.py --http --port N`` (without ``--http`` it exits 2).
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import anyio
+from anyio.abc import ObjectReceiveStream, ObjectSendStream
 import mcp_types as types
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.message import SessionMessage
@@ -59,10 +61,10 @@ class Waiter:
 
 
 waiters: dict[types.RequestId, Waiter] = {}
-to_server: anyio.abc.ObjectSendStream[SessionMessage | Exception] | None = None
+to_server: ObjectSendStream[SessionMessage | Exception] | None = None
 
 
-async def route_answers(from_server: anyio.abc.ObjectReceiveStream[SessionMessage]) -> None:
+async def route_answers(from_server: ObjectReceiveStream[SessionMessage]) -> None:
     """Hand each response to the POST waiting for its id; drop everything else."""
     async for item in from_server:
         message = item.message
@@ -117,7 +119,11 @@ app = Starlette(
 
 
 def main(argv: list[str] | None = None) -> None:
-    run_http(app, parse_args(argv).port)  # --http is implied: this server has no stdio mode
+    args = parse_args(argv)
+    if not args.http:
+        print("post_hangs.py: --http is required: this server has no stdio mode; run it with --http --port N", file=sys.stderr)
+        raise SystemExit(2)
+    run_http(app, args.port)
 
 
 if __name__ == "__main__":
