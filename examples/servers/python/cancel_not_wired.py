@@ -9,13 +9,11 @@ when the thread returns. Meanwhile each step still reports progress from the thr
 """
 
 import time
-from typing import Annotated
-
 import anyio.from_thread
 from mcp.server.mcpserver import Context, MCPServer
-from pydantic import Field
 
 from _serve import serve
+from _work_args import StepMs, Steps
 
 mcp = MCPServer("cancel-not-wired")
 
@@ -23,8 +21,8 @@ mcp = MCPServer("cancel-not-wired")
 @mcp.tool()
 def work(
     ctx: Context,
-    steps: Annotated[int, Field(ge=1, le=8)] = 4,
-    stepMs: Annotated[int, Field(ge=5, le=40)] = 20,
+    steps: Steps = 4,
+    stepMs: StepMs = 20,
 ) -> str:
     """Do `steps` steps of `stepMs` ms each, reporting progress after each one."""
     for i in range(1, steps + 1):

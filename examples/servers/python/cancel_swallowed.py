@@ -10,13 +10,11 @@ it writes its own ``-32800 Request cancelled`` instead), so what is visible from
 work going on after the cancel: progress for the cancelled request.
 """
 
-from typing import Annotated
-
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
-from pydantic import Field
 
 from _serve import serve
+from _work_args import StepMs, Steps
 
 mcp = MCPServer("cancel-swallowed")
 
@@ -24,8 +22,8 @@ mcp = MCPServer("cancel-swallowed")
 @mcp.tool()
 async def work(
     ctx: Context,
-    steps: Annotated[int, Field(ge=1, le=8)] = 4,
-    stepMs: Annotated[int, Field(ge=5, le=40)] = 20,
+    steps: Steps = 4,
+    stepMs: StepMs = 20,
 ) -> str:
     """Do `steps` steps of `stepMs` ms each, reporting progress after each one."""
     done = 0

@@ -6,13 +6,11 @@ and the wait is ``anyio.sleep``: a checkpoint, so the SDK's cancellation (anyio 
 handler's scope on ``notifications/cancelled``) interrupts it and propagates untouched.
 """
 
-from typing import Annotated
-
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
-from pydantic import Field
 
 from _serve import serve
+from _work_args import StepMs, Steps
 
 mcp = MCPServer("correct")
 
@@ -20,8 +18,8 @@ mcp = MCPServer("correct")
 @mcp.tool()
 async def work(
     ctx: Context,
-    steps: Annotated[int, Field(ge=1, le=8)] = 4,
-    stepMs: Annotated[int, Field(ge=5, le=40)] = 20,
+    steps: Steps = 4,
+    stepMs: StepMs = 20,
 ) -> str:
     """Do `steps` steps of `stepMs` ms each, reporting progress after each one."""
     for i in range(1, steps + 1):

@@ -6,12 +6,10 @@ the handler awaits, so a cancelled call settles silently and stdin EOF still end
 """
 
 import asyncio
-from typing import Annotated
-
 from mcp.server.mcpserver import Context, MCPServer
-from pydantic import Field
 
 from _serve import serve
+from _work_args import StepMs, Steps
 
 mcp = MCPServer("never-ends")
 _pending: list[asyncio.Future[str]] = []
@@ -20,8 +18,8 @@ _pending: list[asyncio.Future[str]] = []
 @mcp.tool()
 async def work(
     ctx: Context,
-    steps: Annotated[int, Field(ge=1, le=8)] = 4,
-    stepMs: Annotated[int, Field(ge=5, le=40)] = 20,
+    steps: Steps = 4,
+    stepMs: StepMs = 20,
 ) -> str:
     """Do `steps` steps of `stepMs` ms each (waits for a worker that never answers)."""
     result: asyncio.Future[str] = asyncio.get_running_loop().create_future()

@@ -9,13 +9,11 @@ notification on the session's GET stream (dropped when the client has none open)
 """
 
 import asyncio
-from typing import Annotated
-
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
-from pydantic import Field
 
 from _serve import serve
+from _work_args import StepMs, Steps
 
 FINISH_DELAY_S = 0.005
 """How long the left-behind task waits before its last progress."""
@@ -27,8 +25,8 @@ _background: set[asyncio.Task[None]] = set()
 @mcp.tool()
 async def work(
     ctx: Context,
-    steps: Annotated[int, Field(ge=1, le=8)] = 4,
-    stepMs: Annotated[int, Field(ge=5, le=40)] = 20,
+    steps: Steps = 4,
+    stepMs: StepMs = 20,
 ) -> str:
     """Do `steps` steps of `stepMs` ms each, reporting progress after each one."""
     token = (ctx.request_context.meta or {}).get("progress_token")

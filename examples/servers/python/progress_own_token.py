@@ -5,13 +5,11 @@ nothing) and called the session's lower-level ``send_progress_notification`` wit
 (over Streamable HTTP, without it they go to the GET stream, or nowhere when none is open).
 """
 
-from typing import Annotated
-
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
-from pydantic import Field
 
 from _serve import serve
+from _work_args import StepMs, Steps
 
 mcp = MCPServer("progress-own-token")
 
@@ -19,8 +17,8 @@ mcp = MCPServer("progress-own-token")
 @mcp.tool()
 async def work(
     ctx: Context,
-    steps: Annotated[int, Field(ge=1, le=8)] = 4,
-    stepMs: Annotated[int, Field(ge=5, le=40)] = 20,
+    steps: Steps = 4,
+    stepMs: StepMs = 20,
 ) -> str:
     """Do `steps` steps of `stepMs` ms each, reporting progress after each one."""
     for i in range(1, steps + 1):

@@ -4,13 +4,11 @@
 the same percentage to consecutive sub-steps, and each one is reported.
 """
 
-from typing import Annotated
-
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
-from pydantic import Field
 
 from _serve import serve
+from _work_args import StepMs, Steps
 
 SUB_STEPS = 160
 """Enough sub-steps that a 0-100 integer percentage must repeat."""
@@ -21,8 +19,8 @@ mcp = MCPServer("progress-rounded")
 @mcp.tool()
 async def work(
     ctx: Context,
-    steps: Annotated[int, Field(ge=1, le=8)] = 4,
-    stepMs: Annotated[int, Field(ge=5, le=40)] = 20,
+    steps: Steps = 4,
+    stepMs: StepMs = 20,
 ) -> str:
     """Do `steps` steps of `stepMs` ms each, reporting progress as a percentage."""
     pause = max(0.001, steps * stepMs / 1000 / SUB_STEPS)

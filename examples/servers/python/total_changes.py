@@ -4,13 +4,11 @@ The author announced ``steps`` items, found more half way through and raised ``t
 ``steps * 8 // 5`` (50 -> 80), instead of leaving ``total`` out while it is unknown.
 """
 
-from typing import Annotated
-
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
-from pydantic import Field
 
 from _serve import serve
+from _work_args import StepMs, Steps
 
 mcp = MCPServer("total-changes")
 
@@ -18,8 +16,8 @@ mcp = MCPServer("total-changes")
 @mcp.tool()
 async def work(
     ctx: Context,
-    steps: Annotated[int, Field(ge=1, le=8)] = 4,
-    stepMs: Annotated[int, Field(ge=5, le=40)] = 20,
+    steps: Steps = 4,
+    stepMs: StepMs = 20,
 ) -> str:
     """Do `steps` steps of `stepMs` ms each, reporting progress after each one."""
     total = steps
