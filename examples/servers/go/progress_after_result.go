@@ -1,0 +1,35 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// progressAfterResultWork reports its last progress from a goroutine it starts
+// "so the result is not held up", with context.WithoutCancel so the
+// notification is not lost when the handler returns. The goroutine runs after
+// the result is on the wire: progress after the response.
+func progressAfterResultWork(ctx context.Context, req *mcp.CallToolRequest, in WorkInput) (*mcp.CallToolResult, any, error) {
+	token := req.Params.GetProgressToken()
+	for i := 1; i < in.Steps; i++ {
+		select {
+		case <-ctx.Done():
+			return nil, nil, ctx.Err()
+		case <-time.After(time.Duration(in.StepMs) * time.Millisecond):
+		}
+		if token != nil {
+			notifyProgress(ctx, req, token, float64(i), float64(in.Steps), fmt.Sprintf("step %d of %d", i, in.Steps))
+		}
+	}
+	if token != nil {
+		bg := context.WithoutCancel(ctx)
+		go func() {
+			time.Sleep(time.Duration(in.StepMs) * time.Millisecond)
+			notifyProgress(bg, req, token, float64(in.Steps), float64(in.Steps), "finished")
+		}()
+	}
+	return done(in.Steps), nil, nil
+}

@@ -1,0 +1,32 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// subSteps is how many small items the rounded variant processes: more than
+// 100, so an integer percentage must repeat.
+const subSteps = 160
+
+// progressRoundedWork is pitfall 2: progress as int(100*done/total) over many
+// small items (1 ms each, whatever the arguments), so the same percentage is
+// sent twice in a row (progress must increase).
+func progressRoundedWork(ctx context.Context, req *mcp.CallToolRequest, in WorkInput) (*mcp.CallToolResult, any, error) {
+	token := req.Params.GetProgressToken()
+	for i := 1; i <= subSteps; i++ {
+		select {
+		case <-ctx.Done():
+			return nil, nil, ctx.Err()
+		case <-time.After(time.Millisecond):
+		}
+		if token != nil {
+			percent := i * 100 / subSteps
+			notifyProgress(ctx, req, token, float64(percent), 100, fmt.Sprintf("%d%%", percent))
+		}
+	}
+	return done(in.Steps), nil, nil
+}
