@@ -3,27 +3,64 @@ package main
 import (
 	"context"
 	"fmt"
+	"log"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// cancelSwallowedWork is pitfall 3b: the work stops on ctx.Done(), but the
-// handler turns every error into a tool result ("errors are results for the
-// model"), the ctx error included, so the cancelled request is answered with a
-// normal result instead of the SDK's cancellation.
+// retryAttempts and the backoff (one stepMs) are the retry policy of the
+// swallowing variant's steps.
+const retryAttempts = 2
+
+// cancelSwallowedWork is pitfall 3b in its Go form: the step is cancellable,
+// but every error is "transient" to the retry helper and "one failed step must
+// not fail the whole tool" to the handler, context.Canceled included. After a
+// cancel each remaining step fails, is retried after a backoff, is logged and
+// skipped; progress goes on (sent with context.Background() "so that no
+// progress is lost", which is also what keeps the SDK from dropping it) and
+// the handler answers with a normal result ("done 4 (3 steps failed)") instead
+// of returning ctx.Err().
 func cancelSwallowedWork(ctx context.Context, req *mcp.CallToolRequest, in WorkInput) (*mcp.CallToolResult, any, error) {
 	token := req.Params.GetProgressToken()
+	stepDuration := time.Duration(in.StepMs) * time.Millisecond
+	failed := 0
 	for i := 1; i <= in.Steps; i++ {
-		select {
-		case <-ctx.Done():
-			// NG: should be `return nil, nil, ctx.Err()`.
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("stopped after %d of %d steps", i-1, in.Steps)}}}, nil, nil
-		case <-time.After(time.Duration(in.StepMs) * time.Millisecond):
+		err := withRetry(retryAttempts, stepDuration, func() error { return sleepCtx(ctx, stepDuration) })
+		if err != nil {
+			// NG: the cancellation is counted as one more failed step.
+			failed++
+			log.Printf("step %d failed: %v; continuing", i, err)
 		}
 		if token != nil {
-			notifyProgress(ctx, req, token, float64(i), float64(in.Steps), fmt.Sprintf("step %d of %d", i, in.Steps))
+			notifyProgress(context.Background(), req, token, float64(i), float64(in.Steps), fmt.Sprintf("step %d of %d", i, in.Steps))
 		}
 	}
-	return done(in.Steps), nil, nil
+	text := fmt.Sprintf("done %d", in.Steps)
+	if failed > 0 {
+		text += fmt.Sprintf(" (%d steps failed)", failed)
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil, nil
+}
+
+// withRetry calls f until it succeeds, at most attempts times, sleeping
+// backoff between tries. NG: it retries every error, context.Canceled too.
+func withRetry(attempts int, backoff time.Duration, f func() error) (err error) {
+	for try := 1; try <= attempts; try++ {
+		if err = f(); err == nil {
+			return nil
+		}
+		time.Sleep(backoff)
+	}
+	return err
+}
+
+// sleepCtx sleeps d or until ctx ends, whichever comes first.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(d):
+		return nil
+	}
 }

@@ -7,18 +7,14 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"log"
 	"net"
 	"net/http"
 	"os"
-	"os/signal"
 	"slices"
 	"strconv"
-	"syscall"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -47,23 +43,24 @@ func main() {
 		return server
 	}
 
-	// SIGTERM and SIGINT end the process; stdin EOF ends a stdio session on its own.
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
-	defer stop()
+	// No signal handling, as in the SDK's examples: SIGTERM ends the process at
+	// once (Go's default). stdin EOF ends a stdio session: Run returns once the
+	// handlers in flight have returned (the SDK cancels their ctx).
+	ctx := context.Background()
 
 	var err error
 	if *useHTTP {
-		err = serveHTTP(ctx, newServer, *port, &mcp.StreamableHTTPOptions{Stateless: *stateless, JSONResponse: *jsonResponse})
+		err = serveHTTP(newServer, *port, &mcp.StreamableHTTPOptions{Stateless: *stateless, JSONResponse: *jsonResponse})
 	} else {
 		err = newServer().Run(ctx, &mcp.StdioTransport{})
 	}
-	if err != nil && !errors.Is(err, context.Canceled) {
+	if err != nil {
 		log.Fatalf("server %s: %v", *variant, err)
 	}
 }
 
-// serveHTTP serves one MCP endpoint at /mcp on 127.0.0.1 until ctx ends.
-func serveHTTP(ctx context.Context, newServer func() *mcp.Server, port int, opts *mcp.StreamableHTTPOptions) error {
+// serveHTTP serves one MCP endpoint at /mcp on 127.0.0.1 until the process ends.
+func serveHTTP(newServer func() *mcp.Server, port int, opts *mcp.StreamableHTTPOptions) error {
 	server := newServer()
 	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, opts)
 	mux := http.NewServeMux()
@@ -74,17 +71,7 @@ func serveHTTP(ctx context.Context, newServer func() *mcp.Server, port int, opts
 	}
 	fmt.Fprintf(os.Stderr, "listening on http://%s/mcp\n", ln.Addr())
 	httpServer := &http.Server{Handler: mux}
-	go func() {
-		<-ctx.Done()
-		shutdownCtx, cancel := context.WithTimeout(context.Background(), time.Second)
-		defer cancel()
-		_ = httpServer.Shutdown(shutdownCtx)
-		_ = httpServer.Close()
-	}()
-	if err := httpServer.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return httpServer.Serve(ln)
 }
 
 func variantNames() []string {

@@ -8,10 +8,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// progressAfterResultWork reports its last progress from a goroutine it starts
-// "so the result is not held up", with context.WithoutCancel so the
-// notification is not lost when the handler returns. The goroutine runs after
-// the result is on the wire: progress after the response.
+// progressAfterResultWork hands its last step's report to a goroutine "so the
+// result is not held up", with context.WithoutCancel so the notification is
+// not dropped when the SDK cancels the request's ctx at return. The goroutine
+// reports a moment after the handler returned: progress after the response.
 func progressAfterResultWork(ctx context.Context, req *mcp.CallToolRequest, in WorkInput) (*mcp.CallToolResult, any, error) {
 	token := req.Params.GetProgressToken()
 	for i := 1; i < in.Steps; i++ {
@@ -27,7 +27,7 @@ func progressAfterResultWork(ctx context.Context, req *mcp.CallToolRequest, in W
 	if token != nil {
 		bg := context.WithoutCancel(ctx)
 		go func() {
-			time.Sleep(time.Duration(in.StepMs) * time.Millisecond)
+			time.Sleep(time.Millisecond) // flushing the last report
 			notifyProgress(bg, req, token, float64(in.Steps), float64(in.Steps), "finished")
 		}()
 	}
