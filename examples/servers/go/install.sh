@@ -32,4 +32,4 @@ fi
 end=$(date +%s.%N)
 seconds=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
 sdk=$(awk '$1 == "github.com/modelcontextprotocol/go-sdk" { print $2 }' go.mod)
-echo "testbed go: ready (go-sdk $sdk, $version, 1 binary for 8 servers, $seconds s)"
+echo "testbed go: ready (go-sdk $sdk, $version, 1 binary for 9 servers, $seconds s)"

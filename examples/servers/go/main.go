@@ -36,6 +36,10 @@ func main() {
 		fmt.Fprintln(os.Stderr, "--stateless, --json and --port need --http: stdio has no HTTP modes")
 		os.Exit(2)
 	}
+	if *variant == postHangs && (!*useHTTP || *stateless || *jsonResponse) {
+		fmt.Fprintln(os.Stderr, "--variant post-hangs: HTTP only, with its own stateless JSON endpoint; run it with --http --port N and without --stateless or --json")
+		os.Exit(2)
+	}
 
 	newServer := func() *mcp.Server {
 		server := mcp.NewServer(&mcp.Implementation{Name: "mcp-sim-go-" + *variant, Version: "1.0.0"}, nil)
@@ -49,9 +53,12 @@ func main() {
 	ctx := context.Background()
 
 	var err error
-	if *useHTTP {
+	switch {
+	case *variant == postHangs:
+		err = serveBridge(newServer(), *port)
+	case *useHTTP:
 		err = serveHTTP(newServer, *port, &mcp.StreamableHTTPOptions{Stateless: *stateless, JSONResponse: *jsonResponse})
-	} else {
+	default:
 		err = newServer().Run(ctx, &mcp.StdioTransport{})
 	}
 	if err != nil {
@@ -63,6 +70,11 @@ func main() {
 func serveHTTP(newServer func() *mcp.Server, port int, opts *mcp.StreamableHTTPOptions) error {
 	server := newServer()
 	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, opts)
+	return serveMux(handler, port)
+}
+
+// serveMux serves handler at /mcp on 127.0.0.1.
+func serveMux(handler http.Handler, port int) error {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", handler)
 	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))

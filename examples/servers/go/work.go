@@ -28,7 +28,12 @@ var variants = map[string]WorkHandler{
 	"cancel-not-wired":      cancelNotWiredWork,
 	"cancel-swallowed":      cancelSwallowedWork,
 	"never-ends":            neverEndsWork,
+	postHangs:               correctWork, // the fault is in its HTTP endpoint (post_hangs.go)
 }
+
+// postHangs names the server whose tool is correct and whose hand-written
+// HTTP endpoint is not.
+const postHangs = "post-hangs"
 
 func workTool() *mcp.Tool {
 	schema, err := jsonschema.For[WorkInput](nil)
