@@ -50,8 +50,6 @@ func main() {
 	// No signal handling, as in the SDK's examples: SIGTERM ends the process at
 	// once (Go's default). stdin EOF ends a stdio session: Run returns once the
 	// handlers in flight have returned (the SDK cancels their ctx).
-	ctx := context.Background()
-
 	var err error
 	switch {
 	case *variant == postHangs:
@@ -59,7 +57,7 @@ func main() {
 	case *useHTTP:
 		err = serveHTTP(newServer, *port, &mcp.StreamableHTTPOptions{Stateless: *stateless, JSONResponse: *jsonResponse})
 	default:
-		err = newServer().Run(ctx, &mcp.StdioTransport{})
+		err = newServer().Run(context.Background(), &mcp.StdioTransport{})
 	}
 	if err != nil {
 		log.Fatalf("server %s: %v", *variant, err)
@@ -86,6 +84,7 @@ func serveMux(handler http.Handler, port int) error {
 	return httpServer.Serve(ln)
 }
 
+// variantNames lists the --variant values, sorted, for the usage and errors.
 func variantNames() []string {
 	names := make([]string, 0, len(variants))
 	for name := range variants {

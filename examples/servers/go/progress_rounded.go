@@ -10,10 +10,10 @@ import (
 
 // subSteps is how many small items the rounded variant processes: more than
 // 100, so an integer percentage must repeat.
-const subSteps = 160
+const subSteps = 150
 
 // progressRoundedWork is pitfall 2: progress as int(100*done/total) over many
-// small items (1 ms each, whatever the arguments), so the same percentage is
+// small items (2 ms each, whatever the arguments), so the same percentage is
 // sent twice in a row (progress must increase).
 func progressRoundedWork(ctx context.Context, req *mcp.CallToolRequest, in WorkInput) (*mcp.CallToolResult, any, error) {
 	token := req.Params.GetProgressToken()
@@ -21,7 +21,7 @@ func progressRoundedWork(ctx context.Context, req *mcp.CallToolRequest, in WorkI
 		select {
 		case <-ctx.Done():
 			return nil, nil, ctx.Err()
-		case <-time.After(time.Millisecond):
+		case <-time.After(2 * time.Millisecond):
 		}
 		if token != nil {
 			percent := i * 100 / subSteps
