@@ -23,7 +23,7 @@ func cancelNotWiredWork(ctx context.Context, req *mcp.CallToolRequest, in WorkIn
 // crawl does the steps; it takes a ctx as Go style asks, and never checks it.
 func crawl(ctx context.Context, req *mcp.CallToolRequest, token any, in WorkInput) error {
 	for i := 1; i <= in.Steps; i++ {
-		time.Sleep(time.Duration(in.StepMs) * time.Millisecond)
+		time.Sleep(in.stepDuration())
 		if token != nil {
 			notifyProgress(ctx, req, token, float64(i), float64(in.Steps), fmt.Sprintf("step %d of %d", i, in.Steps))
 		}

@@ -23,10 +23,9 @@ const retryAttempts = 2
 // of returning ctx.Err().
 func cancelSwallowedWork(ctx context.Context, req *mcp.CallToolRequest, in WorkInput) (*mcp.CallToolResult, any, error) {
 	token := req.Params.GetProgressToken()
-	stepDuration := time.Duration(in.StepMs) * time.Millisecond
 	failed := 0
 	for i := 1; i <= in.Steps; i++ {
-		err := withRetry(retryAttempts, stepDuration, func() error { return sleepCtx(ctx, stepDuration) })
+		err := withRetry(retryAttempts, in.stepDuration(), func() error { return sleepCtx(ctx, in.stepDuration()) })
 		if err != nil {
 			// NG: the cancellation is counted as one more failed step.
 			failed++
@@ -53,14 +52,4 @@ func withRetry(attempts int, backoff time.Duration, f func() error) (err error) 
 		time.Sleep(backoff)
 	}
 	return err
-}
-
-// sleepCtx sleeps d or until ctx ends, whichever comes first.
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-time.After(d):
-		return nil
-	}
 }

@@ -15,10 +15,8 @@ import (
 func progressAfterResultWork(ctx context.Context, req *mcp.CallToolRequest, in WorkInput) (*mcp.CallToolResult, any, error) {
 	token := req.Params.GetProgressToken()
 	for i := 1; i < in.Steps; i++ {
-		select {
-		case <-ctx.Done():
-			return nil, nil, ctx.Err()
-		case <-time.After(time.Duration(in.StepMs) * time.Millisecond):
+		if err := sleepCtx(ctx, in.stepDuration()); err != nil {
+			return nil, nil, err // the SDK's cancellation: let it propagate
 		}
 		if token != nil {
 			notifyProgress(ctx, req, token, float64(i), float64(in.Steps), fmt.Sprintf("step %d of %d", i, in.Steps))

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -13,10 +12,8 @@ import (
 // whether or not the client asked. Cancellation is wired correctly.
 func progressOwnTokenWork(ctx context.Context, req *mcp.CallToolRequest, in WorkInput) (*mcp.CallToolResult, any, error) {
 	for i := 1; i <= in.Steps; i++ {
-		select {
-		case <-ctx.Done():
-			return nil, nil, ctx.Err()
-		case <-time.After(time.Duration(in.StepMs) * time.Millisecond):
+		if err := sleepCtx(ctx, in.stepDuration()); err != nil {
+			return nil, nil, err // the SDK's cancellation: let it propagate
 		}
 		notifyProgress(ctx, req, "task-1", float64(i), float64(in.Steps), fmt.Sprintf("step %d of %d", i, in.Steps))
 	}

@@ -18,10 +18,8 @@ const subSteps = 150
 func progressRoundedWork(ctx context.Context, req *mcp.CallToolRequest, in WorkInput) (*mcp.CallToolResult, any, error) {
 	token := req.Params.GetProgressToken()
 	for i := 1; i <= subSteps; i++ {
-		select {
-		case <-ctx.Done():
-			return nil, nil, ctx.Err()
-		case <-time.After(2 * time.Millisecond):
+		if err := sleepCtx(ctx, 2*time.Millisecond); err != nil {
+			return nil, nil, err
 		}
 		if token != nil {
 			percent := i * 100 / subSteps

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -14,10 +13,8 @@ func totalChangesWork(ctx context.Context, req *mcp.CallToolRequest, in WorkInpu
 	token := req.Params.GetProgressToken()
 	total := 50.0
 	for i := 1; i <= in.Steps; i++ {
-		select {
-		case <-ctx.Done():
-			return nil, nil, ctx.Err()
-		case <-time.After(time.Duration(in.StepMs) * time.Millisecond):
+		if err := sleepCtx(ctx, in.stepDuration()); err != nil {
+			return nil, nil, err // the SDK's cancellation: let it propagate
 		}
 		if i > in.Steps/2 {
 			total = 80 // "it was 80, not 50"

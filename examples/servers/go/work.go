@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -14,6 +15,20 @@ import (
 type WorkInput struct {
 	Steps  int `json:"steps,omitempty" jsonschema:"number of steps (1 to 8, default 4)"`
 	StepMs int `json:"stepMs,omitempty" jsonschema:"milliseconds per step (5 to 40, default 20)"`
+}
+
+// stepDuration is how long one step takes.
+func (in WorkInput) stepDuration() time.Duration { return time.Duration(in.StepMs) * time.Millisecond }
+
+// sleepCtx sleeps d, or less if ctx ends first: then it returns ctx.Err().
+// This is where a handler's cancellation interrupts its work.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(d):
+		return nil
+	}
 }
 
 // WorkHandler is the typed tool handler every variant provides.
