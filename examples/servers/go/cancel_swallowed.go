@@ -9,9 +9,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// retryAttempts and the backoff (one stepMs) are the retry policy of the
-// swallowing variant's steps.
-const retryAttempts = 2
+// retryAttempts is the retry policy of the swallowing variant's steps, with a
+// backoff that starts at one stepMs and doubles.
+const retryAttempts = 3
 
 // cancelSwallowedWork is pitfall 3b in its Go form: the step is cancellable,
 // but every error is "transient" to the retry helper and "one failed step must
@@ -43,13 +43,15 @@ func cancelSwallowedWork(ctx context.Context, req *mcp.CallToolRequest, in WorkI
 }
 
 // withRetry calls f until it succeeds, at most attempts times, sleeping
-// backoff between tries. NG: it retries every error, context.Canceled too.
+// backoff after a failure and doubling it. NG: it retries every error,
+// context.Canceled too.
 func withRetry(attempts int, backoff time.Duration, f func() error) (err error) {
 	for try := 1; try <= attempts; try++ {
 		if err = f(); err == nil {
 			return nil
 		}
 		time.Sleep(backoff)
+		backoff *= 2
 	}
 	return err
 }
