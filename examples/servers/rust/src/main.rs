@@ -3,6 +3,7 @@
 //! ```text
 //! rmcp-testbed --variant NAME                                   # stdio (default)
 //! rmcp-testbed --variant NAME --http --port N [--stateless [--json]]
+//! rmcp-testbed --variant post-hangs --http --port N                # HTTP only
 //! ```
 //!
 //! Each variant lives in its own file and is written the way rmcp users write a server
@@ -14,6 +15,7 @@ mod cancel_not_wired;
 mod cancel_swallowed;
 mod correct;
 mod never_ends;
+mod post_hangs;
 mod progress_after_result;
 mod progress_own_token;
 mod progress_rounded;
@@ -43,6 +45,7 @@ const VARIANTS: &[&str] = &[
     "cancel-not-wired",
     "cancel-swallowed",
     "never-ends",
+    "post-hangs",
 ];
 
 /// How to serve: stdio, or Streamable HTTP on 127.0.0.1.
@@ -88,6 +91,9 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Options, String> {
     if json && !stateless {
         return Err("--json: rmcp answers JSON only in stateless mode; add --stateless".into());
     }
+    if variant == "post-hangs" && !http {
+        return Err("--variant post-hangs: HTTP only (a hand-written JSON endpoint); add --http --port N".into());
+    }
     let http = match (http, port) {
         (false, _) => None,
         (true, Some(port)) => Some(Http { port, stateless, json }),
@@ -116,6 +122,10 @@ async fn main() -> ExitCode {
         "cancel-not-wired" => serve(cancel_not_wired::CancelNotWired::new, &options).await,
         "cancel-swallowed" => serve(cancel_swallowed::CancelSwallowed::new, &options).await,
         "never-ends" => serve(never_ends::NeverEnds::new, &options).await,
+        "post-hangs" => match &options.http {
+            Some(http) => post_hangs::serve(http.port).await,
+            None => unreachable!("parse_args requires --http for post-hangs"),
+        },
         _ => unreachable!("parse_args accepts only VARIANTS"),
     };
     match served {
