@@ -1,11 +1,12 @@
 //! `cancel-swallowed`: the cancellation is caught like any error and answered (pitfall 3b).
 //!
 //! Each step races the request's `CancellationToken` (so the cancel *is* observed), but the
-//! author's "one bad step must not fail the job" loop records every step error, the cancel
-//! included, and goes on; in the end it returns `Ok(CallToolResult)` listing the failures.
-//! rmcp drops that result (it never answers a request it was told to cancel), so on the wire
-//! the swallowing shows as what the loop does next: every remaining step fails at once and
-//! each still reports progress on the client's token after the cancel.
+//! author treats every step error alike: back off, retry once, and if it fails again record it
+//! and go on ("one bad step must not fail the job"); in the end it returns
+//! `Ok(CallToolResult)` listing the failures. rmcp drops that result (it never answers a
+//! request it was told to cancel), so on the wire the swallowing shows as what the loop does
+//! next: each remaining step still backs off, fails and reports progress on the client's
+//! token, one `stepMs` apart, after the cancel.
 
 use std::time::Duration;
 
@@ -49,9 +50,13 @@ impl CancelSwallowed {
         let token = meta.get_progress_token();
         let mut failures = Vec::new();
         for i in 1..=args.steps {
-            // BUG: the cancel is one more step error; it is recorded and the loop goes on.
+            // BUG: the cancel is one more step error: retried after a pause, then recorded,
+            // and the loop goes on.
             if let Err(error) = run_step(args.step_ms, &ct).await {
-                failures.push(format!("step {i}: {error}"));
+                tokio::time::sleep(Duration::from_millis(args.step_ms)).await;
+                if run_step(args.step_ms, &ct).await.is_err() {
+                    failures.push(format!("step {i}: {error}"));
+                }
             }
             if let Some(token) = &token {
                 let _ = peer
