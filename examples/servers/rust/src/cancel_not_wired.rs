@@ -11,7 +11,9 @@ use std::time::Duration;
 use rmcp::{
     ErrorData as McpError, Peer, RoleServer, ServerHandler,
     handler::server::{router::tool::ToolRouter, wrapper::Parameters},
-    model::{CallToolResult, ContentBlock, ProgressNotificationParam, ProgressToken, RequestMetaObject},
+    model::{
+        CallToolResult, ContentBlock, ProgressNotificationParam, ProgressToken, RequestMetaObject,
+    },
     tool, tool_handler, tool_router,
 };
 
@@ -23,7 +25,12 @@ pub struct CancelNotWired {
 }
 
 /// The job, on its own task: it has no way to hear about a cancel.
-async fn run_job(steps: u32, step_ms: u64, token: Option<ProgressToken>, peer: Peer<RoleServer>) -> u32 {
+async fn run_job(
+    steps: u32,
+    step_ms: u64,
+    token: Option<ProgressToken>,
+    peer: Peer<RoleServer>,
+) -> u32 {
     for i in 1..=steps {
         tokio::time::sleep(Duration::from_millis(step_ms)).await;
         if let Some(token) = &token {
@@ -42,7 +49,9 @@ async fn run_job(steps: u32, step_ms: u64, token: Option<ProgressToken>, peer: P
 #[tool_router]
 impl CancelNotWired {
     pub fn new() -> Self {
-        Self { tool_router: Self::tool_router() }
+        Self {
+            tool_router: Self::tool_router(),
+        }
     }
 
     #[tool(description = "Runs `steps` steps of `stepMs` ms, reporting progress after each")]
@@ -53,9 +62,18 @@ impl CancelNotWired {
         peer: Peer<RoleServer>,
     ) -> Result<CallToolResult, McpError> {
         // BUG: detached task, and the request's CancellationToken is never taken or checked.
-        let job = tokio::spawn(run_job(args.steps, args.step_ms, meta.get_progress_token(), peer));
-        let steps = job.await.map_err(|e| McpError::internal_error(e.to_string(), None))?;
-        Ok(CallToolResult::success(vec![ContentBlock::text(format!("done {steps}"))]))
+        let job = tokio::spawn(run_job(
+            args.steps,
+            args.step_ms,
+            meta.get_progress_token(),
+            peer,
+        ));
+        let steps = job
+            .await
+            .map_err(|e| McpError::internal_error(e.to_string(), None))?;
+        Ok(CallToolResult::success(vec![ContentBlock::text(format!(
+            "done {steps}"
+        ))]))
     }
 }
 

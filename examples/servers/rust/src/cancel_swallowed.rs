@@ -36,7 +36,9 @@ async fn run_step(step_ms: u64, ct: &CancellationToken) -> Result<(), String> {
 #[tool_router]
 impl CancelSwallowed {
     pub fn new() -> Self {
-        Self { tool_router: Self::tool_router() }
+        Self {
+            tool_router: Self::tool_router(),
+        }
     }
 
     #[tool(description = "Runs `steps` steps of `stepMs` ms, reporting progress after each")]
@@ -72,7 +74,12 @@ impl CancelSwallowed {
         let summary = if failures.is_empty() {
             format!("done {}", args.steps)
         } else {
-            format!("done {} ({} failed: {})", args.steps, failures.len(), failures.join(", "))
+            format!(
+                "done {} ({} failed: {})",
+                args.steps,
+                failures.len(),
+                failures.join(", ")
+            )
         };
         Ok(CallToolResult::success(vec![ContentBlock::text(summary)]))
     }

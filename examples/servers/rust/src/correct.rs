@@ -25,7 +25,9 @@ pub struct Correct {
 #[tool_router]
 impl Correct {
     pub fn new() -> Self {
-        Self { tool_router: Self::tool_router() }
+        Self {
+            tool_router: Self::tool_router(),
+        }
     }
 
     #[tool(description = "Runs `steps` steps of `stepMs` ms, reporting progress after each")]
@@ -52,7 +54,10 @@ impl Correct {
                     .await;
             }
         }
-        Ok(CallToolResult::success(vec![ContentBlock::text(format!("done {}", args.steps))]))
+        Ok(CallToolResult::success(vec![ContentBlock::text(format!(
+            "done {}",
+            args.steps
+        ))]))
     }
 }
 

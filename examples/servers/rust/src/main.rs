@@ -78,12 +78,20 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Options, String> {
             }
             "--stateless" => stateless = true,
             "--json" => json = true,
-            other => return Err(format!("unknown argument {other:?}; usage: --variant NAME [--http --port N [--stateless [--json]]]")),
+            other => {
+                return Err(format!(
+                    "unknown argument {other:?}; usage: --variant NAME [--http --port N [--stateless [--json]]]"
+                ));
+            }
         }
     }
-    let variant = variant.ok_or_else(|| format!("--variant is required: one of {}", VARIANTS.join(", ")))?;
+    let variant =
+        variant.ok_or_else(|| format!("--variant is required: one of {}", VARIANTS.join(", ")))?;
     if !VARIANTS.contains(&variant.as_str()) {
-        return Err(format!("--variant {variant}: unknown; use one of {}", VARIANTS.join(", ")));
+        return Err(format!(
+            "--variant {variant}: unknown; use one of {}",
+            VARIANTS.join(", ")
+        ));
     }
     if !http && (port.is_some() || stateless || json) {
         return Err("--port, --stateless and --json select HTTP modes: add --http".into());
@@ -92,12 +100,21 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Options, String> {
         return Err("--json: rmcp answers JSON only in stateless mode; add --stateless".into());
     }
     if variant == "post-hangs" && !http {
-        return Err("--variant post-hangs: HTTP only (a hand-written JSON endpoint); add --http --port N".into());
+        return Err(
+            "--variant post-hangs: HTTP only (a hand-written JSON endpoint); add --http --port N"
+                .into(),
+        );
     }
     let http = match (http, port) {
         (false, _) => None,
-        (true, Some(port)) => Some(Http { port, stateless, json }),
-        (true, None) => return Err("--http needs --port N (the server listens on 127.0.0.1:N)".into()),
+        (true, Some(port)) => Some(Http {
+            port,
+            stateless,
+            json,
+        }),
+        (true, None) => {
+            return Err("--http needs --port N (the server listens on 127.0.0.1:N)".into());
+        }
     };
     Ok(Options { variant, http })
 }
@@ -149,10 +166,17 @@ async fn serve<S: ServerHandler>(make: fn() -> S, options: &Options) -> Result<(
         .with_legacy_session_mode(!http.stateless)
         .with_json_response(http.json)
         .with_cancellation_token(ct.child_token());
-    let service = StreamableHttpService::new(move || Ok(make()), LocalSessionManager::default().into(), config);
+    let service = StreamableHttpService::new(
+        move || Ok(make()),
+        LocalSessionManager::default().into(),
+        config,
+    );
     let router = axum::Router::new().nest_service("/mcp", service);
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", http.port)).await?;
-    eprintln!("rmcp-testbed {}: listening on http://127.0.0.1:{}/mcp", options.variant, http.port);
+    eprintln!(
+        "rmcp-testbed {}: listening on http://127.0.0.1:{}/mcp",
+        options.variant, http.port
+    );
     axum::serve(listener, router)
         .with_graceful_shutdown(async move {
             let _ = tokio::signal::ctrl_c().await;

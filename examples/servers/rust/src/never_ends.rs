@@ -24,7 +24,9 @@ pub struct NeverEnds {
 #[tool_router]
 impl NeverEnds {
     pub fn new() -> Self {
-        Self { tool_router: Self::tool_router() }
+        Self {
+            tool_router: Self::tool_router(),
+        }
     }
 
     #[tool(description = "Runs one step of `stepMs` ms, then waits for the job to be confirmed")]
@@ -46,7 +48,10 @@ impl NeverEnds {
         }
         // BUG: waits forever, and not in a select with the request's CancellationToken.
         std::future::pending::<()>().await;
-        Ok(CallToolResult::success(vec![ContentBlock::text(format!("done {}", args.steps))]))
+        Ok(CallToolResult::success(vec![ContentBlock::text(format!(
+            "done {}",
+            args.steps
+        ))]))
     }
 }
 

@@ -48,8 +48,13 @@ pub async fn serve(port: u16) -> Result<(), Box<dyn Error>> {
     let (from_server, to_server) = tokio::io::split(bridge_io);
     let waiters = Waiters::default();
     tokio::spawn(route_responses(from_server, waiters.clone()));
-    let bridge = Arc::new(Bridge { to_server: Mutex::new(to_server), waiters });
-    let app = Router::new().route("/mcp", post(handle_post)).with_state(bridge);
+    let bridge = Arc::new(Bridge {
+        to_server: Mutex::new(to_server),
+        waiters,
+    });
+    let app = Router::new()
+        .route("/mcp", post(handle_post))
+        .with_state(bridge);
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
     eprintln!("rmcp-testbed post-hangs: listening on http://127.0.0.1:{port}/mcp");
     axum::serve(listener, app).await?;
@@ -60,7 +65,9 @@ pub async fn serve(port: u16) -> Result<(), Box<dyn Error>> {
 async fn route_responses(from_server: ReadHalf<DuplexStream>, waiters: Waiters) {
     let mut lines = BufReader::new(from_server).lines();
     while let Ok(Some(line)) = lines.next_line().await {
-        let Ok(message) = serde_json::from_str::<Value>(&line) else { continue };
+        let Ok(message) = serde_json::from_str::<Value>(&line) else {
+            continue;
+        };
         // Notifications (progress) have no POST of their own in a JSON-only endpoint: dropped.
         if message.get("method").is_some() {
             continue;
@@ -101,7 +108,9 @@ async fn handle_post(State(bridge): State<Arc<Bridge>>, body: String) -> Respons
         None => StatusCode::ACCEPTED.into_response(),
         // BUG: a cancelled request gets no response, so this await never returns.
         Some(rx) => match rx.await {
-            Ok(response) => ([(header::CONTENT_TYPE, "application/json")], response).into_response(),
+            Ok(response) => {
+                ([(header::CONTENT_TYPE, "application/json")], response).into_response()
+            }
             Err(_) => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
         },
     }

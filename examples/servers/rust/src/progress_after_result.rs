@@ -24,7 +24,9 @@ pub struct ProgressAfterResult {
 #[tool_router]
 impl ProgressAfterResult {
     pub fn new() -> Self {
-        Self { tool_router: Self::tool_router() }
+        Self {
+            tool_router: Self::tool_router(),
+        }
     }
 
     #[tool(description = "Runs `steps` steps of `stepMs` ms, then cleans up in the background")]
@@ -66,7 +68,10 @@ impl ProgressAfterResult {
                     .await;
             }
         });
-        Ok(CallToolResult::success(vec![ContentBlock::text(format!("done {}", args.steps))]))
+        Ok(CallToolResult::success(vec![ContentBlock::text(format!(
+            "done {}",
+            args.steps
+        ))]))
     }
 }
 

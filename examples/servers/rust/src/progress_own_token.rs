@@ -10,7 +10,9 @@ use std::time::Duration;
 use rmcp::{
     ErrorData as McpError, Peer, RoleServer, ServerHandler,
     handler::server::{router::tool::ToolRouter, wrapper::Parameters},
-    model::{CallToolResult, ContentBlock, NumberOrString, ProgressNotificationParam, ProgressToken},
+    model::{
+        CallToolResult, ContentBlock, NumberOrString, ProgressNotificationParam, ProgressToken,
+    },
     tool, tool_handler, tool_router,
 };
 use tokio_util::sync::CancellationToken;
@@ -25,7 +27,9 @@ pub struct ProgressOwnToken {
 #[tool_router]
 impl ProgressOwnToken {
     pub fn new() -> Self {
-        Self { tool_router: Self::tool_router() }
+        Self {
+            tool_router: Self::tool_router(),
+        }
     }
 
     #[tool(description = "Runs `steps` steps of `stepMs` ms, reporting progress after each")]
@@ -50,7 +54,10 @@ impl ProgressOwnToken {
                 )
                 .await;
         }
-        Ok(CallToolResult::success(vec![ContentBlock::text(format!("done {}", args.steps))]))
+        Ok(CallToolResult::success(vec![ContentBlock::text(format!(
+            "done {}",
+            args.steps
+        ))]))
     }
 }
 

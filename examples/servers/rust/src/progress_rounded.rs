@@ -28,7 +28,9 @@ pub struct ProgressRounded {
 #[tool_router]
 impl ProgressRounded {
     pub fn new() -> Self {
-        Self { tool_router: Self::tool_router() }
+        Self {
+            tool_router: Self::tool_router(),
+        }
     }
 
     #[tool(description = "Processes 160 small items, reporting a percentage after each")]
@@ -57,7 +59,10 @@ impl ProgressRounded {
                     .await;
             }
         }
-        Ok(CallToolResult::success(vec![ContentBlock::text(format!("done {}", args.steps))]))
+        Ok(CallToolResult::success(vec![ContentBlock::text(format!(
+            "done {}",
+            args.steps
+        ))]))
     }
 }
 

@@ -24,7 +24,9 @@ pub struct TotalChanges {
 #[tool_router]
 impl TotalChanges {
     pub fn new() -> Self {
-        Self { tool_router: Self::tool_router() }
+        Self {
+            tool_router: Self::tool_router(),
+        }
     }
 
     #[tool(description = "Runs `steps` steps of `stepMs` ms, and more if it finds more work")]
@@ -58,7 +60,9 @@ impl TotalChanges {
                 total = args.steps * 2;
             }
         }
-        Ok(CallToolResult::success(vec![ContentBlock::text(format!("done {total}"))]))
+        Ok(CallToolResult::success(vec![ContentBlock::text(format!(
+            "done {total}"
+        ))]))
     }
 }
 
