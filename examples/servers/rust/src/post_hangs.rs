@@ -7,7 +7,8 @@
 //! tool is the correct one. But rmcp rightly writes no response for a cancelled request, and
 //! nothing else resumes the waiter, so after `notifications/cancelled` the request's POST
 //! never completes (the Swift SDK's `StatelessHTTPServerTransport` had exactly this).
-//! A second request reusing an in-flight id overwrites the first waiter the same way.
+//! A second request reusing an in-flight id replaces the first one's waiter, whose POST then
+//! ends with a bare 500.
 
 use std::{collections::HashMap, error::Error, sync::Arc};
 
