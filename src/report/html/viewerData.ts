@@ -1,0 +1,190 @@
+import { caseAt, type SimCase } from '../../campaign/simCase.ts';
+import { invariant as catalogued, invariants, type InvariantId } from '../../model/invariants.ts';
+import type { ResolvedWorkload } from '../../options/workloadOptions.ts';
+import { replayCaseCommand, replayFileCommand } from '../../options/replayCaseCommand.ts';
+import type { SdkAdapter } from '../../sdk/SdkAdapter.ts';
+import { recordRun, simulated, type RunCase } from './recordRun.ts';
+import type { ViewerData, ViewerFinding, ViewerRun } from './viewerTypes.ts';
+
+/** A case the viewer can run: a scenario, its tape and seed. */
+type Case = Pick<SimCase, 'scenario' | 'tape' | 'seed'>;
+
+/** How to run a case of this report: simulated on the SDK, or against a fuzz target. */
+export type CaseRunner = (c: Case) => RunCase;
+
+export interface ViewerDataOptions {
+  /** The SDK the report's cases run on (the report's own: `view` refuses another). */
+  readonly sdk: SdkAdapter;
+  /** How to run a fuzz report's cases (its target); simulated on `sdk` otherwise. */
+  readonly runner?: CaseRunner;
+  /** A file name to show in the title. */
+  readonly source?: string;
+}
+
+/** One finding of the report before it is run: what it says, and the cases that show it. */
+interface Planned {
+  readonly invariant: string;
+  readonly level?: string;
+  readonly section?: string;
+  readonly clause?: string;
+  readonly message?: string;
+  readonly commands: ViewerFinding['commands'];
+  readonly shrunk: { readonly case: Case; readonly label: string };
+  readonly original?: Case;
+  readonly absent: string[];
+}
+
+type Json = Record<string, any>;
+
+/**
+ * The viewer's data for a report (`check`, `replay`, `explore`, `fuzz` JSON) or a replay file
+ * (`check`'s or `fuzz`'s): each finding's case is run again, observed (the SDK's maps and the
+ * enabled actions at every step), with the campaign case it was shrunk from and the nearest
+ * schedule without the finding. Deterministic: the same report gives the same data.
+ */
+export async function viewerData(report: Json, options: ViewerDataOptions): Promise<ViewerData> {
+  const runner = options.runner ?? ((c: Case) => simulated(c, options.sdk));
+  const planned = plan(report);
+  const findings: ViewerFinding[] = [];
+  const ids = new Map<string, number>();
+  for (const p of planned) {
+    const base = p.clause ? `${p.invariant}/${p.clause}` : p.invariant;
+    const n = (ids.get(base) ?? 0) + 1;
+    ids.set(base, n);
+    findings.push(await runFinding(p, n === 1 ? base : `${base}-${n}`, runner));
+  }
+  const coverage = report.coverage as ViewerData['coverage'] | undefined;
+  const realTime = report.clock === 'real' || report.realTime === true;
+  return {
+    version: 1,
+    clock: realTime ? 'real' : 'virtual',
+    title: `mcp-sim ${kindOf(report)}${options.source ? `: ${options.source}` : ''}`,
+    subtitle: `${report.tool?.name ?? report.madeWith?.tool?.name ?? 'mcp-sim'}@${report.tool?.version ?? report.madeWith?.tool?.version ?? '?'} on ${options.sdk.name}@${options.sdk.version}`,
+    findings,
+    ...(coverage?.races && { coverage: { races: coverage.races, transitions: coverage.transitions ?? {} } }),
+  };
+}
+
+const kindOf = (r: Json): string => (typeof r.kind === 'string' ? r.kind : r.scenario ? 'replay file' : 'report');
+
+/** The findings a report names, with their cases. */
+function plan(r: Json): Planned[] {
+  if (r.kind === 'campaign') {
+    const workload = r.options.workload as ResolvedWorkload;
+    return [...r.violations, ...r.warnings, ...r.notes].map((f: Json): Planned => {
+      const index = (f.newCause?.firstCase ?? f.firstCase) as number;
+      const original = caseAt(r.options.seed, index, workload);
+      const commands = [{ label: 'replay the original case', command: f.replay.command }, ...(f.replay.fileCommand ? [{ label: 'replay the shrunk case', command: f.replay.fileCommand }] : [])];
+      return {
+        ...said(f),
+        commands,
+        shrunk: f.minimalCase ? { case: f.minimalCase.case, label: 'shrunk' } : { case: original, label: `case ${index} (not shrunk)` },
+        original,
+        absent: f.minimalCase ? [] : ['The shrunk case: the campaign ran without shrinking (--no-shrink), so the case shown is the first one found.'],
+      };
+    });
+  }
+  if (r.kind === 'replay') {
+    const shown: Json[] = r.findings.length ? r.findings : [{ invariant: '(no finding)', message: 'this case shows no finding' }];
+    const command = replayCommandOf(r.source, r.expect);
+    return shown.map((f) => ({ ...said(f), commands: [{ label: 'replay this case', command }], shrunk: { case: r.case, label: 'replayed' }, absent: ['The original case: a replay report holds the case replayed, not the campaign case it came from (view the replay file for that).'] }));
+  }
+  if (r.kind === 'explore') {
+    return r.findings.map((f: Json) => ({
+      ...said(f),
+      commands: f.replay ? [{ label: 'replay this schedule', command: f.replay.command }] : [],
+      shrunk: { case: { scenario: r.scenario, tape: f.tape, seed: r.options.seed }, label: `least-deviating schedule (${f.deviations} deviations)` },
+      absent: ['The original case: explore enumerates schedules; the one shown deviates least from the natural order.'],
+    }));
+  }
+  if (r.kind === 'fuzz' && Array.isArray(r.findings)) {
+    return r.findings
+      .filter((f: Json) => f.owner === 'server')
+      .map((f: Json) => ({
+        ...said({ ...f, ...f.example, message: f.explanation ?? f.example?.message }),
+        commands: (f.replay as string[]).map((command, k) => ({ label: k === 0 && f.counterexample ? 'replay the shrunk case' : 'replay the campaign case', command })),
+        shrunk: f.counterexample ? { case: f.counterexample.case, label: 'shrunk' } : { case: undefined as unknown as Case, label: 'absent' },
+        absent: f.counterexample ? ['The original case: the fuzz report keeps the campaign case by index only (its replay command above).'] : ['The case: the fuzz report has no counterexample for this finding.'],
+      }))
+      .filter((p: Planned) => p.shrunk.case !== undefined);
+  }
+  if (r.kind === 'fuzz' && r.case) {
+    return [{ ...said({ invariant: r.invariant }), commands: [{ label: 'replay this case', command: `npx mcp-sim fuzz ${r.module} --replay <this file>` }], shrunk: { case: r.case, label: 'shrunk' }, absent: [] }];
+  }
+  if (r.scenario && Array.isArray(r.tape)) {
+    const original = r.origin ? caseAt(r.origin.campaignSeed, r.origin.caseIndex, r.origin.workload) : undefined;
+    return [
+      {
+        ...said({ invariant: r.invariant ?? '(not named)' }),
+        commands: [...(r.origin ? [{ label: 'replay the original case', command: r.origin.command as string }] : []), { label: 'replay this file', command: replayFileCommand('<this file>') }],
+        shrunk: { case: r as Case, label: 'shrunk' },
+        ...(original && { original }),
+        absent: original ? [] : ['The original case: this replay file has no "origin" (it was not shrunk from a campaign case).'],
+      },
+    ];
+  }
+  throw new Error(`view: the JSON is not a report of check, replay, explore or fuzz (kind ${JSON.stringify(r.kind)}) nor a replay file; give one that mcp-sim wrote with --json or into .mcp-sim/repro/`);
+}
+
+/** What a finding says of itself, completed from the catalogue. */
+function said(f: Json): Omit<Planned, 'commands' | 'shrunk' | 'absent' | 'original'> {
+  const known = invariants.has(f.invariant as InvariantId) ? catalogued(f.invariant as InvariantId) : undefined;
+  return {
+    invariant: f.invariant,
+    ...((f.level ?? known?.level) && { level: f.level ?? known?.level }),
+    ...((f.section ?? known?.section) && { section: f.section ?? known?.section }),
+    ...(f.clause !== undefined && { clause: f.clause }),
+    ...(f.message !== undefined && { message: f.message }),
+  };
+}
+
+function replayCommandOf(source: Json, expect: string | undefined): string {
+  if (source.kind === 'file') return replayFileCommand(source.file);
+  if (source.kind === 'baseline') return `npx mcp-sim replay --baseline "${source.entry}"`;
+  return replayCaseCommand(source.seed, source.caseIndex, source.workload, expect ? { expect: expect as InvariantId } : {});
+}
+
+async function runFinding(p: Planned, id: string, runner: CaseRunner): Promise<ViewerFinding> {
+  const shrunk = await recordRun(p.shrunk.label, `tape ${JSON.stringify(p.shrunk.case.tape)}, run seed ${p.shrunk.case.seed}`, p.shrunk.case, runner(p.shrunk.case));
+  const fromRun = shrunk.checked.findings.find((f) => f.invariant === p.invariant);
+  const known = invariants.has(p.invariant as InvariantId) ? catalogued(p.invariant as InvariantId) : undefined;
+  const absent = [...p.absent];
+  const original = p.original && (await recordRun('original', `the campaign case, tape ${JSON.stringify(p.original.tape)}`, p.original, runner(p.original)));
+  const counterfactual = known ? await nearestWithout(p.invariant, p.shrunk.case, runner) : undefined;
+  if (known && !counterfactual) absent.push('The counterfactual: no schedule one choice away from the shrunk one is free of the finding (each choice put back to the natural order still shows it).');
+  return {
+    id,
+    invariant: p.invariant,
+    level: p.level ?? fromRun?.level ?? '',
+    section: p.section ?? fromRun?.section ?? '',
+    ...((p.clause ?? fromRun?.clause) !== undefined && { clause: p.clause ?? fromRun?.clause }),
+    property: known?.property ?? '',
+    message: p.message ?? fromRun?.message ?? '',
+    commands: p.commands,
+    runs: { shrunk: strip(shrunk), ...(original && { original: strip(original) }), ...(counterfactual && { counterfactual }) },
+    absent,
+  };
+}
+
+const strip = ({ checked: _checked, ...run }: ViewerRun & { checked: unknown }): ViewerRun => run;
+
+/**
+ * The nearest schedule without the finding: the shrunk tape with one choice put back to the
+ * natural one (0), first position first; absent when every such schedule still shows it. Costs
+ * at most one run per non-zero choice of the (1-minimal, so short) tape.
+ */
+async function nearestWithout(invariant: string, c: Case, runner: CaseRunner): Promise<ViewerRun | undefined> {
+  for (let k = 0; k < c.tape.length; k++) {
+    if (c.tape[k] === 0) continue;
+    const tape = c.tape.map((x, j) => (j === k ? 0 : x));
+    const alt = { ...c, tape };
+    let run;
+    try {
+      run = await recordRun('counterfactual', `tape[${k}] ${c.tape[k]} → 0 (the natural choice at that point)`, alt, runner(alt));
+    } catch {
+      continue;
+    }
+    if (!run.checked.findings.some((f) => f.invariant === invariant)) return strip(run);
+  }
+  return undefined;
+}
