@@ -17,6 +17,16 @@ export const RACE_ENTRY = 'cancel.late-response-silent memory reordered';
 let sdk: SdkAdapter;
 let report: Record<string, unknown>;
 let data: ViewerData;
+/** A run of the first finding. */
+const runOf = (which: 'shrunk' | 'original' | 'counterfactual') => {
+  const k = data.findings[0]!.runs[which];
+  return k === undefined ? undefined : data.runs[k]!;
+};
+/** A field of step `k`, from the last step that has it (steps leave out what did not change). */
+function at<K extends 'requests' | 'maps'>(steps: ViewerData['runs'][number]['steps'], k: number, field: K) {
+  for (let j = k; j >= 0; j--) if (steps[j]![field] !== undefined) return steps[j]![field]!;
+  return undefined;
+}
 beforeAll(async () => {
   sdk = await defaultSdk();
   const entry = loadBaselines(sdk.name, sdk.version)
@@ -45,30 +55,31 @@ describe('viewerData: a replay file of a baseline race (cancel.late-response-sil
   it('the shrunk run is the replay: the same trace hash as a run without the observer', async () => {
     const c = report as unknown as { scenario: never; tape: number[]; seed: number };
     const plain = await runChecked(c.scenario, { tape: c.tape, seed: c.seed, sdk });
-    expect(data.findings[0]!.runs.shrunk.traceHash).toBe(plain.result.hash);
+    expect(runOf('shrunk')!.traceHash).toBe(plain.result.hash);
   });
 
   it('each step has the choice among the enabled actions, the requests and the SDK maps; the cancel empties _responseHandlers, the response then arrives late', () => {
-    const steps = data.findings[0]!.runs.shrunk.steps;
+    const steps = runOf('shrunk')!.steps;
     const chosen = steps.filter((s) => s.action !== undefined);
     expect(chosen.length).toBeGreaterThan(3);
     for (const s of chosen) expect(s.enabled![s.choice]).toBe(s.action);
     expect(chosen.some((s) => s.enabled!.length > 1)).toBe(true);
-    const handlers = steps.map((s) => s.maps?.client?._responseHandlers?.length ?? -1);
+    const handlers = steps.map((_, k) => at(steps, k, 'maps')?.client?._responseHandlers?.length ?? -1);
     const emptied = handlers.findIndex((n, k) => k > 0 && handlers[k - 1]! > 0 && n === 0);
     expect(emptied).toBeGreaterThan(0);
-    expect(steps.at(-1)!.requests.find((r) => r.key === 'c1' && r.role === 'requester')!.wire).toBe('lateResponse');
+    expect(at(steps, steps.length - 1, 'requests')!.find((r) => r.key === 'c1' && r.role === 'requester')!.wire).toBe('lateResponse');
   });
 
   it('the counterfactual: one choice put back to the natural order, without the finding', () => {
-    const { shrunk, counterfactual } = data.findings[0]!.runs;
+    const shrunk = runOf('shrunk')!;
+    const counterfactual = runOf('counterfactual');
     expect(counterfactual).toBeDefined();
     expect(counterfactual!.findings.map((f) => f.invariant)).not.toContain('cancel.late-response-silent');
     expect(counterfactual!.tape.filter((x, k) => x !== shrunk.tape[k])).toHaveLength(1);
   });
 
   it('says what it cannot show: this file has no origin, so no original case', () => {
-    expect(data.findings[0]!.runs.original).toBeUndefined();
+    expect(runOf('original')).toBeUndefined();
     expect(data.findings[0]!.absent.join(' ')).toMatch(/no "origin"/);
   });
 });
@@ -88,6 +99,12 @@ describe('viewerHtml', () => {
     const again = await viewerData(report, { sdk });
     expect(viewerHtml({ ...report, durationMs: 12 }, again)).toBe(viewerHtml({ ...report, durationMs: 34 }, data));
     expect(extractReport(viewerHtml({ ...report, durationMs: 12 }, data)).durationMs).toBeNull();
+  });
+
+  it('a report marked real-time (clock "real", process targets) gives a page that says so', async () => {
+    const real = await viewerData({ ...report, clock: 'real' }, { sdk });
+    expect(real.clock).toBe('real');
+    expect(data.clock).toBe('virtual');
   });
 
   it('a report that is not one: one line naming what it takes', async () => {

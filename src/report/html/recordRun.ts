@@ -44,6 +44,7 @@ export function stepsOf(trace: readonly TraceEvent[], facts: CheckedRun['result'
   const steps: ViewerStep[] = [];
   let k = 0;
   const last = trace.at(-1)?.step ?? 0;
+  let before = { requests: '', maps: '', timers: '' };
   for (let step = 0; step <= last; step++) {
     let t = steps.at(-1)?.t ?? 0;
     let action: string | undefined;
@@ -58,14 +59,19 @@ export function stepsOf(trace: readonly TraceEvent[], facts: CheckedRun['result'
       }
     }
     const w = worlds.get(step);
+    const requests = walker.requestStates();
+    const now = { requests: JSON.stringify(requests), maps: JSON.stringify(w?.maps), timers: JSON.stringify(w?.timers) };
     steps.push({
       step,
       t,
       ...(action !== undefined && { action }),
       choice,
-      ...(w && { enabled: w.enabled, maps: w.maps, timers: w.timers }),
-      requests: walker.requestStates(),
+      ...(w && { enabled: w.enabled }),
+      ...(now.requests !== before.requests && { requests }),
+      ...(w && now.maps !== before.maps && { maps: w.maps }),
+      ...(w && now.timers !== before.timers && { timers: w.timers }),
     });
+    before = now;
   }
   return steps;
 }

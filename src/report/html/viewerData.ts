@@ -47,11 +47,12 @@ export async function viewerData(report: Json, options: ViewerDataOptions): Prom
   const planned = plan(report);
   const findings: ViewerFinding[] = [];
   const ids = new Map<string, number>();
+  const runs = new RunTable(runner);
   for (const p of planned) {
     const base = p.clause ? `${p.invariant}/${p.clause}` : p.invariant;
     const n = (ids.get(base) ?? 0) + 1;
     ids.set(base, n);
-    findings.push(await runFinding(p, n === 1 ? base : `${base}-${n}`, runner));
+    findings.push(await runFinding(p, n === 1 ? base : `${base}-${n}`, runs));
   }
   const coverage = report.coverage as ViewerData['coverage'] | undefined;
   const realTime = report.clock === 'real' || report.realTime === true;
@@ -61,6 +62,7 @@ export async function viewerData(report: Json, options: ViewerDataOptions): Prom
     title: `mcp-sim ${kindOf(report)}${options.source ? `: ${options.source}` : ''}`,
     subtitle: `${report.tool?.name ?? report.madeWith?.tool?.name ?? 'mcp-sim'}@${report.tool?.version ?? report.madeWith?.tool?.version ?? '?'} on ${options.sdk.name}@${options.sdk.version}`,
     findings,
+    runs: runs.runs,
     ...(coverage?.races && { coverage: { races: coverage.races, transitions: coverage.transitions ?? {} } }),
   };
 }
@@ -144,47 +146,62 @@ function replayCommandOf(source: Json, expect: string | undefined): string {
   return replayCaseCommand(source.seed, source.caseIndex, source.workload, expect ? { expect: expect as InvariantId } : {});
 }
 
-async function runFinding(p: Planned, id: string, runner: CaseRunner): Promise<ViewerFinding> {
-  const shrunk = await recordRun(p.shrunk.label, `tape ${JSON.stringify(p.shrunk.case.tape)}, run seed ${p.shrunk.case.seed}`, p.shrunk.case, runner(p.shrunk.case));
-  const fromRun = shrunk.checked.findings.find((f) => f.invariant === p.invariant);
+/** The runs of a page, each case run once however many findings show it. */
+class RunTable {
+  readonly runs: ViewerRun[] = [];
+  private readonly index = new Map<string, { readonly k: number; readonly findings: readonly string[] }>();
+  constructor(private readonly runner: CaseRunner) {}
+
+  /** The run of `c` (its index, and the invariants it shows); `undefined` when the case cannot run. */
+  async get(label: string, note: string, c: Case): Promise<{ readonly k: number; readonly findings: readonly string[] }> {
+    const key = JSON.stringify([c.scenario, c.tape, c.seed]);
+    const known = this.index.get(key);
+    if (known) return known;
+    const { checked, ...run } = await recordRun(label, note, c, this.runner(c));
+    const entry = { k: this.runs.push(run) - 1, findings: checked.findings.map((f) => f.invariant) };
+    this.index.set(key, entry);
+    return entry;
+  }
+}
+
+async function runFinding(p: Planned, id: string, runs: RunTable): Promise<ViewerFinding> {
+  const shrunk = await runs.get(p.shrunk.label, `tape ${JSON.stringify(p.shrunk.case.tape)}, run seed ${p.shrunk.case.seed}`, p.shrunk.case);
+  const fromRun = runs.runs[shrunk.k]!.findings.find((f) => f.invariant === p.invariant);
   const known = invariants.has(p.invariant as InvariantId) ? catalogued(p.invariant as InvariantId) : undefined;
   const absent = [...p.absent];
-  const original = p.original && (await recordRun('original', `the campaign case, tape ${JSON.stringify(p.original.tape)}`, p.original, runner(p.original)));
-  const counterfactual = known ? await nearestWithout(p.invariant, p.shrunk.case, runner) : undefined;
-  if (known && !counterfactual) absent.push('The counterfactual: no schedule one choice away from the shrunk one is free of the finding (each choice put back to the natural order still shows it).');
+  const original = p.original && (await runs.get('original', `the campaign case, tape ${JSON.stringify(p.original.tape)}`, p.original));
+  const counterfactual = known ? await nearestWithout(p.invariant, p.shrunk.case, runs) : undefined;
+  if (known && counterfactual === undefined) absent.push('The counterfactual: no schedule one choice away from the shrunk one is free of the finding (each choice put back to the natural order still shows it).');
   return {
     id,
     invariant: p.invariant,
     level: p.level ?? fromRun?.level ?? '',
-    section: p.section ?? fromRun?.section ?? '',
-    ...((p.clause ?? fromRun?.clause) !== undefined && { clause: p.clause ?? fromRun?.clause }),
+    section: p.section ?? known?.section ?? '',
+    ...(p.clause !== undefined && { clause: p.clause }),
     property: known?.property ?? '',
     message: p.message ?? fromRun?.message ?? '',
     commands: p.commands,
-    runs: { shrunk: strip(shrunk), ...(original && { original: strip(original) }), ...(counterfactual && { counterfactual }) },
+    runs: { shrunk: shrunk.k, ...(original && { original: original.k }), ...(counterfactual !== undefined && { counterfactual }) },
     absent,
   };
 }
-
-const strip = ({ checked: _checked, ...run }: ViewerRun & { checked: unknown }): ViewerRun => run;
 
 /**
  * The nearest schedule without the finding: the shrunk tape with one choice put back to the
  * natural one (0), first position first; absent when every such schedule still shows it. Costs
  * at most one run per non-zero choice of the (1-minimal, so short) tape.
  */
-async function nearestWithout(invariant: string, c: Case, runner: CaseRunner): Promise<ViewerRun | undefined> {
+async function nearestWithout(invariant: string, c: Case, runs: RunTable): Promise<number | undefined> {
   for (let k = 0; k < c.tape.length; k++) {
     if (c.tape[k] === 0) continue;
-    const tape = c.tape.map((x, j) => (j === k ? 0 : x));
-    const alt = { ...c, tape };
+    const alt = { ...c, tape: c.tape.map((x, j) => (j === k ? 0 : x)) };
     let run;
     try {
-      run = await recordRun('counterfactual', `tape[${k}] ${c.tape[k]} → 0 (the natural choice at that point)`, alt, runner(alt));
+      run = await runs.get('counterfactual', `tape[${k}] ${c.tape[k]} → 0 (the natural choice at that point)`, alt);
     } catch {
       continue;
     }
-    if (!run.checked.findings.some((f) => f.invariant === invariant)) return strip(run);
+    if (!run.findings.includes(invariant)) return run.k;
   }
   return undefined;
 }

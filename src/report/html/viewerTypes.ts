@@ -21,6 +21,13 @@ export interface ViewerRequest {
   readonly other: string;
 }
 
+export type ViewerMaps = Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
+export interface ViewerTimer {
+  readonly id: number;
+  readonly label: string;
+  readonly atMs: number;
+}
+
 /** One step of a run: the scheduler's choice, and the state after it. */
 export interface ViewerStep {
   readonly step: number;
@@ -31,11 +38,15 @@ export interface ViewerStep {
   readonly choice: number;
   /** Every action enabled when the choice was made; absent when the run was not observed (real-time traces). */
   readonly enabled?: readonly string[];
-  readonly requests: readonly ViewerRequest[];
-  /** The SDK's correlation maps after the step: side → private field name → keys. */
-  readonly maps?: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
+  /**
+   * `requests`, `maps` and `timers` are left out where they did not change since the previous
+   * step (the page reads them from the last step that has them): a page stays small.
+   */
+  readonly requests?: readonly ViewerRequest[];
+  /** The SDK's correlation maps after the step: side → private field name → keys; absent in every step of a run nobody observed. */
+  readonly maps?: ViewerMaps;
   /** Virtual timers pending after the step. */
-  readonly timers?: readonly { readonly id: number; readonly label: string; readonly atMs: number }[];
+  readonly timers?: readonly ViewerTimer[];
 }
 
 /** One run of a case: its trace, steps and findings. */
@@ -64,8 +75,12 @@ export interface ViewerFinding {
   /** One sentence of why, from the run that found it. */
   readonly message: string;
   readonly commands: readonly { readonly label: string; readonly command: string }[];
-  /** The shrunk (or replayed) case; `original` the campaign case it was shrunk from; `counterfactual` the nearest schedule without the finding. */
-  readonly runs: { readonly shrunk: ViewerRun; readonly original?: ViewerRun; readonly counterfactual?: ViewerRun };
+  /**
+   * Indices into `ViewerData.runs` (findings of one campaign often share a case): the shrunk (or
+   * replayed) case; `original` the campaign case it was shrunk from; `counterfactual` the
+   * nearest schedule without the finding.
+   */
+  readonly runs: { readonly shrunk: number; readonly original?: number; readonly counterfactual?: number };
   /** What the page cannot show for this finding, and why (a run the report does not let us draw). */
   readonly absent: readonly string[];
 }
@@ -77,6 +92,8 @@ export interface ViewerData {
   readonly title: string;
   readonly subtitle: string;
   readonly findings: readonly ViewerFinding[];
+  /** Every run the findings show, each once. */
+  readonly runs: readonly ViewerRun[];
   /** A campaign's coverage: race pairs and model transitions, each with its run count. */
   readonly coverage?: { readonly races: Readonly<Record<string, number>>; readonly transitions: Readonly<Record<string, number>> };
 }

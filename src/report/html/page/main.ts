@@ -4,7 +4,7 @@
  * changed, the payload of the chosen event, the three cases side by side, the replay commands
  * and a campaign's coverage. No network, no storage: the URL's hash is the only state kept.
  */
-import type { ViewerData, ViewerEvent, ViewerFinding, ViewerRun, ViewerStep } from '../viewerTypes.ts';
+import type { ViewerData, ViewerEvent, ViewerFinding, ViewerMaps, ViewerRequest, ViewerRun, ViewerTimer } from '../viewerTypes.ts';
 import { fill, h, s } from './dom.ts';
 import { describe, directionOf, laneOf, lifecycleMark, methodOf, requestIdOf } from './frames.ts';
 
@@ -20,7 +20,28 @@ interface ViewState {
 const state: ViewState = { finding: 0, step: 0, selected: undefined, filters: { request: '', method: '', direction: '', kind: '' } };
 
 const finding = (): ViewerFinding => data!.findings[state.finding]!;
-const run = (): ViewerRun => finding().runs.shrunk;
+const runOf = (k: number): ViewerRun => data!.runs[k]!;
+const run = (): ViewerRun => runOf(finding().runs.shrunk);
+
+/** The state after step `k`: a step leaves out what did not change since the one before. */
+interface StepState {
+  readonly step: number;
+  readonly requests: readonly ViewerRequest[];
+  readonly maps: ViewerMaps | undefined;
+  readonly timers: readonly ViewerTimer[] | undefined;
+}
+function stateAt(r: ViewerRun, k: number): StepState {
+  let requests: readonly ViewerRequest[] | undefined;
+  let maps: ViewerMaps | undefined;
+  let timers: readonly ViewerTimer[] | undefined;
+  for (let j = k; j >= 0 && (!requests || !maps || !timers); j--) {
+    const st = r.steps[j]!;
+    requests ??= st.requests;
+    maps ??= st.maps;
+    timers ??= st.timers;
+  }
+  return { step: k, requests: requests ?? [], maps, timers };
+}
 const unit = () => (data!.clock === 'real' ? 'ms (real)' : 'ms (virtual)');
 
 // ── deep links ──────────────────────────────────────────────────────────────────────────────
@@ -212,7 +233,7 @@ const OUTCOME_COLOUR: Record<string, string> = { result: '#1b6e20', timeout: '#a
 
 function renderLifecycles(r: ViewerRun): HTMLElement {
   const calls = r.events.filter((e) => e.kind === 'call-start');
-  const last = r.steps.at(-1)!;
+  const last = stateAt(r, r.steps.length - 1);
   const n = r.events.length;
   const width = 900;
   const x = (i: number) => 150 + (i / Math.max(1, n - 1)) * (width - 170);
@@ -257,7 +278,7 @@ function changedCell(value: string, before: string | undefined, isNew: boolean):
   return h('td', { class: changed ? 'changed' : '' }, value, changed ? h('span', { class: 'change-mark' }, isNew ? ' (new)' : ` (was ${before})`) : '');
 }
 
-function renderState(step: ViewerStep, prev: ViewerStep | undefined): void {
+function renderState(step: StepState, prev: StepState | undefined): void {
   const before = new Map(prev?.requests.map((q) => [`${q.role}:${q.key}`, q]) ?? []);
   const reqRows = step.requests.map((q) => {
     const old = before.get(`${q.role}:${q.key}`);
@@ -374,7 +395,7 @@ function comparison(left: ViewerRun, right: ViewerRun): HTMLElement {
     const same = a !== undefined && a === b;
     return h('tr', { class: same ? '' : 'diff' }, h('td', {}, a ?? '—'), h('td', { class: 'diff-mark' }, same ? '' : '≠'), h('td', {}, b ?? '—'));
   });
-  const verdict = (r: ViewerRun) => (r.findings.length ? r.findings.map((f) => f.invariant).join(', ') : 'no finding');
+  const verdict = (r: ViewerRun) => (r.findings.length ? [...new Set(r.findings.map((f) => f.invariant))].join(', ') : 'no finding');
   return h(
     'div',
     { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': `${left.label} against ${right.label}` },
@@ -390,7 +411,9 @@ function comparison(left: ViewerRun, right: ViewerRun): HTMLElement {
 
 function renderCompare(): void {
   const f = finding();
-  const { original, shrunk, counterfactual } = f.runs;
+  const shrunk = runOf(f.runs.shrunk);
+  const original = f.runs.original === undefined ? undefined : runOf(f.runs.original);
+  const counterfactual = f.runs.counterfactual === undefined ? undefined : runOf(f.runs.counterfactual);
   fill(
     'compare',
     h('h2', {}, 'Original, shrunk and counterfactual'),
@@ -452,8 +475,7 @@ function renderCoverage(): void {
 
 function renderStep(): void {
   renderStepper();
-  const steps = run().steps;
-  renderState(steps[state.step]!, state.step > 0 ? steps[state.step - 1] : undefined);
+  renderState(stateAt(run(), state.step), state.step > 0 ? stateAt(run(), state.step - 1) : undefined);
   renderTrace();
 }
 
