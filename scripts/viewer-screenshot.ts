@@ -20,7 +20,8 @@ try {
     page = join(temp, 'viewer.html');
     await writeViewer(JSON.parse(readFileSync(input, 'utf8')), page, { source: input });
   }
-  const b = await openBrowser();
+  // Tall enough for the banner, the step and the lanes of a short race.
+  const b = await openBrowser({ width: 1280, height: 1120 });
   try {
     const tab = await b.context.newPage();
     await tab.goto(pathToFileURL(page).href + hash);

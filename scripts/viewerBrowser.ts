@@ -10,14 +10,14 @@ import { chromium, type BrowserContext } from 'playwright-core';
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** A headless Chromium with a fresh profile, nothing in the background, and every request not to file: or data: refused (and remembered). */
-export async function openBrowser(): Promise<{ context: BrowserContext; refused: string[]; close: () => Promise<void> }> {
+export async function openBrowser(viewport = { width: 1280, height: 900 }): Promise<{ context: BrowserContext; refused: string[]; close: () => Promise<void> }> {
   // A fresh profile (playwright passes it as --user-data-dir), removed on close.
   const profile = mkdtempSync(join(tmpdir(), 'mcp-sim-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1280, height: 900 },
+    viewport,
     serviceWorkers: 'block',
   });
   const refused: string[] = [];
