@@ -24,6 +24,7 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
 let browser: Awaited<ReturnType<typeof openBrowser>>;
 let page: Page;
 let url: string;
+let realUrl: string;
 let steps: number;
 const pageErrors: string[] = [];
 
@@ -39,6 +40,12 @@ beforeAll(async () => {
   const file = join(artifacts, 'late-response.html');
   writeFileSync(file, viewerHtml(report, data));
   url = pathToFileURL(file).href;
+  // The same trace as a real-time (black-box) report would carry it.
+  const run = data.runs[data.findings[0]!.runs.shrunk]!;
+  const realReport = { kind: 'fuzz', clock: 'real', findings: [{ invariant: entry.invariant, message: 'recorded', events: run.events }] };
+  const realFile = join(artifacts, 'real-time.html');
+  writeFileSync(realFile, viewerHtml(realReport, await viewerData(realReport, { sdk })));
+  realUrl = pathToFileURL(realFile).href;
   browser = await openBrowser();
   page = await browser.context.newPage();
   page.on('pageerror', (e) => pageErrors.push(String(e)));
@@ -135,6 +142,14 @@ describe('the viewer in Chromium (file://, no network)', () => {
     expect(outcome).toBe('refused: TypeError by connect-src');
     expect(browser.refused).toEqual([]);
     pageErrors.splice(0); // the CSP violation is logged as a console error: expected here
+  });
+
+  it('a real-time page says "black box, real time", labels its times real ms, and says what it cannot show', async () => {
+    await page.goto(`${realUrl}#finding=cancel.late-response-silent&step=5`);
+    await expect(page.locator('#clock').textContent()).resolves.toMatch(/^black box, real time/);
+    await expect(page.locator('#lanes').textContent()).resolves.toContain('clock, ms (real)');
+    await expect(page.locator('#step-info').textContent()).resolves.toMatch(/enabled actions were not recorded/);
+    await shot('real-time');
   });
 
   it('axe-core finds no accessibility violation', async () => {

@@ -101,9 +101,14 @@ describe('viewerHtml', () => {
     expect(extractReport(viewerHtml({ ...report, durationMs: 12 }, data)).durationMs).toBeNull();
   });
 
-  it('a report marked real-time (clock "real", process targets) gives a page that says so', async () => {
-    const real = await viewerData({ ...report, clock: 'real' }, { sdk });
+  it('a real-time report (clock "real", a process target): its recorded traces drawn as they are, nothing run again, and the page says so', async () => {
+    const shrunk = runOf('shrunk')!;
+    const real = await viewerData({ kind: 'fuzz', clock: 'real', findings: [{ invariant: 'cancel.late-response-silent', message: 'recorded', events: shrunk.events, replay: ['npx mcp-sim fuzz --replay x.json'] }] }, { sdk });
     expect(real.clock).toBe('real');
+    expect(real.runs[0]!.events).toEqual(shrunk.events);
+    expect(real.runs[0]!.steps.every((s) => s.enabled === undefined && s.maps === undefined)).toBe(true);
+    expect(real.findings[0]!.absent.join(' ')).toMatch(/real-time run is recorded, not replayed/);
+    expect(viewerHtml({ clock: 'real' }, real)).toContain('"clock":"real"');
     expect(data.clock).toBe('virtual');
   });
 

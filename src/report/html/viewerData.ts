@@ -3,7 +3,8 @@ import { invariant as catalogued, invariants, type InvariantId } from '../../mod
 import type { ResolvedWorkload } from '../../options/workloadOptions.ts';
 import { replayCaseCommand, replayFileCommand } from '../../options/replayCaseCommand.ts';
 import type { SdkAdapter } from '../../sdk/SdkAdapter.ts';
-import { recordRun, simulated, type RunCase } from './recordRun.ts';
+import type { TraceEvent } from '../../sim/index.ts';
+import { recordRun, simulated, stepsOf, type RunCase } from './recordRun.ts';
 import type { ViewerData, ViewerFinding, ViewerRun } from './viewerTypes.ts';
 
 /** A case the viewer can run: a scenario, its tape and seed. */
@@ -43,6 +44,9 @@ type Json = Record<string, any>;
  * schedule without the finding. Deterministic: the same report gives the same data.
  */
 export async function viewerData(report: Json, options: ViewerDataOptions): Promise<ViewerData> {
+  const realTime = report.clock === 'real' || report.realTime === true;
+  const subtitle = `${report.tool?.name ?? report.madeWith?.tool?.name ?? 'mcp-sim'}@${report.tool?.version ?? report.madeWith?.tool?.version ?? '?'} on ${options.sdk.name}@${options.sdk.version}`;
+  if (realTime) return { version: 1, clock: 'real', title: `mcp-sim ${kindOf(report)}${options.source ? `: ${options.source}` : ''}`, subtitle, ...recorded(report) };
   const runner = options.runner ?? ((c: Case) => simulated(c, options.sdk));
   const planned = plan(report);
   const findings: ViewerFinding[] = [];
@@ -55,16 +59,47 @@ export async function viewerData(report: Json, options: ViewerDataOptions): Prom
     findings.push(await runFinding(p, n === 1 ? base : `${base}-${n}`, runs));
   }
   const coverage = report.coverage as ViewerData['coverage'] | undefined;
-  const realTime = report.clock === 'real' || report.realTime === true;
   return {
     version: 1,
-    clock: realTime ? 'real' : 'virtual',
+    clock: 'virtual',
     title: `mcp-sim ${kindOf(report)}${options.source ? `: ${options.source}` : ''}`,
-    subtitle: `${report.tool?.name ?? report.madeWith?.tool?.name ?? 'mcp-sim'}@${report.tool?.version ?? report.madeWith?.tool?.version ?? '?'} on ${options.sdk.name}@${options.sdk.version}`,
+    subtitle,
     findings,
     runs: runs.runs,
     ...(coverage?.races && { coverage: { races: coverage.races, transitions: coverage.transitions ?? {} } }),
   };
+}
+
+/**
+ * A real-time report (a black-box process target: `"clock": "real"`): its runs cannot be run
+ * again byte for byte, so the page draws the traces the report carries, as they are. Each finding
+ * (of `findings`, or `violations`/`warnings`/`notes`) with an `events` array (trace events as
+ * `src/sim/trace.ts` records them, `t` in real ms) becomes one; a finding without is listed with
+ * no run. What a real-time run cannot observe (enabled actions, the SDK's maps) is absent.
+ */
+function recorded(r: Json): Pick<ViewerData, 'findings' | 'runs'> {
+  const all: Json[] = Array.isArray(r.findings) ? r.findings : [...(r.violations ?? []), ...(r.warnings ?? []), ...(r.notes ?? [])];
+  const runs: ViewerRun[] = [];
+  const findings: ViewerFinding[] = [];
+  for (const f of all.filter((x) => Array.isArray(x.events))) {
+    const events = f.events as TraceEvent[];
+    const k = runs.push({ label: 'recorded', note: `the run as recorded in real time${f.reproduced ? `, reproduced ${f.reproduced}` : ''}`, tape: [], seed: 0, traceHash: '', events: events as never, steps: stepsOf(events, undefined, new Map()), findings: [{ invariant: f.invariant, level: f.level ?? '', message: f.message ?? '' }] }) - 1;
+    const known = invariants.has(f.invariant as InvariantId) ? catalogued(f.invariant as InvariantId) : undefined;
+    const replay: unknown[] = Array.isArray(f.replay) ? f.replay : f.replay?.command ? [f.replay.command] : [];
+    findings.push({
+      id: findings.some((x) => x.id === f.invariant) ? `${f.invariant}-${findings.length + 1}` : f.invariant,
+      invariant: f.invariant,
+      level: f.level ?? known?.level ?? '',
+      section: f.section ?? known?.section ?? '',
+      ...(f.clause !== undefined && { clause: f.clause }),
+      property: known?.property ?? '',
+      message: f.message ?? f.explanation ?? '',
+      commands: replay.filter((c): c is string => typeof c === 'string').map((command) => ({ label: 'replay', command })),
+      runs: { shrunk: k },
+      absent: ['The shrunk case and the counterfactual: a black-box, real-time run is recorded, not replayed byte for byte.'],
+    });
+  }
+  return { findings, runs };
 }
 
 const kindOf = (r: Json): string => (typeof r.kind === 'string' ? r.kind : r.scenario ? 'replay file' : 'report');
