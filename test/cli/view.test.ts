@@ -68,6 +68,18 @@ describe('mcp-sim replay --html and view', () => {
     expect(Object.keys(report.viewer.coverage.races).length).toBeGreaterThan(3);
   });
 
+  it('check --seeds --html: the findings of every seed of the sweep', async () => {
+    const out = join(dir, 'sweep.html');
+    const run = await runMain(['check', '--seeds', '1..2', '--runs', '10', '--no-shrink', '--workers', '1', '--out', join(dir, 'sweep'), '--html', out]);
+    expect(run.code).toBe(0);
+    type Sweep = { kind: string; seeds: { report: { findings: unknown[] } }[]; viewer: { findings: { id: string; commands: { command: string }[] }[] } };
+    const report = extractReport(readFileSync(out, 'utf8')) as Sweep;
+    expect(report.kind).toBe('sweep');
+    expect(report.viewer.findings.length).toBe(report.seeds.reduce((n, s) => n + s.report.findings.length, 0));
+    expect(new Set(report.viewer.findings.map((f) => f.id)).size).toBe(report.viewer.findings.length);
+    expect(report.viewer.findings.some((f) => f.commands[0]!.command.includes('--seed 2 '))).toBe(true);
+  });
+
   it('explore --html: one finding per cause of the exploration', async () => {
     const out = join(dir, 'explore.html');
     const json = join(dir, 'explore.json');

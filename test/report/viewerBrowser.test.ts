@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -10,7 +10,7 @@ import { replayFile } from '../../src/campaign/replayFile.ts';
 import { viewerHtml } from '../../src/report/html/viewerHtml.ts';
 import { viewerData } from '../../src/report/html/viewerData.ts';
 import { defaultSdk } from '../../src/sdk/load.ts';
-import { openBrowser } from '../../scripts/viewerBrowser.ts';
+import { CHROMIUM_PATH, openBrowser } from '../../scripts/viewerBrowser.ts';
 
 /**
  * The viewer in Debian's Chromium (apt-get install chromium), one launch for the file: the page
@@ -29,6 +29,7 @@ let steps: number;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
+  if (!existsSync(CHROMIUM_PATH)) throw new Error(`viewer browser test: no Chromium at ${CHROMIUM_PATH}; install Debian's (apt-get install -y chromium) or set CHROMIUM_PATH`);
   mkdirSync(artifacts, { recursive: true });
   const sdk = await defaultSdk();
   const entry = loadBaselines(sdk.name, sdk.version)

@@ -113,6 +113,6 @@ describe('viewerHtml', () => {
   });
 
   it('a report that is not one: one line naming what it takes', async () => {
-    await expect(viewerData({ kind: 'rogue' }, { sdk })).rejects.toThrow(/^view: the JSON is not a report of check, replay, explore or fuzz \(kind "rogue"\)/);
+    await expect(viewerData({ kind: 'rogue' }, { sdk })).rejects.toThrow(/^view: the JSON is not a report of check \(a campaign or a sweep\), replay, explore or fuzz \(kind "rogue"\)/);
   });
 });

@@ -106,6 +106,8 @@ const kindOf = (r: Json): string => (typeof r.kind === 'string' ? r.kind : r.sce
 
 /** The findings a report names, with their cases. */
 function plan(r: Json): Planned[] {
+  // A sweep: the findings of each seed's campaign.
+  if (r.kind === 'sweep') return (r.seeds as Json[]).flatMap((s) => (s.report ? campaignReport(s.report) : []));
   if (r.kind === 'campaign') {
     const workload = r.options.workload as ResolvedWorkload;
     return [...r.violations, ...r.warnings, ...r.notes].map((f: Json): Planned => {
@@ -160,7 +162,23 @@ function plan(r: Json): Planned[] {
       },
     ];
   }
-  throw new Error(`view: the JSON is not a report of check, replay, explore or fuzz (kind ${JSON.stringify(r.kind)}) nor a replay file; give one that mcp-sim wrote with --json or into .mcp-sim/repro/`);
+  throw new Error(`view: the JSON is not a report of check (a campaign or a sweep), replay, explore or fuzz (kind ${JSON.stringify(r.kind)}) nor a replay file; give one that mcp-sim wrote with --json or into .mcp-sim/repro/`);
+}
+
+/** The findings of a campaign report as the campaign keeps it (a sweep's seeds: `CampaignReport`, not the JSON view of it). */
+function campaignReport(r: Json): Planned[] {
+  return (r.findings as Json[]).map((f): Planned => {
+    const index = (f.fresh?.firstCase ?? f.firstCase) as number;
+    const original = caseAt(r.seed, index, r.workload);
+    const example = f.fresh?.example ?? f.example;
+    return {
+      ...said({ invariant: f.invariant, level: example.level, section: example.section, clause: example.clause, message: example.message }),
+      commands: [{ label: `replay the original case (seed ${r.seed})`, command: replayCaseCommand(r.seed, index, r.workload, { expect: f.invariant }) }],
+      shrunk: f.counterexample ? { case: f.counterexample.case, label: 'shrunk' } : { case: original, label: `case ${index} (not shrunk)` },
+      original,
+      absent: f.counterexample ? [] : ['The shrunk case: the campaign ran without shrinking (--no-shrink), so the case shown is the first one found.'],
+    };
+  });
 }
 
 /** What a finding says of itself, completed from the catalogue. */
