@@ -54,7 +54,7 @@ describe('mcp-sim replay --html and view', () => {
     expect(both.stderr).toMatch(/--html reads the JSON report: give --json a file/);
   });
 
-  it('check --html: every finding of the campaign with its case and replay commands, and the coverage of race pairs', async () => {
+  it('check --html: every finding of the campaign with its case and replay commands, the coverage of race pairs; the same seed gives the same bytes', async () => {
     const out = join(dir, 'check.html');
     const run = await runMain(['check', '--runs', '20', '--no-shrink', '--workers', '1', '--out', join(dir, 'repro'), '--html', out]);
     expect(run.stdout).toMatch(htmlLine);
@@ -66,6 +66,10 @@ describe('mcp-sim replay --html and view', () => {
       expect(f.absent.join(' ')).toMatch(/--no-shrink/);
     }
     expect(Object.keys(report.viewer.coverage.races).length).toBeGreaterThan(3);
+    // The same seed, the same bytes: wall-clock fields are nulled in the page's copy.
+    const again = join(dir, 'check-again.html');
+    await runMain(['check', '--runs', '20', '--no-shrink', '--workers', '1', '--out', join(dir, 'repro'), '--html', again]);
+    expect(readFileSync(again, 'utf8') === readFileSync(out, 'utf8')).toBe(true);
   });
 
   it('check --seeds --html: the findings of every seed of the sweep', async () => {

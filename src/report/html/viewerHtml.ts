@@ -8,7 +8,7 @@ const TEMPLATE_URL = new URL('./viewer.template.html', import.meta.url);
  * Wall-clock fields of reports: removed from the page's copy of the report (set to null) so that
  * the same seed gives the same bytes; the JSON report itself keeps them.
  */
-export const WALL_CLOCK_FIELDS: readonly string[] = ['durationMs', 'wallMs', 'ms', 'runsPerSecond'];
+export const WALL_CLOCK_FIELDS: readonly string[] = ['durationMs', 'wallMs', 'runWallMs', 'ms', 'runsPerSecond'];
 
 const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
