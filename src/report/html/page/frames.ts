@@ -123,6 +123,10 @@ export function describe(e: ViewerEvent): string {
       return `close seen by ${e.side as string}`;
     case 'end':
       return `■ end: ${e.outcome as string}`;
+    case 'onerror': {
+      const message = String(e.message);
+      return `onerror: ${message.length > 60 ? `${message.slice(0, 59)}…` : message}`;
+    }
     default: {
       const { i: _i, step: _s, t: _t, kind, ...rest } = e;
       return `${kind} ${JSON.stringify(rest)}`.slice(0, 120);
