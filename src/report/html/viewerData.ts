@@ -224,7 +224,13 @@ async function runFinding(p: Planned, id: string, runs: RunTable): Promise<Viewe
   const absent = [...p.absent];
   const original = p.original && (await runs.get('original', `the campaign case, tape ${JSON.stringify(p.original.tape)}`, p.original));
   const counterfactual = known ? await nearestWithout(p.invariant, p.shrunk.case, runs) : undefined;
-  if (known && counterfactual === undefined) absent.push('The counterfactual: no schedule one choice away from the shrunk one is free of the finding (each choice put back to the natural order still shows it).');
+  if (known && counterfactual === undefined) {
+    absent.push(
+      p.shrunk.case.tape.some((x) => x !== 0)
+        ? 'The counterfactual: no schedule one choice away from the shrunk one is free of the finding (each choice put back to the natural order still shows it).'
+        : 'The counterfactual: the shrunk case runs in the natural order (no deviation on its tape), so the finding needs no race of the schedule: it is in the scenario itself.',
+    );
+  }
   return {
     id,
     invariant: p.invariant,

@@ -231,43 +231,76 @@ function renderLanes(events: readonly ViewerEvent[]): SVGElement {
 
 const OUTCOME_COLOUR: Record<string, string> = { result: '#1b6e20', timeout: '#a65500', 'max-total': '#a65500', abort: '#6a1b9a', other: '#b71c1c', open: '#555' };
 
-function renderLifecycles(r: ViewerRun): HTMLElement {
-  const calls = r.events.filter((e) => e.kind === 'call-start');
+/** A request's row: a caller's call, or a request some side sent without one (initialize, a server's request to the client). */
+interface LifecycleRow {
+  readonly label: string;
+  readonly side: string;
+  readonly conn: number;
+  readonly id: string | undefined;
+  readonly start: number;
+  readonly end: number | undefined;
+  readonly outcome: string;
+  readonly settled?: ViewerEvent;
+}
+
+/** What the model's wire state of a request without a call says of its outcome. */
+const WIRE_OUTCOME: Record<string, string> = { responded: 'result', timedOut: 'timeout', cancelled: 'abort', lateResponse: 'abort', closed: 'other' };
+
+function lifecycleRows(r: ViewerRun): LifecycleRow[] {
   const last = stateAt(r, r.steps.length - 1);
-  const n = r.events.length;
-  const width = 900;
-  const x = (i: number) => 150 + (i / Math.max(1, n - 1)) * (width - 170);
-  const svg = s('svg', { viewBox: `0 0 ${width} ${(calls.length + 1) * 28}`, width, height: (calls.length + 1) * 28, role: 'img', 'aria-label': `One row per request: ${calls.length} requests` });
-  const rows: HTMLElement[] = [];
-  calls.forEach((c, k) => {
-    const y = (k + 1) * 28;
+  const rows: LifecycleRow[] = [];
+  const ofCalls = new Set<string>();
+  for (const c of r.events.filter((e) => e.kind === 'call-start')) {
     const call = c.call as string;
     const rec = last.requests.find((q) => q.key === call && q.role === 'requester');
-    const why = rec?.other.startsWith('settled: ') ? rec.other.slice('settled: '.length) : 'open';
-    const settle = r.events.find((e) => e.kind === 'call-settle' && e.call === call);
+    const settled = r.events.find((e) => e.kind === 'call-settle' && e.call === call);
     const id = c.id === undefined ? undefined : JSON.stringify(c.id);
-    svg.append(s('text', { x: 4, y: y + 4, class: 'label' }, `${call} ${c.method as string} id=${id ?? '?'}`));
-    svg.append(s('line', { x1: x(c.i), y1: y, x2: x(settle?.i ?? n - 1), y2: y, stroke: OUTCOME_COLOUR[why] ?? '#555', 'stroke-width': 6, 'stroke-linecap': 'round' }));
+    ofCalls.add(`${c.from as string}:${c.conn as number}:${id}`);
+    rows.push({ label: `${call} ${c.method as string} id=${id ?? '?'}`, side: c.from as string, conn: c.conn as number, id, start: c.i, end: settled?.i, outcome: rec?.other.startsWith('settled: ') ? rec.other.slice('settled: '.length) : 'open', ...(settled && { settled }) });
+  }
+  for (const e of r.events) {
+    if (e.kind !== 'send' || lifecycleMark(e) !== 'request') continue;
+    const id = requestIdOf(e);
+    const key = `${e.from as string}:${e.conn as number}:${id}`;
+    if (ofCalls.has(key)) continue;
+    ofCalls.add(key);
+    const rec = last.requests.find((q) => q.role === 'requester' && q.side === e.from && q.id === id && q.method === methodOf(e));
+    const answer = r.events.find((x) => x.i > e.i && x.kind === 'deliver' && x.to === e.from && x.conn === e.conn && requestIdOf(x) === id && (lifecycleMark(x) === 'response' || lifecycleMark(x) === 'error'));
+    rows.push({ label: `${e.from as string} ${methodOf(e)} id=${id}`, side: e.from as string, conn: e.conn as number, id, start: e.i, end: answer?.i, outcome: (rec && WIRE_OUTCOME[rec.wire]) ?? 'open' });
+  }
+  return rows;
+}
+
+function renderLifecycles(r: ViewerRun): HTMLElement {
+  const rows = lifecycleRows(r);
+  const n = r.events.length;
+  const width = 900;
+  const x = (i: number) => 190 + (i / Math.max(1, n - 1)) * (width - 210);
+  const svg = s('svg', { viewBox: `0 0 ${width} ${(rows.length + 1) * 28}`, width, height: (rows.length + 1) * 28, role: 'img', 'aria-label': `One row per request: ${rows.length} requests` });
+  const table: HTMLElement[] = [];
+  rows.forEach((row, k) => {
+    const y = (k + 1) * 28;
+    svg.append(s('text', { x: 4, y: y + 4, class: 'label' }, row.label));
+    svg.append(s('line', { x1: x(row.start), y1: y, x2: x(row.end ?? n - 1), y2: y, stroke: OUTCOME_COLOUR[row.outcome] ?? '#555', 'stroke-width': 6, 'stroke-linecap': 'round' }));
     const marks: string[] = [];
     for (const e of r.events) {
       const mark = lifecycleMark(e);
-      const side = c.from as string;
-      if (!mark || requestIdOf(e) !== id || (e.kind !== 'send' && e.kind !== 'deliver')) continue;
-      // The request and cancel as sent by the caller's side; progress and the response as they reach it.
-      const own = mark === 'request' || mark === 'cancel' ? e.kind === 'send' && e.from === side : e.kind === 'deliver' && e.to === side;
+      if (!mark || e.conn !== row.conn || requestIdOf(e) !== row.id || (e.kind !== 'send' && e.kind !== 'deliver')) continue;
+      // The request and cancel as its sender sends them; progress and the response as they reach it.
+      const own = mark === 'request' || mark === 'cancel' ? e.kind === 'send' && e.from === row.side : e.kind === 'deliver' && e.to === row.side;
       if (!own) continue;
       marks.push(`${mark} at t=${e.t}`);
       svg.append(s('circle', { cx: x(e.i), cy: y, r: 6, class: `mark mark-${mark}` }));
       svg.append(s('text', { x: x(e.i), y: y - 9, 'text-anchor': 'middle', class: 'mark-label' }, mark));
     }
-    if (settle) marks.push(`${settle.outcome as string} (${why}) at t=${settle.t}`);
-    rows.push(h('tr', {}, h('th', { scope: 'row' }, `${call} ${c.method as string}`), h('td', {}, marks.join(', ') || 'no frames'), h('td', { class: `outcome outcome-${why}` }, why)));
+    if (row.settled) marks.push(`${row.settled.outcome as string} (${row.outcome}) at t=${row.settled.t}`);
+    table.push(h('tr', {}, h('th', { scope: 'row' }, row.label), h('td', {}, marks.join(', ') || 'no frames'), h('td', { class: `outcome outcome-${row.outcome}` }, row.outcome)));
   });
   return h(
     'div',
     {},
-    svg,
-    h('table', { class: 'lifecycle-table' }, h('caption', {}, 'Each request: what happened, and its outcome (the colour of its row above)'), h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'request'), h('th', { scope: 'col' }, 'lifecycle'), h('th', { scope: 'col' }, 'outcome'))), h('tbody', {}, rows)),
+    h('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': 'Request lifecycles' }, svg),
+    h('table', { class: 'lifecycle-table' }, h('caption', {}, 'Each request: what happened, and its outcome (the colour of its row above: green result, orange timeout, purple cancelled, red other error, grey open)'), h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'request'), h('th', { scope: 'col' }, 'lifecycle'), h('th', { scope: 'col' }, 'outcome'))), h('tbody', {}, table)),
   );
 }
 
