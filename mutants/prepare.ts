@@ -1,6 +1,6 @@
 /**
  * Builds one mutant's copy of the SDK and prints its folder: a release with a planted bug, for
- * `--sdk PATH` or `MCP_SIM_SDK` (the README's walkthrough).
+ * `--sdk PATH` or `MCP_SIM_SDK` (docs/walkthrough.md).
  *
  *   node --import tsx mutants/prepare.ts <mutant id>
  */

@@ -6,3 +6,5 @@ import { copyFileSync, rmSync } from 'node:fs';
 rmSync('dist', { recursive: true, force: true });
 execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
 copyFileSync('src/campaign/workerBoot.mjs', 'dist/campaign/workerBoot.mjs');
+// The trace viewer's page, bundled from src/report/html/page/ and committed (npm run build:viewer).
+copyFileSync('src/report/html/viewer.template.html', 'dist/report/html/viewer.template.html');

@@ -1,5 +1,5 @@
 /**
- * `npm run fuzz:examples`: the claims of the README's "Fuzz your own server", measured. Every
+ * `npm run fuzz:examples`: the claims of docs/fuzz.md ("Fuzz your own server"), measured. Every
  * pitfall example is flagged with its invariant within the default budget; the correct examples
  * run clean over 5,000 runs; runs per second of each. Exits 1 when a claim fails.
  */

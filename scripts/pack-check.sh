@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The installable package, as another project gets it: `npm pack`, install the tarball into a
 # temporary project (with vitest, to run an emitted test), then run the CLI there: --version, a
-# campaign, a replay of a baseline entry that emits a regression test, and that test.
+# campaign, a replay of a baseline entry that emits a regression test, that test, and the
+# trace viewer's page of the replay (--html).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
@@ -22,4 +23,8 @@ entry='cancel.not-initialize memory reordered'
 npx mcp-sim replay --baseline "$entry" --emit-test regression.test.ts --emit-expect present > replay.log || true
 grep -q '^reproduced: cancel.not-initialize' replay.log && test -s regression.test.ts || { cat replay.log; echo "pack-check: replay did not emit the test"; exit 1; }
 npx vitest run regression.test.ts > vitest.log 2>&1 || { cat vitest.log; echo "pack-check: the emitted test failed"; exit 1; }
+# The trace viewer's template ships in dist/: the page of a replay, with its report embedded.
+npx mcp-sim replay --baseline "$entry" --html replay.html > html.log || true
+grep -q '^html: replay.html' html.log && grep -q 'id="mcp-sim-report">{' replay.html || { cat html.log; echo "pack-check: replay --html wrote no page"; exit 1; }
+echo "pack-check: replay --html wrote the viewer's page from the installed package"
 echo "pack-check: the emitted test passes in a project that installed the package"

@@ -35,7 +35,9 @@ export interface CheckedRunOptions extends RunOptions {
 export async function runChecked(scenario: Scenario, options: CheckedRunOptions = {}): Promise<CheckedRun> {
   const { coverage: countCoverage = false, ...runOptions } = options;
   const run = await runJudged(scenario, runOptions, countCoverage);
-  const findings = await confirmBlame(scenario, run, runOptions, (s, o) => runJudged(s, o, false));
+  // The counterfactual runs are not the run an observer watches.
+  const { observe: _observe, ...unobserved } = runOptions;
+  const findings = await confirmBlame(scenario, run, unobserved, (s, o) => runJudged(s, o, false));
   return findings === run.findings ? run : { ...run, findings };
 }
 

@@ -41,6 +41,7 @@ import { parseSdkChoice, sdkFolderOf } from '../sdk/install.ts';
 import { addReplayCoordinateOptions, addWorkloadOptions, workloadOf, type ReplayCoordinateFlags, type WorkloadFlags } from './workloadFlags.ts';
 import { FUZZ_EXIT_HELP, fuzzCommand } from './fuzz.ts';
 import { DEFAULT_FUZZ_FAIL_ON, DEFAULT_FUZZ_RUNS, resolveFuzzOptions } from '../options/index.ts';
+import { addHtmlOption, addViewCommand } from './view.ts';
 
 /**
  * The `mcp-sim` command line; returns the process exit code (0 pass, 1 a violation, 2 bad usage
@@ -341,6 +342,10 @@ export async function main(argv: readonly string[]): Promise<number> {
         }),
       );
     });
+
+  // The trace viewer (issue #23): `view`, and `--html FILE` on the commands that write a JSON report.
+  addViewCommand(program, (c) => (code = c));
+  for (const name of ['check', 'replay', 'explore', 'fuzz']) addHtmlOption(program.commands.find((c) => c.name() === name)!);
 
   try {
     await program.parseAsync(argv as string[]);

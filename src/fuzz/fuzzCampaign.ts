@@ -7,7 +7,7 @@ import { runChecked } from '../check/runChecked.ts';
 import type { Finding } from '../model/finding.ts';
 import type { InvariantId } from '../model/invariants.ts';
 import { DEFAULT_CAMPAIGN_SEED, DEFAULT_FUZZ_CALLS_MAX, DEFAULT_FUZZ_MAX_STEPS, DEFAULT_FUZZ_MAX_VIRTUAL_MS, DEFAULT_FUZZ_RUNS, DEFAULT_FUZZ_SHRINK_MS_MAX } from '../options/defaults.ts';
-import type { TraceEvent } from '../sim/index.ts';
+import type { RunOptions, TraceEvent } from '../sim/index.ts';
 import { toolCallArbitrary, type FuzzCase } from '../workload/index.ts';
 import { callOf, explain, type FindingCall } from './explain.ts';
 import { ownerOf } from './ownership.ts';
@@ -138,9 +138,10 @@ export function fuzzCaseAt(plan: FuzzPlan, seed: number, index: number): FuzzCas
   return fc.sample(plan.arbitrary, { seed: caseSeed(seed, index), numRuns: 1 })[0]!;
 }
 
-/** One run of a fuzz case against the target, judged by the oracle. */
-export function runFuzzCase(target: FuzzTarget, c: FuzzCase) {
+/** One run of a fuzz case against the target, judged by the oracle; `observe` watches it step by step (the HTML viewer). */
+export function runFuzzCase(target: FuzzTarget, c: FuzzCase, observe?: RunOptions['observe']) {
   return runChecked(c.scenario, {
+    ...(observe && { observe }),
     tape: c.tape,
     seed: c.seed,
     sdk: target.sdk,

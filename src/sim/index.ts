@@ -1,5 +1,5 @@
 /** The simulator's public API: run a scenario under a schedule tape, read its trace. */
-export { runScenario, type RunOptions, type RunResult } from './runScenario.ts';
+export { runScenario, type RunOptions, type RunResult, type StepObservation } from './runScenario.ts';
 export type {
   AbortPolicy,
   CallOptions,

@@ -41,6 +41,23 @@ export interface RunOptions {
    * virtual network and an I/O guard. `sdk` must be the release it is built on.
    */
   readonly server?: ServerSource;
+  /**
+   * Told at the end of each step (step 0: setup) what the scheduler chose among which enabled
+   * actions, with the world in its state after the step (the HTML viewer reads the SDK's maps
+   * there). It only reads: the trace, and so the run's hash, is the same with or without it.
+   * The enabled list is not in the trace (its `action` events carry the count) to keep traces small.
+   */
+  readonly observe?: (step: StepObservation) => void;
+}
+
+/** What `RunOptions.observe` is told after each step. */
+export interface StepObservation {
+  readonly step: number;
+  /** The choice, as an index into `enabled` (-1 at step 0). */
+  readonly choice: number;
+  /** Every action enabled when the choice was made, by meaning, in natural order (empty at step 0). */
+  readonly enabled: readonly string[];
+  readonly world: World;
 }
 
 export interface RunResult {
@@ -92,6 +109,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
       }
       world.start();
       await quiesce();
+      options.observe?.({ step: 0, choice: -1, enabled: [], world });
       for (;;) {
         const enabled = world.enabledActions();
         // The next timer, if any, is the one last action (`World.enabledActions`); past the budget it is not enabled.
@@ -107,14 +125,16 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
         }
         const choice = options.choose ? tape.take(chosen(options.choose(enabled.map((a) => footprintOf(a, world!))), enabled.length)) : tape.next(enabled.length);
         const action = enabled[choice]!;
+        const described = options.observe && enabled.map(describeAction);
         trace.step++;
-        trace.record({ kind: 'action', action: describeAction(action), choice, enabled: enabled.length });
+        trace.record({ kind: 'action', action: described?.[choice] ?? describeAction(action), choice, enabled: enabled.length });
         try {
           world.perform(action);
         } catch (error) {
           trace.record({ kind: 'escape', source: 'action', error: describeError(error) });
         }
         await quiesce();
+        if (described) options.observe!({ step: trace.step, choice, enabled: described, world });
       }
       trace.record({ kind: 'end', outcome: outcome.kind });
       options.atEnd?.(world);

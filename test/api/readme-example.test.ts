@@ -4,9 +4,9 @@ import { describe, expect, it, vi } from 'vitest';
 
 const root = resolve(import.meta.dirname, '..', '..');
 
-describe('README: the library example of "Using it as a library"', () => {
+describe('docs/library.md: the library example of "Using it as a library" (moved from the README)', () => {
   it('should run as printed, against the public entry', async () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const readme = readFileSync(join(root, 'docs', 'library.md'), 'utf8');
     const section = readme.slice(readme.indexOf('## Using it as a library'));
     const code = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
     expect(code, 'the section has a ts code block').toBeDefined();

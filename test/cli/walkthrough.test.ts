@@ -6,7 +6,7 @@ import { prepareMutant } from '../../mutants/lib.ts';
 import { runMain } from './runMain.ts';
 
 /**
- * The README's walkthrough, run as written: a copy of the SDK with a planted bug (the mutant
+ * The walkthrough (docs/walkthrough.md), run as written: a copy of the SDK with a planted bug (the mutant
  * result-after-cancel: a handler's result goes out after its request was cancelled), a campaign
  * that finds it with a Markdown report, the replay that emits a regression test, the test failing
  * on the faulty copy and passing on the real SDK (the fault removed).
@@ -17,7 +17,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const vitest = (file: string, env: Record<string, string>) =>
   spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', file], { encoding: 'utf8', timeout: 120_000, env: { ...process.env, ...env } });
 
-describe('README walkthrough: a planted race, found, reported, replayed, kept as a test', () => {
+describe('docs/walkthrough.md: a planted race, found, reported, replayed, kept as a test', () => {
   it('finds cancel.no-response-after on the faulty copy, and the emitted test fails there and passes on the real SDK', async () => {
     const copy = prepareMutant('result-after-cancel').project;
     const report = join(dir, 'race.md');

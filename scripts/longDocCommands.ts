@@ -1,0 +1,53 @@
+/**
+ * The commands of README.md and docs/ that test/docs/commands.test.ts does not run itself, each
+ * with what runs it: an npm script, a test file, or `.ci/run`. Too long for `npm test` (a full
+ * campaign, a benchmark, a mutation run), run by another test already (as printed there), or a
+ * template whose `<…>` or file is the reader's own (run instantiated by the test named).
+ * `npm run docs:long` runs, as printed, the ones it is named for. A command of the docs in none
+ * of these lists fails the test, and so does an entry here that the docs no longer show.
+ */
+export interface LongCommand {
+  readonly command: string;
+  /** `npm run <script>`, a test file, or `.ci/run`. */
+  readonly by: string;
+  readonly why: string;
+}
+
+const SE = 'npx mcp-sim fuzz node_modules/@modelcontextprotocol/server-everything/dist/server/index.js';
+const GEMINI = 'npx mcp-sim fuzz node_modules/.cache/mcp-sim/testbed/gemini-mcp-tool_1.1.8/node_modules/gemini-mcp-tool/dist/index.js';
+
+export const LONG_COMMANDS: readonly LongCommand[] = [
+  { command: 'npm install && npx mcp-sim check', by: 'npm run check', why: 'the default 2,000-run campaign (about 40 s on 2 shared cores); .ci/run installs with npm ci' },
+  { command: 'npm test', by: '.ci/run', why: 'the whole suite' },
+  { command: 'npx mcp-sim check --junit junit.xml --html report.html', by: 'npm run docs:long', why: 'the default 2,000-run campaign' },
+  { command: 'npm run bench -- --quick', by: 'npm run bench', why: 'a benchmark (under a minute alone)' },
+  { command: 'npx mcp-sim explore --scenario my-race.json --json out.json', by: 'test/cli/explore.test.ts', why: 'a template: my-race.json is the reader\'s scenario (the test explores a scenario file with --json)' },
+  { command: 'npx mcp-sim explore --scenario my-race.json --junit explore.xml --report explore.md', by: 'test/report/exploreReports.test.ts', why: 'a template: my-race.json is the reader\'s scenario (the test writes both reports)' },
+  {
+    command: 'npx mcp-sim replay --seed 20261130 --case 7 --profiles http-2026 --no-server-requests --expect timeout.max-total --made-with mcp-sim@0.1.0,@modelcontextprotocol/server@2.4.0 --sdk node_modules/@modelcontextprotocol',
+    by: 'test/cli/findings2x.test.ts',
+    why: 'every command of docs/findings-2.x.md, run as printed there',
+  },
+  { command: 'npx mcp-sim replay --baseline "<invariant> <variant> <shape>" --mermaid', by: 'test/cli/replayFreshProcess.test.ts', why: 'a template: the test replays baseline entries and every replay command docs/findings.md cites' },
+  { command: SE, by: 'npm run docs:long', why: 'a 1,000-run fuzz campaign of a published server' },
+  { command: `${SE} --case 27 --expect cancel.zombie-work`, by: 'test/fuzz/cli.test.ts', why: 'every replay command of docs/fuzz-findings.md, in a fresh process' },
+  { command: `${SE} --case 27 --expect cancel.abort-swallowed`, by: 'test/fuzz/cli.test.ts', why: 'every replay command of docs/fuzz-findings.md, in a fresh process' },
+  { command: `${SE} --case 96 --expect liveness.quiescent`, by: 'test/fuzz/cli.test.ts', why: 'every replay command of docs/fuzz-findings.md, in a fresh process' },
+  { command: `${SE} --case 30 --expect cancel.reaches-work`, by: 'test/fuzz/cli.test.ts', why: 'every replay command of docs/fuzz-findings.md, in a fresh process' },
+  { command: GEMINI, by: 'npm run fuzz:testbed', why: 'installs the server from the npm registry first' },
+  { command: `${GEMINI} --case 1 --expect harness.offline`, by: 'npm run fuzz:testbed', why: 'installs the server from the npm registry first' },
+  { command: `${GEMINI} --case 26 --expect cancel.zombie-work`, by: 'npm run fuzz:testbed', why: 'installs the server from the npm registry first' },
+  { command: 'npm run mutants', by: 'npm run mutants', why: 'about 8 minutes' },
+  { command: 'npm run mutants -- --runs 5000', by: 'npm run mutants', why: 'longer still' },
+  { command: 'npm run mutants -- --filter max-total', by: 'npm run mutants', why: 'a mutation run' },
+  { command: 'npm run mutants -- --report-only', by: 'npm run mutants', why: 'reads the results of a mutation run' },
+  { command: 'npx mcp-sim check --spec 2026-07-28 --sdk 2.4.0', by: 'npm run docs:long', why: 'a 2,000-run campaign on the 2.x pair (installed into mcp-sim\'s cache once)' },
+  { command: 'npx mcp-sim replay --seed S --case K --spec 2026-07-28 --sdk <that folder>', by: 'test/cli/spec2026.test.ts', why: 'a template: S, K and the folder are the reader\'s' },
+  { command: 'npx mcp-sim baseline --spec 2026-07-28 --sdk 2.4.0 --update', by: 'npm run docs:long', why: 'a 10,000-run baseline build' },
+  { command: 'npx mcp-sim baseline --spec 2026-07-28 --sdk 2.4.0 --table', by: 'npm run docs:long', why: 'loads the 2.x pair from the cache --update filled' },
+  { command: 'M=$(node --import tsx mutants/prepare.ts result-after-cancel)', by: 'test/cli/walkthrough.test.ts', why: 'the walkthrough, its steps run by the test' },
+  { command: 'npx mcp-sim check --sdk $M --report race.md', by: 'test/cli/walkthrough.test.ts', why: 'the walkthrough, its steps run by the test' },
+  { command: 'npx mcp-sim replay .mcp-sim/repro/cancel.no-response-after.json --sdk $M --emit-test test/regressions/no-response-after.test.ts', by: 'test/cli/walkthrough.test.ts', why: 'the walkthrough, its steps run by the test' },
+  { command: 'MCP_SIM_SDK=$M npx vitest run test/regressions/no-response-after.test.ts', by: 'test/cli/walkthrough.test.ts', why: 'the walkthrough, its steps run by the test' },
+  { command: 'npx vitest run test/regressions/no-response-after.test.ts', by: 'test/cli/walkthrough.test.ts', why: 'the walkthrough, its steps run by the test' },
+];
