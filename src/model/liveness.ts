@@ -9,7 +9,8 @@ import { deadlineOf, MAX_TOTAL_LATE } from './rules/timeout.ts';
  * End of run: everything that should have ended did. The run reached quiescence
  * (`liveness.quiescent`); no call is pending past its bound (`timeout.settles`,
  * `timeout.max-total`: at quiescence nothing can settle it any more, so every pending call
- * counts); at quiescence no handler still runs (`liveness.handler-ends`).
+ * counts); at quiescence no handler still runs (`liveness.handler-ends`), an aborted one
+ * included (`cancel.never-ends`: its abort came, and it never threw or returned).
  */
 export const livenessRule: RuleFactory = (walk, facts) => ({
   finish({ at, t, outcome }) {
@@ -32,6 +33,10 @@ export const livenessRule: RuleFactory = (walk, facts) => ({
     for (const rec of walk.receivers()) {
       if (handlerOf(rec) === 'running') {
         walk.flag(finding('liveness.handler-ends', at, `the ${rec.side}'s handler of request ${show(rec.id)} neither ended nor was aborted.`, walk.receivedLabel(rec), receiverSubjects(walk, rec)));
+      }
+      // Aborted (cancelled, timed out, its connection closed) and still running with nothing left to run: it awaits what nothing will settle.
+      if (handlerOf(rec) === 'aborted') {
+        walk.flag(finding('cancel.never-ends', at, `the ${rec.side}'s handler of request ${show(rec.id)} was aborted but never ended: at the end of the run it still awaits something nothing will settle.`, walk.receivedLabel(rec), receiverSubjects(walk, rec)));
       }
     }
   },

@@ -1,4 +1,4 @@
-import type { Endpoint } from './SdkAdapter.ts';
+import type { Endpoint, ToolStarted } from './SdkAdapter.ts';
 
 /**
  * What hosting a user's server does alike on every generation: tell a low-level server by its
@@ -41,14 +41,21 @@ export function toolStartLimitOf(mcpServer: { prototype: object } | undefined): 
 /**
  * `ServerHosting.markToolStarts` on an `McpServer` class: shadows its `executeToolHandler`, which
  * its `tools/call` handler awaits once the input is valid, so `started` runs just before the
- * user's callback. `undefined` when the class has no such method.
+ * user's callback, and the function it returns hears how the callback itself settled (returned
+ * or threw), before the SDK turns a throw into an `isError` result. `undefined` when the class
+ * has no such method.
  */
-export function markToolStartsOn(mcpServer: { prototype: object } | undefined, started: () => void): (() => void) | undefined {
+export function markToolStartsOn(mcpServer: { prototype: object } | undefined, started: ToolStarted): (() => void) | undefined {
   const proto = mcpServer?.prototype as Record<string, unknown> | undefined;
   const execute = proto?.[TOOL_EXECUTION];
   if (!proto || typeof execute !== 'function') return undefined;
   return shadowMethod(proto, TOOL_EXECUTION, function toolStarts(this: unknown, ...args: unknown[]) {
-    started();
-    return (execute as (...a: unknown[]) => unknown).apply(this, args);
+    const ended = started();
+    const settled = (execute as (...a: unknown[]) => unknown).apply(this, args);
+    // `executeToolHandler` is async in every release that has it: its promise is the callback's.
+    // Heard before the SDK's own `await` resumes, so the callback's end precedes the handler's.
+    if (ended && settled instanceof Promise) settled.then((value) => ended({ threw: false, value }), (error: unknown) => ended({ threw: true, value: error }));
+    return settled;
   });
 }
+

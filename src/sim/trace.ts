@@ -50,6 +50,20 @@ export type TraceEventBody =
    * `aborted`: the signal had aborted before the callback started, so the tool never ran under it.
    */
   | { kind: 'tool-start'; side: Side; conn: number; id: WireId; aborted: boolean }
+  /**
+   * The user's own tool callback settled (hosted servers only): it `returned` a result (`isError`
+   * when the result says so) or `threw`. On an `McpServer` this is the callback itself, before
+   * the SDK turns a throw into an `isError` result; on a low-level `Server` the handler is the
+   * callback. What the author wrote is judged from this, not from the response.
+   */
+  | { kind: 'tool-end'; side: Side; conn: number; id: WireId; outcome: 'returned' | 'threw'; isError?: true }
+  /**
+   * An abort reached the user's callback (hosted servers only; the first way, once per request):
+   * a signal-aware call it made rejected with the abort (`fetch`, a `timers/promises` sleep),
+   * `throwIfAborted()` threw, or an abort listener it registered ran (`src/sim/hosted/abortReach.ts`).
+   * A callback that returns after this swallowed the abort.
+   */
+  | { kind: 'abort-reached'; side: Side; conn: number; id: WireId; via: AbortReach }
   | {
       kind: 'handler-end';
       side: Side;
@@ -142,6 +156,9 @@ export type TraceEventBody =
   /** The run ended: quiescent, or a budget ran out (a liveness failure). */
   | { kind: 'end'; outcome: RunOutcome['kind'] };
 
+/** How an abort reached a hosted tool callback (`abort-reached`). */
+export type AbortReach = 'fetch' | 'sleep' | 'throwIfAborted' | 'listener';
+
 /** Every event carries where and when it happened. */
 export type TraceEvent = TraceEventBody & {
   /** Position in the trace. */
@@ -231,6 +248,10 @@ export function formatEvent(e: TraceEvent): string {
       return `${head}   handler aborted ${e.side} id=${e.id} reason=${e.reason}`;
     case 'tool-start':
       return `${head}   tool start ${e.side} id=${e.id}${e.aborted ? ' (signal aborted before it)' : ''}`;
+    case 'tool-end':
+      return `${head}   tool end ${e.side} id=${e.id} ${e.outcome}${e.isError ? ' (isError result)' : ''}`;
+    case 'abort-reached':
+      return `${head}   abort reached tool ${e.side} id=${e.id} via ${e.via}`;
     case 'handler-end':
       return `${head}   handler end ${e.side} id=${e.id} ${e.outcome}`;
     case 'fetch':
