@@ -6,7 +6,7 @@ import { countsAs, foldsUnderRoot } from '../campaign/rootCauses.ts';
 import { runChecked } from '../check/runChecked.ts';
 import type { Finding } from '../model/finding.ts';
 import type { InvariantId } from '../model/invariants.ts';
-import { DEFAULT_CAMPAIGN_SEED, DEFAULT_FUZZ_CALLS_MAX, DEFAULT_FUZZ_MAX_STEPS, DEFAULT_FUZZ_MAX_VIRTUAL_MS, DEFAULT_FUZZ_RUNS, DEFAULT_FUZZ_SHRINK_MS_MAX } from '../options/defaults.ts';
+import { DEFAULT_CAMPAIGN_SEED, DEFAULT_FUZZ_CALLS_MAX, DEFAULT_FUZZ_MAX_STEPS, DEFAULT_FUZZ_MAX_VIRTUAL_MS, DEFAULT_FUZZ_RUNS, DEFAULT_FUZZ_SHRINK_MS_MAX, DEFAULT_FUZZ_SHRINK_RUNS_MAX } from '../options/defaults.ts';
 import type { TraceEvent } from '../sim/index.ts';
 import { toolCallArbitrary, type FuzzCase } from '../workload/index.ts';
 import { callOf, explain, type FindingCall } from './explain.ts';
@@ -30,6 +30,8 @@ export interface FuzzOptions {
   readonly shrink?: boolean;
   /** @default DEFAULT_FUZZ_SHRINK_MS_MAX */
   readonly shrinkTimeMsMax?: number;
+  /** @default DEFAULT_FUZZ_SHRINK_RUNS_MAX */
+  readonly shrinkRunsMax?: number;
   /**
    * The lowest severity of a finding on the server's own code that fails the campaign: `must`
    * (violations), `should` (warnings too), `advice` (notes too: every pitfall). @default 'advice'
@@ -63,6 +65,11 @@ export interface FuzzCounterexample {
   /** Shrinking steps of fast-check, then single removals of the greedy pass. */
   readonly shrinks: number;
   readonly removals: number;
+  /**
+   * Shrinking stopped at a budget before it was done: `runs` (`shrinkRunsMax`, the same on every
+   * machine) or `time` (`shrinkTimeMsMax`: another machine may shrink further). Absent: fully shrunk.
+   */
+  readonly cutShort?: 'runs' | 'time';
 }
 
 /** One invariant the campaign saw broken. */
@@ -138,46 +145,75 @@ export function fuzzCaseAt(plan: FuzzPlan, seed: number, index: number): FuzzCas
   return fc.sample(plan.arbitrary, { seed: caseSeed(seed, index), numRuns: 1 })[0]!;
 }
 
-/** One run of a fuzz case against the target, judged by the oracle. */
+/** The end of the last run started: each run starts after it, so runs never overlap. */
+let lastRun: Promise<unknown> = Promise.resolve();
+
+/**
+ * One run of a fuzz case against the target, judged by the oracle. Runs replace process-wide
+ * globals (timers, random sources), so a run asked for while another is under way (a caller
+ * that gave up waiting on one) waits for it to end instead of failing.
+ */
 export function runFuzzCase(target: FuzzTarget, c: FuzzCase) {
-  return runChecked(c.scenario, {
-    tape: c.tape,
-    seed: c.seed,
-    sdk: target.sdk,
-    server: target.source,
-    maxSteps: DEFAULT_FUZZ_MAX_STEPS,
-    maxVirtualMs: DEFAULT_FUZZ_MAX_VIRTUAL_MS,
-  });
+  const run = lastRun.then(() =>
+    runChecked(c.scenario, {
+      tape: c.tape,
+      seed: c.seed,
+      sdk: target.sdk,
+      server: target.source,
+      maxSteps: DEFAULT_FUZZ_MAX_STEPS,
+      maxVirtualMs: DEFAULT_FUZZ_MAX_VIRTUAL_MS,
+    }),
+  );
+  lastRun = run.catch(() => undefined);
+  return run;
 }
 
 /** The findings a run counts: knock-ons fold under their root, as in `check`. */
 const counted = (findings: readonly Finding[]) => findings.filter((f) => !foldsUnderRoot(f));
 
+/** Shrinking budgets: runs (deterministic) and wall-clock time (a safety valve). */
+interface ShrinkBudget {
+  readonly runs: number;
+  readonly timeMs: number;
+}
+
 /**
- * Shrinks the case of `fcSeed` while `invariant` fires: fast-check's shrinking within the time
- * budget, then the greedy 1-minimal pass. A candidate the simulator refuses (an abort left
- * without its call) does not fire.
+ * Shrinks the case of `fcSeed` while `invariant` fires: fast-check's shrinking, then the greedy
+ * 1-minimal pass, within `budget`. A candidate the simulator refuses (an abort left without its
+ * call) does not fire. The budget is checked before each run, never by racing one: fast-check's
+ * `interruptAfterTimeLimit` answers an async property that is still running, so the next
+ * candidate's run started while the last one's work went on (`another run is in progress`).
  */
-async function shrink(plan: FuzzPlan, invariant: InvariantId, fcSeed: number, timeMs: number): Promise<FuzzCounterexample | undefined> {
+async function shrink(plan: FuzzPlan, invariant: InvariantId, fcSeed: number, budget: ShrinkBudget): Promise<FuzzCounterexample | undefined> {
+  const deadline = performance.now() + budget.timeMs;
+  let runs = 0;
+  let cutShort: 'runs' | 'time' | undefined;
   const fires = async (c: FuzzCase) => {
+    if (runs >= budget.runs) cutShort ??= 'runs';
+    else if (performance.now() > deadline) cutShort ??= 'time';
+    if (cutShort) return false;
+    runs++;
     try {
       return (await runFuzzCase(plan.target, c)).findings.some((f) => countsAs(f, invariant));
     } catch {
       return false;
     }
   };
-  const details = await fc.check(fc.asyncProperty(plan.arbitrary, async (c) => !(await fires(c))), {
-    seed: fcSeed,
-    numRuns: 1,
-    interruptAfterTimeLimit: timeMs,
-    markInterruptAsFailure: false,
-  });
+  const details = await fc.check(fc.asyncProperty(plan.arbitrary, async (c) => !(await fires(c))), { seed: fcSeed, numRuns: 1 });
   if (!details.failed || !details.counterexample) return undefined;
   const { case: small, removals } = await minimize(details.counterexample[0], fires);
   const run = await runFuzzCase(plan.target, small);
   const f = run.findings.find((x) => countsAs(x, invariant));
   if (!f) return undefined;
-  return { case: small, trace: run.result.trace, finding: f, call: callOf(f, small.scenario, run.result.trace), shrinks: details.numShrinks, removals };
+  return {
+    case: small,
+    trace: run.result.trace,
+    finding: f,
+    call: callOf(f, small.scenario, run.result.trace),
+    shrinks: details.numShrinks,
+    removals,
+    ...(cutShort && { cutShort }),
+  };
 }
 
 /**
@@ -221,7 +257,10 @@ export async function fuzzCampaign(plan: FuzzPlan, options: FuzzOptions = {}): P
     // SDK findings are listed, not shrunk: they are not the user's to fix.
     const counterexample =
       owner === 'server' && !stateful && options.shrink !== false && !options.signal?.aborted
-        ? await shrink(plan, invariant, caseSeed(seed, entry.firstCase), options.shrinkTimeMsMax ?? DEFAULT_FUZZ_SHRINK_MS_MAX)
+        ? await shrink(plan, invariant, caseSeed(seed, entry.firstCase), {
+            runs: options.shrinkRunsMax ?? DEFAULT_FUZZ_SHRINK_RUNS_MAX,
+            timeMs: options.shrinkTimeMsMax ?? DEFAULT_FUZZ_SHRINK_MS_MAX,
+          })
         : undefined;
     options.onProgress?.(++shrunk, seen.size, 'shrink');
     const shown = counterexample ?? { finding: entry.example, call: entry.call, trace: entry.trace };
