@@ -6,7 +6,7 @@ import { countsAs, foldsUnderRoot } from '../campaign/rootCauses.ts';
 import { runChecked } from '../check/runChecked.ts';
 import type { Finding } from '../model/finding.ts';
 import type { InvariantId } from '../model/invariants.ts';
-import { DEFAULT_CAMPAIGN_SEED, DEFAULT_FUZZ_CALLS_MAX, DEFAULT_FUZZ_MAX_STEPS, DEFAULT_FUZZ_MAX_VIRTUAL_MS, DEFAULT_FUZZ_RUNS, DEFAULT_FUZZ_SHRINK_MS_MAX, DEFAULT_FUZZ_SHRINK_RUNS_MAX } from '../options/defaults.ts';
+import { DEFAULT_CAMPAIGN_SEED, DEFAULT_FUZZ_CALLS_MAX, DEFAULT_FUZZ_MAX_STEPS, DEFAULT_FUZZ_MAX_VIRTUAL_MS, DEFAULT_FUZZ_RUNS, DEFAULT_FUZZ_SHRINK_MS_MAX, DEFAULT_FUZZ_SHRINK_STEPS_MAX } from '../options/defaults.ts';
 import type { TraceEvent } from '../sim/index.ts';
 import { toolCallArbitrary, type FuzzCase } from '../workload/index.ts';
 import { callOf, explain, type FindingCall } from './explain.ts';
@@ -30,8 +30,8 @@ export interface FuzzOptions {
   readonly shrink?: boolean;
   /** @default DEFAULT_FUZZ_SHRINK_MS_MAX */
   readonly shrinkTimeMsMax?: number;
-  /** @default DEFAULT_FUZZ_SHRINK_RUNS_MAX */
-  readonly shrinkRunsMax?: number;
+  /** Scheduler steps shrinking one finding may take, over all its runs. @default DEFAULT_FUZZ_SHRINK_STEPS_MAX */
+  readonly shrinkStepsMax?: number;
   /**
    * The lowest severity of a finding on the server's own code that fails the campaign: `must`
    * (violations), `should` (warnings too), `advice` (notes too: every pitfall). @default 'advice'
@@ -66,10 +66,10 @@ export interface FuzzCounterexample {
   readonly shrinks: number;
   readonly removals: number;
   /**
-   * Shrinking stopped at a budget before it was done: `runs` (`shrinkRunsMax`, the same on every
-   * machine) or `time` (`shrinkTimeMsMax`: another machine may shrink further). Absent: fully shrunk.
+   * Shrinking stopped at a budget before it was done: `steps` (`shrinkStepsMax`, the same on
+   * every machine) or `time` (`shrinkTimeMsMax`: another machine may shrink further). Absent: fully shrunk.
    */
-  readonly cutShort?: 'runs' | 'time';
+  readonly cutShort?: 'steps' | 'time';
 }
 
 /** One invariant the campaign saw broken. */
@@ -101,7 +101,8 @@ export interface FuzzReport {
   readonly tools: { readonly fuzzed: readonly string[]; readonly skipped: readonly SkippedTool[] };
   /**
    * The server keeps state across runs (case 0 gave another trace when run again after the
-   * others): a case replays only after the runs before it (`--runs K+1`), and findings are not shrunk.
+   * others, or a handler of one run worked in a later one: `leftover-work`): a case replays only
+   * after the runs before it (`--runs K+1`), and findings are not shrunk.
    */
   readonly stateful: boolean;
   /** What the hosting of this SDK copy cannot observe, each a sentence (`ServerHosting.toolStartLimit`); empty on the releases mcp-sim knows. */
@@ -171,9 +172,9 @@ export function runFuzzCase(target: FuzzTarget, c: FuzzCase) {
 /** The findings a run counts: knock-ons fold under their root, as in `check`. */
 const counted = (findings: readonly Finding[]) => findings.filter((f) => !foldsUnderRoot(f));
 
-/** Shrinking budgets: runs (deterministic) and wall-clock time (a safety valve). */
+/** Shrinking budgets: scheduler steps (deterministic) and wall-clock time (a safety valve). */
 interface ShrinkBudget {
-  readonly runs: number;
+  readonly steps: number;
   readonly timeMs: number;
 }
 
@@ -186,15 +187,16 @@ interface ShrinkBudget {
  */
 async function shrink(plan: FuzzPlan, invariant: InvariantId, fcSeed: number, budget: ShrinkBudget): Promise<FuzzCounterexample | undefined> {
   const deadline = performance.now() + budget.timeMs;
-  let runs = 0;
-  let cutShort: 'runs' | 'time' | undefined;
+  let steps = 0;
+  let cutShort: 'steps' | 'time' | undefined;
   const fires = async (c: FuzzCase) => {
-    if (runs >= budget.runs) cutShort ??= 'runs';
+    if (steps >= budget.steps) cutShort ??= 'steps';
     else if (performance.now() > deadline) cutShort ??= 'time';
     if (cutShort) return false;
-    runs++;
     try {
-      return (await runFuzzCase(plan.target, c)).findings.some((f) => countsAs(f, invariant));
+      const run = await runFuzzCase(plan.target, c);
+      steps += run.result.steps;
+      return run.findings.some((f) => countsAs(f, invariant));
     } catch {
       return false;
     }
@@ -232,10 +234,13 @@ export async function fuzzCampaign(plan: FuzzPlan, options: FuzzOptions = {}): P
   const started = performance.now();
   let runsDone = 0;
   let firstHash: string | undefined;
+  /** A run saw work of a handler of an earlier run (`leftover-work`): the runs are not isolated. */
+  let leftovers = false;
   for (let k = 0; k < runs && !options.signal?.aborted; k++) {
     const c = fuzzCaseAt(plan, seed, k);
     const run = await runFuzzCase(target, c);
     if (k === 0) firstHash = run.result.hash;
+    leftovers ||= run.result.trace.some((e) => e.kind === 'leftover-work');
     const firsts = new Map<InvariantId, Finding>();
     for (const f of counted(run.findings)) if (!firsts.has(f.invariant)) firsts.set(f.invariant, f);
     for (const f of firsts.values()) {
@@ -249,7 +254,8 @@ export async function fuzzCampaign(plan: FuzzPlan, options: FuzzOptions = {}): P
   const durationMs = performance.now() - started;
   // A server that keeps state across runs (module-level maps, intervals) makes a case's result
   // depend on the runs before it: case 0 run again after the others tells.
-  const stateful = firstHash !== undefined && (await runFuzzCase(target, fuzzCaseAt(plan, seed, 0))).result.hash !== firstHash;
+  // So does work an earlier run's handler does in a later run (a promise kept in module-level state).
+  const stateful = leftovers || (firstHash !== undefined && (await runFuzzCase(target, fuzzCaseAt(plan, seed, 0))).result.hash !== firstHash);
   const findings: FuzzFinding[] = [];
   let shrunk = 0;
   for (const [invariant, entry] of seen) {
@@ -258,7 +264,7 @@ export async function fuzzCampaign(plan: FuzzPlan, options: FuzzOptions = {}): P
     const counterexample =
       owner === 'server' && !stateful && options.shrink !== false && !options.signal?.aborted
         ? await shrink(plan, invariant, caseSeed(seed, entry.firstCase), {
-            runs: options.shrinkRunsMax ?? DEFAULT_FUZZ_SHRINK_RUNS_MAX,
+            steps: options.shrinkStepsMax ?? DEFAULT_FUZZ_SHRINK_STEPS_MAX,
             timeMs: options.shrinkTimeMsMax ?? DEFAULT_FUZZ_SHRINK_MS_MAX,
           })
         : undefined;

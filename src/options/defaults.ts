@@ -203,10 +203,12 @@ export const DEFAULT_FUZZ_CALLS_MAX = 3;
 export const DEFAULT_FUZZ_SHRINK_MS_MAX = 5_000;
 
 /**
- * Runs shrinking one fuzz finding may take (fast-check's shrinking, then the greedy pass): the
- * budget that normally binds, so the same command gives the same minimal case on every machine. @default 400
+ * Scheduler steps, summed over its runs, that shrinking one fuzz finding may take (fast-check's
+ * shrinking, then the greedy pass): the budget that normally binds, counted in simulated work,
+ * so the same command gives the same minimal case on every machine. About 1,000 runs of a
+ * typical tool, 20 of a server whose every run meets the step budget. @default 20_000
  */
-export const DEFAULT_FUZZ_SHRINK_RUNS_MAX = 400;
+export const DEFAULT_FUZZ_SHRINK_STEPS_MAX = 20_000;
 
 /**
  * Step budget of one fuzz run: generated runs take tens of steps; a handler whose work never ends

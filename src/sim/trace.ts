@@ -90,6 +90,12 @@ export type TraceEventBody =
     }
   /** A hosted handler set a timer (`setTimeout`, `setInterval`, a `timers/promises` sleep): work it schedules. */
   | { kind: 'handler-timer'; side: Side; conn: number; id: WireId; ms: number; label: string }
+  /**
+   * Code of a handler of an earlier run ran during this one (a promise that run left pending,
+   * settled now through module-level state) and set a timer or called `fetch`: the run is not
+   * isolated from the one before it. `fuzz` reports the server as stateful.
+   */
+  | { kind: 'leftover-work'; side: Side; what: 'setTimeout' | 'setInterval' | 'fetch'; label: string }
   /** A virtual `fetch` settled: answered with `status`, or rejected because its signal aborted. */
   | { kind: 'fetch-end'; n: number; outcome: 'response' | 'aborted'; status?: number }
   /**
@@ -258,6 +264,8 @@ export function formatEvent(e: TraceEvent): string {
       return `${head}   fetch #${e.n} ${e.side}${e.id !== undefined ? ` id=${e.id}` : ''} ${e.url}${e.signal ? ' (with signal)' : ' (no signal)'}${e.afterAbort ? ' AFTER ABORT' : ''}`;
     case 'handler-timer':
       return `${head}   handler timer ${e.side} id=${e.id} ${e.label} ${e.ms} ms`;
+    case 'leftover-work':
+      return `${head}   LEFTOVER ${e.side} ${e.what} ${e.label} (a handler of an earlier run)`;
     case 'fetch-end':
       return `${head}   fetch #${e.n} ${e.outcome}${e.status !== undefined ? ` ${e.status}` : ''}`;
     case 'io-blocked':

@@ -37,4 +37,10 @@ export class HandlerScope {
     const store = this.storage.getStore();
     return store?.scope === this ? store.frame : undefined;
   }
+
+  /** The code running now is a handler's of an earlier run (`current()` is `undefined` for it): work that run left behind. */
+  leftover(): boolean {
+    const store = this.storage.getStore();
+    return store !== undefined && store.scope !== this;
+  }
 }

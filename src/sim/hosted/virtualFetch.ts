@@ -22,6 +22,7 @@ export function virtualFetch(network: VirtualNetwork, scope: HandlerScope, recor
     const url = input instanceof Request ? input.url : String(input);
     const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
     const frame = scope.current();
+    if (!frame && scope.leftover()) record({ kind: 'leftover-work', side: 'server', what: 'fetch', label: url });
     record({
       kind: 'fetch',
       side: 'server',
