@@ -41,7 +41,8 @@ export type TraceEventBody =
   | { kind: 'call-settle'; call: string; from: Side; outcome: 'resolved' | 'rejected'; code?: number | string; message?: string }
   | { kind: 'onprogress'; call: string; progress: number; total?: number }
   | { kind: 'abort-signal'; signal: string }
-  | { kind: 'handler-start'; side: Side; conn: number; id: WireId; method: string; call?: string }
+  /** A handler starts; `hosted`: the user's own (`mcp-sim fuzz`), not a scripted one. */
+  | { kind: 'handler-start'; side: Side; conn: number; id: WireId; method: string; call?: string; hosted?: true }
   | { kind: 'handler-step'; side: Side; conn: number; id: WireId; index: number; op: HandlerStep }
   | { kind: 'handler-abort'; side: Side; conn: number; id: WireId; reason: string }
   /**

@@ -124,14 +124,17 @@ describe('cancel invariants', () => {
     expect(judged(ignored).map((x) => x.invariant)).not.toContain('cancel.abort-swallowed');
   });
 
-  it('cancel.never-ends: fires on an aborted handler still running at quiescence / silent on one that ends on its abort', async () => {
-    const { trace } = (await check(hangWithSignal())).run.result;
+  it('cancel.never-ends: fires on an aborted handler of a user\'s server still running at quiescence / silent on one that ends on its abort, and on a scripted one', async () => {
+    const { trace: scripted } = (await check(hangWithSignal())).run.result;
+    const trace = editTrace(scripted, (e) => (e.kind === 'handler-start' && e.side === 'server' ? { ...e, hosted: true } : 'keep'));
     expect(trace.some((e) => e.kind === 'handler-end' && e.outcome === 'aborted')).toBe(true);
     const ids = (t: readonly TraceEvent[]) => judged(t).map((f) => f.invariant);
     const neverEnds = editTrace(trace, (e) => (e.kind === 'handler-end' ? undefined : 'keep'));
     expect(ids(neverEnds)).toContain('cancel.never-ends');
     expect(ids(neverEnds)).not.toContain('liveness.handler-ends');
     expect(ids(trace)).not.toContain('cancel.never-ends');
+    // A scripted handler that ignores its abort is the SDK campaign's stand-in peer, not code under test.
+    expect(ids(editTrace(scripted, (e) => (e.kind === 'handler-end' ? undefined : 'keep')))).not.toContain('cancel.never-ends');
   });
 
   // Real SDK 1.32.2: `_onresponse` calls onerror for an id it no longer tracks.

@@ -126,7 +126,7 @@ export class HostedRun {
       const id = extra.requestId;
       const tool = typeof request.params?.name === 'string' ? request.params.name : undefined;
       const { signal } = extra;
-      this.record({ kind: 'handler-start', side: 'server', conn, id, method: request.method, ...(tool !== undefined && { call: tool }) });
+      this.record({ kind: 'handler-start', side: 'server', conn, id, method: request.method, ...(tool !== undefined && { call: tool }), hosted: true });
       const aborted = () => this.record({ kind: 'handler-abort', side: 'server', conn, id, reason: String(signal.reason) });
       const abortedAtStart = signal.aborted;
       if (abortedAtStart) aborted();
