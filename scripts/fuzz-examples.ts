@@ -12,6 +12,7 @@ const CLEAN_RUNS = Number(process.env.MCP_SIM_CLEAN_RUNS ?? 5_000);
 const faulty = [
   ['faulty/progressWithoutToken.ts', 'progress.token-requested'],
   ['faulty/progressNotIncreasing.ts', 'progress.increasing'],
+  ['faulty/progressPercent.ts', 'progress.increasing'],
   ['faulty/totalChanges.ts', 'progress.total-stable'],
   ['faulty/progressAfterResult.ts', 'progress.after-response'],
   ['faulty/fetchWithoutSignal.ts', 'cancel.reaches-work'],
@@ -20,6 +21,8 @@ const faulty = [
   ['faulty/zombieWork.ts', 'cancel.zombie-work'],
   ['faulty/neverEnds.ts', 'liveness.quiescent'],
   ['faulty/neverEndsPending.ts', 'cancel.never-ends'],
+  ['v2/faulty/progressFixedToken.ts', 'progress.token-requested'],
+  ['v2/faulty/progressPercent.ts', 'progress.increasing'],
   ['v2/faulty/fetchWithoutSignal.ts', 'cancel.reaches-work'],
   ['v2/faulty/swallowedAbort.ts', 'cancel.abort-swallowed'],
   ['v2/faulty/catchAllIsError.ts', 'cancel.abort-swallowed'],
