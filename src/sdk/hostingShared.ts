@@ -35,7 +35,7 @@ const TOOL_EXECUTION = 'executeToolHandler';
 /** `ServerHosting.toolStartLimit` of a copy whose `McpServer` class is `mcpServer` (absent: no high-level server to mark). */
 export function toolStartLimitOf(mcpServer: { prototype: object } | undefined): string | undefined {
   if (!mcpServer || typeof (mcpServer.prototype as Record<string, unknown>)[TOOL_EXECUTION] === 'function') return undefined;
-  return `McpServer has no ${TOOL_EXECUTION}: where a tool callback starts is not seen, so a cancel that lands while McpServer checks a call's input counts as arriving while the tool ran`;
+  return `McpServer has no ${TOOL_EXECUTION}: where a tool callback starts and how it settles are not seen, so a cancel that lands while McpServer checks a call's input counts as arriving while the tool ran, and an isError result counts as the tool throwing (a catch-all returning isError after the abort is not flagged)`;
 }
 
 /**

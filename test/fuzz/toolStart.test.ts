@@ -57,7 +57,7 @@ describe('fuzz: where the tool callback starts', () => {
   it('a release whose McpServer has no executeToolHandler is not marked, and says so (a limit line in the report)', () => {
     class OldMcpServer {}
     expect(markToolStartsOn(OldMcpServer, () => undefined)).toBeUndefined();
-    expect(toolStartLimitOf(OldMcpServer)).toMatch(/^McpServer has no executeToolHandler: .*counts as arriving while the tool ran$/);
+    expect(toolStartLimitOf(OldMcpServer)).toMatch(/^McpServer has no executeToolHandler: .*counts as arriving while the tool ran, and an isError result counts as the tool throwing/);
     expect(toolStartLimitOf(undefined)).toBeUndefined();
     class McpServer {
       executeToolHandler() {}

@@ -142,7 +142,10 @@ export class HostedRun {
       this.conducts.set(frame, conduct);
       const end = (settled: OwnSettlement) => {
         conduct.running = false;
-        const own = conduct.started ? conduct.own ?? settled : settled;
+        // A copy whose McpServer callbacks cannot be marked (`toolStartLimit`) hides whether an
+        // isError result was the callback's throw: counted as one, so a rethrow is never blamed.
+        const hidden = !conduct.started && this.sdk.hosting?.toolStartLimit !== undefined && settled.isError;
+        const own = conduct.started ? conduct.own ?? settled : hidden ? { threw: true, isError: false } : settled;
         this.record({ kind: 'handler-end', side: 'server', conn, id, outcome: outcomeOf(own, signal.aborted, abortedAtStart, conduct.reached) });
       };
       return this.scope.run(frame, () => inner(request, extra)).then(
