@@ -1,5 +1,6 @@
 import type { Finding } from '../model/finding.ts';
 import { REACHED_BY } from '../model/rules/cancel.ts';
+import { DEFAULT_FUZZ_MAX_STEPS } from '../options/defaults.ts';
 import type { AbortReach } from '../sim/trace.ts';
 import type { Scenario, TraceEvent } from '../sim/index.ts';
 import type { ToolArguments } from '../workload/index.ts';
@@ -132,8 +133,11 @@ export function explain(f: Finding, call: FindingCall | undefined, trace: readon
       return `the server answered ${tool} after it had received the client's cancellation.`;
     case 'liveness.handler-ends':
       return `the handler of ${tool} never ended and was never aborted: its work has no end.`;
-    case 'liveness.quiescent':
-      return `the run never went quiet: ${tool} keeps timers or work going forever (a polling loop that ignores ${extra}.signal?).`;
+    case 'liveness.quiescent': {
+      const budget = /step-budget/.test(f.message) ? 'step' : 'time';
+      const orLong = budget === 'step' ? `, or its work takes more than the ${DEFAULT_FUZZ_MAX_STEPS} scheduler steps a fuzz run allows (smaller inputs through --args tell which)` : '';
+      return `the run never went quiet (it ended on its ${budget} budget): ${tool} keeps timers or work going forever (a polling loop that ignores ${extra}.signal?)${orLong}.`;
+    }
     case 'leak.timers':
       return `${tool} left timers running after every request ended: clear them when the work ends or the signal aborts.`;
     case 'harness.offline':
