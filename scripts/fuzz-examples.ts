@@ -12,16 +12,24 @@ const CLEAN_RUNS = Number(process.env.MCP_SIM_CLEAN_RUNS ?? 5_000);
 const faulty = [
   ['faulty/progressWithoutToken.ts', 'progress.token-requested'],
   ['faulty/progressNotIncreasing.ts', 'progress.increasing'],
+  ['faulty/progressPercent.ts', 'progress.increasing'],
   ['faulty/totalChanges.ts', 'progress.total-stable'],
   ['faulty/progressAfterResult.ts', 'progress.after-response'],
   ['faulty/fetchWithoutSignal.ts', 'cancel.reaches-work'],
   ['faulty/swallowedAbort.ts', 'cancel.abort-swallowed'],
+  ['faulty/catchAllIsError.ts', 'cancel.abort-swallowed'],
   ['faulty/zombieWork.ts', 'cancel.zombie-work'],
   ['faulty/neverEnds.ts', 'liveness.quiescent'],
+  ['faulty/neverEndsPending.ts', 'cancel.never-ends'],
+  ['v2/faulty/progressFixedToken.ts', 'progress.token-requested'],
+  ['v2/faulty/progressPercent.ts', 'progress.increasing'],
   ['v2/faulty/fetchWithoutSignal.ts', 'cancel.reaches-work'],
   ['v2/faulty/swallowedAbort.ts', 'cancel.abort-swallowed'],
+  ['v2/faulty/catchAllIsError.ts', 'cancel.abort-swallowed'],
+  ['v2/faulty/neverEndsPending.ts', 'cancel.never-ends'],
 ] as const;
-const correct = ['crawler.ts', 'lowLevel.ts', 'stdioEntry.ts', 'v2/crawler.ts', 'v2/serveStdio.ts'];
+/** Clean over CLEAN_RUNS: no finding on the server, none of `cancel.abort-swallowed` in particular (the fix of the article, a tool that checks its signal between steps). */
+const correct = ['crawler.ts', 'lowLevel.ts', 'stdioEntry.ts', 'crawlerRethrow.ts', 'stepsCheckSignal.ts', 'v2/crawler.ts', 'v2/serveStdio.ts', 'v2/crawlerRethrow.ts'];
 
 let failed = false;
 console.log(`| example | runs | runs/s | server findings | expected | result |`);

@@ -113,7 +113,9 @@ function writeJson(file: string, report: FuzzReport, replays: ReadonlyMap<string
     findings: report.findings.map(({ counterexample, ...f }) => ({
       ...f,
       replay: replays.get(f.invariant) ?? [],
-      ...(counterexample && { counterexample: { case: counterexample.case, shrinks: counterexample.shrinks, removals: counterexample.removals } }),
+      ...(counterexample && {
+        counterexample: { case: counterexample.case, shrinks: counterexample.shrinks, removals: counterexample.removals, ...(counterexample.cutShort && { cutShort: counterexample.cutShort }) },
+      }),
     })),
   };
   if (file === JSON_TO_STDOUT) process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);

@@ -1,4 +1,7 @@
 import type { Finding } from '../model/finding.ts';
+import { REACHED_BY } from '../model/rules/cancel.ts';
+import { DEFAULT_FUZZ_MAX_STEPS } from '../options/defaults.ts';
+import type { AbortReach } from '../sim/trace.ts';
 import type { Scenario, TraceEvent } from '../sim/index.ts';
 import type { ToolArguments } from '../workload/index.ts';
 
@@ -79,6 +82,14 @@ function workAfterAbort(trace: readonly TraceEvent[], id: string | number | unde
   return { fetches, progress, timers };
 }
 
+/** How the abort reached the tool callback of request `id`, and what the callback returned (`abort-reached`, `tool-end`). */
+function toolConduct(trace: readonly TraceEvent[], id: string | number | undefined): { via: AbortReach | undefined; returned: string } {
+  const reached = trace.find((e) => e.kind === 'abort-reached' && e.id === id);
+  const end = trace.find((e) => e.kind === 'tool-end' && e.id === id);
+  const returned = end?.kind !== 'tool-end' ? 'a result' : end.isError ? 'an isError result' : 'a normal result';
+  return { via: reached?.kind === 'abort-reached' ? reached.via : undefined, returned };
+}
+
 /**
  * How a handler reaches its request's signal and `_meta` on each generation: the advice names
  * what the author wrote (1.x `extra`, 2.x `ctx.mcpReq`).
@@ -111,14 +122,22 @@ export function explain(f: Finding, call: FindingCall | undefined, trace: readon
     }
     case 'cancel.reaches-work':
       return `${abortCause(trace, call?.id)}, but the abort never reached the fetch of ${tool}: it ran on to its response. Pass the handler's signal on: fetch(url, { signal: ${extra}.signal }).`;
-    case 'cancel.abort-swallowed':
-      return `${tool} returned a normal result after ${abortCause(trace, call?.id)} (a swallowed AbortError): let the abort propagate, or check ${extra}.signal.aborted before returning.`;
+    case 'cancel.abort-swallowed': {
+      const { via, returned } = toolConduct(trace, call?.id);
+      const reach = via === undefined ? '' : ` (${REACHED_BY[via]})`;
+      return `after ${abortCause(trace, call?.id)}, the abort reached ${tool}${reach}, and its callback caught it and returned ${returned} instead of throwing (a swallowed AbortError): the cancelled request gets an answer on any SDK that does not drop it. Let the abort propagate: catch (e) { if (${extra}.signal.aborted) throw e; ... }.`;
+    }
+    case 'cancel.never-ends':
+      return `the handler of ${tool} never ended after ${abortCause(trace, call?.id)}: at the end of the run it still awaited something nothing will settle (a promise kept for later, a wait that ignores ${extra}.signal), so it holds the request forever. End every wait on the signal: reject it on ${extra}.signal's 'abort' event, or pass the signal on.`;
     case 'cancel.no-response-after':
       return `the server answered ${tool} after it had received the client's cancellation.`;
     case 'liveness.handler-ends':
       return `the handler of ${tool} never ended and was never aborted: its work has no end.`;
-    case 'liveness.quiescent':
-      return `the run never went quiet: ${tool} keeps timers or work going forever (a polling loop that ignores ${extra}.signal?).`;
+    case 'liveness.quiescent': {
+      const budget = /step-budget/.test(f.message) ? 'step' : 'time';
+      const orLong = budget === 'step' ? `, or its work takes more than the ${DEFAULT_FUZZ_MAX_STEPS} scheduler steps a fuzz run allows (smaller inputs through --args tell which)` : '';
+      return `the run never went quiet (it ended on its ${budget} budget): ${tool} keeps timers or work going forever (a polling loop that ignores ${extra}.signal?)${orLong}.`;
+    }
     case 'leak.timers':
       return `${tool} left timers running after every request ended: clear them when the work ends or the signal aborts.`;
     case 'harness.offline':

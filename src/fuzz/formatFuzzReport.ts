@@ -21,6 +21,8 @@ function serverFinding(f: FuzzFinding, replay: readonly string[]): string[] {
     });
     lines.push(`  minimal    ${actions.join('; ')}${cx.case.tape.length ? `; schedule [${cx.case.tape.join(',')}]` : ''}`);
     lines.push(`  oracle     ${cx.finding.message}`);
+    if (cx.cutShort === 'time') lines.push(pc.yellow('  shrinking  stopped at its time budget (another machine may shrink further)'));
+    if (cx.cutShort === 'steps') lines.push(pc.dim('  shrinking  stopped at its step budget (the same on every machine)'));
   } else {
     lines.push(`  oracle     ${f.example.message}`);
   }
@@ -40,7 +42,7 @@ export function formatFuzzReport(report: FuzzReport, replays: ReadonlyMap<string
   for (const s of report.tools.skipped) lines.push(pc.yellow(`  skipped tool ${s.name}: ${s.reason}`));
   if (report.stateful) {
     lines.push(
-      pc.yellow('  the server keeps state across runs (module-level state or timers): case 0 ran differently after the others. A case shows its'),
+      pc.yellow('  the server keeps state across runs (module-level state, timers, a handler of one run working in a later one): a case shows its'),
       pc.yellow('  finding only after the runs before it, so findings are not shrunk and replay runs the campaign up to their first case.'),
     );
   }

@@ -6,7 +6,7 @@ import { countsAs, foldsUnderRoot } from '../campaign/rootCauses.ts';
 import { runChecked } from '../check/runChecked.ts';
 import type { Finding } from '../model/finding.ts';
 import type { InvariantId } from '../model/invariants.ts';
-import { DEFAULT_CAMPAIGN_SEED, DEFAULT_FUZZ_CALLS_MAX, DEFAULT_FUZZ_MAX_STEPS, DEFAULT_FUZZ_MAX_VIRTUAL_MS, DEFAULT_FUZZ_RUNS, DEFAULT_FUZZ_SHRINK_MS_MAX } from '../options/defaults.ts';
+import { DEFAULT_CAMPAIGN_SEED, DEFAULT_FUZZ_CALLS_MAX, DEFAULT_FUZZ_MAX_STEPS, DEFAULT_FUZZ_MAX_VIRTUAL_MS, DEFAULT_FUZZ_RUNS, DEFAULT_FUZZ_SHRINK_MS_MAX, DEFAULT_FUZZ_SHRINK_STEPS_MAX } from '../options/defaults.ts';
 import type { RunOptions, TraceEvent } from '../sim/index.ts';
 import { toolCallArbitrary, type FuzzCase } from '../workload/index.ts';
 import { callOf, explain, type FindingCall } from './explain.ts';
@@ -30,6 +30,8 @@ export interface FuzzOptions {
   readonly shrink?: boolean;
   /** @default DEFAULT_FUZZ_SHRINK_MS_MAX */
   readonly shrinkTimeMsMax?: number;
+  /** Scheduler steps shrinking one finding may take, over all its runs. @default DEFAULT_FUZZ_SHRINK_STEPS_MAX */
+  readonly shrinkStepsMax?: number;
   /**
    * The lowest severity of a finding on the server's own code that fails the campaign: `must`
    * (violations), `should` (warnings too), `advice` (notes too: every pitfall). @default 'advice'
@@ -63,6 +65,11 @@ export interface FuzzCounterexample {
   /** Shrinking steps of fast-check, then single removals of the greedy pass. */
   readonly shrinks: number;
   readonly removals: number;
+  /**
+   * Shrinking stopped at a budget before it was done: `steps` (`shrinkStepsMax`, the same on
+   * every machine) or `time` (`shrinkTimeMsMax`: another machine may shrink further). Absent: fully shrunk.
+   */
+  readonly cutShort?: 'steps' | 'time';
 }
 
 /** One invariant the campaign saw broken. */
@@ -94,7 +101,8 @@ export interface FuzzReport {
   readonly tools: { readonly fuzzed: readonly string[]; readonly skipped: readonly SkippedTool[] };
   /**
    * The server keeps state across runs (case 0 gave another trace when run again after the
-   * others): a case replays only after the runs before it (`--runs K+1`), and findings are not shrunk.
+   * others, or a handler of one run worked in a later one: `leftover-work`): a case replays only
+   * after the runs before it (`--runs K+1`), and findings are not shrunk.
    */
   readonly stateful: boolean;
   /** What the hosting of this SDK copy cannot observe, each a sentence (`ServerHosting.toolStartLimit`); empty on the releases mcp-sim knows. */
@@ -138,47 +146,79 @@ export function fuzzCaseAt(plan: FuzzPlan, seed: number, index: number): FuzzCas
   return fc.sample(plan.arbitrary, { seed: caseSeed(seed, index), numRuns: 1 })[0]!;
 }
 
-/** One run of a fuzz case against the target, judged by the oracle; `observe` watches it step by step (the HTML viewer). */
+/** The end of the last run started: each run starts after it, so runs never overlap. */
+let lastRun: Promise<unknown> = Promise.resolve();
+
+/**
+ * One run of a fuzz case against the target, judged by the oracle; `observe` watches it step by
+ * step (the HTML viewer). Runs replace process-wide globals (timers, random sources), so a run
+ * asked for while another is under way (a caller that gave up waiting on one) waits for it to
+ * end instead of failing.
+ */
 export function runFuzzCase(target: FuzzTarget, c: FuzzCase, observe?: RunOptions['observe']) {
-  return runChecked(c.scenario, {
-    ...(observe && { observe }),
-    tape: c.tape,
-    seed: c.seed,
-    sdk: target.sdk,
-    server: target.source,
-    maxSteps: DEFAULT_FUZZ_MAX_STEPS,
-    maxVirtualMs: DEFAULT_FUZZ_MAX_VIRTUAL_MS,
-  });
+  const run = lastRun.then(() =>
+    runChecked(c.scenario, {
+      ...(observe && { observe }),
+      tape: c.tape,
+      seed: c.seed,
+      sdk: target.sdk,
+      server: target.source,
+      maxSteps: DEFAULT_FUZZ_MAX_STEPS,
+      maxVirtualMs: DEFAULT_FUZZ_MAX_VIRTUAL_MS,
+    }),
+  );
+  lastRun = run.catch(() => undefined);
+  return run;
+}
 }
 
 /** The findings a run counts: knock-ons fold under their root, as in `check`. */
 const counted = (findings: readonly Finding[]) => findings.filter((f) => !foldsUnderRoot(f));
 
+/** Shrinking budgets: scheduler steps (deterministic) and wall-clock time (a safety valve). */
+interface ShrinkBudget {
+  readonly steps: number;
+  readonly timeMs: number;
+}
+
 /**
- * Shrinks the case of `fcSeed` while `invariant` fires: fast-check's shrinking within the time
- * budget, then the greedy 1-minimal pass. A candidate the simulator refuses (an abort left
- * without its call) does not fire.
+ * Shrinks the case of `fcSeed` while `invariant` fires: fast-check's shrinking, then the greedy
+ * 1-minimal pass, within `budget`. A candidate the simulator refuses (an abort left without its
+ * call) does not fire. The budget is checked before each run, never by racing one: fast-check's
+ * `interruptAfterTimeLimit` answers an async property that is still running, so the next
+ * candidate's run started while the last one's work went on (`another run is in progress`).
  */
-async function shrink(plan: FuzzPlan, invariant: InvariantId, fcSeed: number, timeMs: number): Promise<FuzzCounterexample | undefined> {
+async function shrink(plan: FuzzPlan, invariant: InvariantId, fcSeed: number, budget: ShrinkBudget): Promise<FuzzCounterexample | undefined> {
+  const deadline = performance.now() + budget.timeMs;
+  let steps = 0;
+  let cutShort: 'steps' | 'time' | undefined;
   const fires = async (c: FuzzCase) => {
+    if (steps >= budget.steps) cutShort ??= 'steps';
+    else if (performance.now() > deadline) cutShort ??= 'time';
+    if (cutShort) return false;
     try {
-      return (await runFuzzCase(plan.target, c)).findings.some((f) => countsAs(f, invariant));
+      const run = await runFuzzCase(plan.target, c);
+      steps += run.result.steps;
+      return run.findings.some((f) => countsAs(f, invariant));
     } catch {
       return false;
     }
   };
-  const details = await fc.check(fc.asyncProperty(plan.arbitrary, async (c) => !(await fires(c))), {
-    seed: fcSeed,
-    numRuns: 1,
-    interruptAfterTimeLimit: timeMs,
-    markInterruptAsFailure: false,
-  });
+  const details = await fc.check(fc.asyncProperty(plan.arbitrary, async (c) => !(await fires(c))), { seed: fcSeed, numRuns: 1 });
   if (!details.failed || !details.counterexample) return undefined;
   const { case: small, removals } = await minimize(details.counterexample[0], fires);
   const run = await runFuzzCase(plan.target, small);
   const f = run.findings.find((x) => countsAs(x, invariant));
   if (!f) return undefined;
-  return { case: small, trace: run.result.trace, finding: f, call: callOf(f, small.scenario, run.result.trace), shrinks: details.numShrinks, removals };
+  return {
+    case: small,
+    trace: run.result.trace,
+    finding: f,
+    call: callOf(f, small.scenario, run.result.trace),
+    shrinks: details.numShrinks,
+    removals,
+    ...(cutShort && { cutShort }),
+  };
 }
 
 /**
@@ -197,10 +237,13 @@ export async function fuzzCampaign(plan: FuzzPlan, options: FuzzOptions = {}): P
   const started = performance.now();
   let runsDone = 0;
   let firstHash: string | undefined;
+  /** A run saw work of a handler of an earlier run (`leftover-work`): the runs are not isolated. */
+  let leftovers = false;
   for (let k = 0; k < runs && !options.signal?.aborted; k++) {
     const c = fuzzCaseAt(plan, seed, k);
     const run = await runFuzzCase(target, c);
     if (k === 0) firstHash = run.result.hash;
+    leftovers ||= run.result.trace.some((e) => e.kind === 'leftover-work');
     const firsts = new Map<InvariantId, Finding>();
     for (const f of counted(run.findings)) if (!firsts.has(f.invariant)) firsts.set(f.invariant, f);
     for (const f of firsts.values()) {
@@ -214,7 +257,8 @@ export async function fuzzCampaign(plan: FuzzPlan, options: FuzzOptions = {}): P
   const durationMs = performance.now() - started;
   // A server that keeps state across runs (module-level maps, intervals) makes a case's result
   // depend on the runs before it: case 0 run again after the others tells.
-  const stateful = firstHash !== undefined && (await runFuzzCase(target, fuzzCaseAt(plan, seed, 0))).result.hash !== firstHash;
+  // So does work an earlier run's handler does in a later run (a promise kept in module-level state).
+  const stateful = leftovers || (firstHash !== undefined && (await runFuzzCase(target, fuzzCaseAt(plan, seed, 0))).result.hash !== firstHash);
   const findings: FuzzFinding[] = [];
   let shrunk = 0;
   for (const [invariant, entry] of seen) {
@@ -222,7 +266,10 @@ export async function fuzzCampaign(plan: FuzzPlan, options: FuzzOptions = {}): P
     // SDK findings are listed, not shrunk: they are not the user's to fix.
     const counterexample =
       owner === 'server' && !stateful && options.shrink !== false && !options.signal?.aborted
-        ? await shrink(plan, invariant, caseSeed(seed, entry.firstCase), options.shrinkTimeMsMax ?? DEFAULT_FUZZ_SHRINK_MS_MAX)
+        ? await shrink(plan, invariant, caseSeed(seed, entry.firstCase), {
+            steps: options.shrinkStepsMax ?? DEFAULT_FUZZ_SHRINK_STEPS_MAX,
+            timeMs: options.shrinkTimeMsMax ?? DEFAULT_FUZZ_SHRINK_MS_MAX,
+          })
         : undefined;
     options.onProgress?.(++shrunk, seen.size, 'shrink');
     const shown = counterexample ?? { finding: entry.example, call: entry.call, trace: entry.trace };

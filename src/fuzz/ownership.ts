@@ -14,6 +14,7 @@ export const SERVER_CONDUCT: ReadonlySet<InvariantId> = new Set<InvariantId>([
   'cancel.zombie-work',
   'cancel.abort-swallowed',
   'cancel.reaches-work',
+  'cancel.never-ends',
   'cancel.no-response-after',
   'timeout.settles',
   'liveness.handler-ends',

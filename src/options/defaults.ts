@@ -195,8 +195,20 @@ export const DEFAULT_FUZZ_RUNS = 500;
 /** Most tool calls per generated fuzz run (they run concurrently, same tool or not). @default 3 */
 export const DEFAULT_FUZZ_CALLS_MAX = 3;
 
-/** Wall-clock budget for shrinking one fuzz finding, in ms. @default 5_000 */
+/**
+ * Wall-clock budget for shrinking one fuzz finding, in ms: a safety valve against slow servers.
+ * Checked between runs, never by cutting one short. When it binds, the counterexample says so
+ * (`cutShort: 'time'`): the only input of a report that depends on the machine. @default 5_000
+ */
 export const DEFAULT_FUZZ_SHRINK_MS_MAX = 5_000;
+
+/**
+ * Scheduler steps, summed over its runs, that shrinking one fuzz finding may take (fast-check's
+ * shrinking, then the greedy pass): the budget that normally binds, counted in simulated work,
+ * so the same command gives the same minimal case on every machine. About 1,000 runs of a
+ * typical tool, 20 of a server whose every run meets the step budget. @default 20_000
+ */
+export const DEFAULT_FUZZ_SHRINK_STEPS_MAX = 20_000;
 
 /**
  * Step budget of one fuzz run: generated runs take tens of steps; a handler whose work never ends

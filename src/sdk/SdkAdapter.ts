@@ -220,6 +220,15 @@ export interface ToolInfo {
 }
 
 /** What hosting a user's server needs from a release. */
+/** How a tool callback settled: its result, or what it threw. */
+export interface ToolSettlement {
+  readonly threw: boolean;
+  readonly value: unknown;
+}
+
+/** `ServerHosting.markToolStarts`' callback: a tool callback starts; what it returns hears how that callback settles. */
+export type ToolStarted = () => ((settled: ToolSettlement) => void) | undefined;
+
 export interface ServerHosting {
   /** The release's server endpoint inside `value` (a low-level server, a high-level one, or an object holding one), or `undefined`. */
   serverOf(value: unknown): Endpoint | undefined;
@@ -233,9 +242,11 @@ export interface ServerHosting {
    * Calls `started` as each tool callback a high-level server (`McpServer`) registered starts,
    * inside the SDK's `tools/call` handler, until the returned function is called. The SDK's
    * handler checks a call's input asynchronously first, so only this says when the user's own
-   * code began. `undefined` when the release offers no such point (a low-level `Server` never has one).
+   * code began; the function `started` returns hears how the callback itself settled (returned or
+   * threw), which the SDK's handler hides by turning a throw into an `isError` result. `undefined`
+   * when the release offers no such point (a low-level `Server` never has one).
    */
-  markToolStarts(started: () => void): (() => void) | undefined;
+  markToolStarts(started: ToolStarted): (() => void) | undefined;
   /** Why this copy's `McpServer` tool callbacks cannot be marked (`markToolStarts`), or `undefined` when they can (or it has no `McpServer`). */
   readonly toolStartLimit: string | undefined;
   /** Runs `body` with every server `connect` of this release captured: resolved at once, the transport never started. */

@@ -1,4 +1,4 @@
-import type { Endpoint } from './SdkAdapter.ts';
+import type { Endpoint, ToolStarted } from './SdkAdapter.ts';
 
 /**
  * What hosting a user's server does alike on every generation: tell a low-level server by its
@@ -35,20 +35,27 @@ const TOOL_EXECUTION = 'executeToolHandler';
 /** `ServerHosting.toolStartLimit` of a copy whose `McpServer` class is `mcpServer` (absent: no high-level server to mark). */
 export function toolStartLimitOf(mcpServer: { prototype: object } | undefined): string | undefined {
   if (!mcpServer || typeof (mcpServer.prototype as Record<string, unknown>)[TOOL_EXECUTION] === 'function') return undefined;
-  return `McpServer has no ${TOOL_EXECUTION}: where a tool callback starts is not seen, so a cancel that lands while McpServer checks a call's input counts as arriving while the tool ran`;
+  return `McpServer has no ${TOOL_EXECUTION}: where a tool callback starts and how it settles are not seen, so a cancel that lands while McpServer checks a call's input counts as arriving while the tool ran, and an isError result counts as the tool throwing (a catch-all returning isError after the abort is not flagged)`;
 }
 
 /**
  * `ServerHosting.markToolStarts` on an `McpServer` class: shadows its `executeToolHandler`, which
  * its `tools/call` handler awaits once the input is valid, so `started` runs just before the
- * user's callback. `undefined` when the class has no such method.
+ * user's callback, and the function it returns hears how the callback itself settled (returned
+ * or threw), before the SDK turns a throw into an `isError` result. `undefined` when the class
+ * has no such method.
  */
-export function markToolStartsOn(mcpServer: { prototype: object } | undefined, started: () => void): (() => void) | undefined {
+export function markToolStartsOn(mcpServer: { prototype: object } | undefined, started: ToolStarted): (() => void) | undefined {
   const proto = mcpServer?.prototype as Record<string, unknown> | undefined;
   const execute = proto?.[TOOL_EXECUTION];
   if (!proto || typeof execute !== 'function') return undefined;
   return shadowMethod(proto, TOOL_EXECUTION, function toolStarts(this: unknown, ...args: unknown[]) {
-    started();
-    return (execute as (...a: unknown[]) => unknown).apply(this, args);
+    const ended = started();
+    const settled = (execute as (...a: unknown[]) => unknown).apply(this, args);
+    // `executeToolHandler` is async in every release that has it: its promise is the callback's.
+    // Heard before the SDK's own `await` resumes, so the callback's end precedes the handler's.
+    if (ended && settled instanceof Promise) settled.then((value) => ended({ threw: false, value }), (error: unknown) => ended({ threw: true, value: error }));
+    return settled;
   });
 }
+

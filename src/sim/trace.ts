@@ -41,7 +41,8 @@ export type TraceEventBody =
   | { kind: 'call-settle'; call: string; from: Side; outcome: 'resolved' | 'rejected'; code?: number | string; message?: string }
   | { kind: 'onprogress'; call: string; progress: number; total?: number }
   | { kind: 'abort-signal'; signal: string }
-  | { kind: 'handler-start'; side: Side; conn: number; id: WireId; method: string; call?: string }
+  /** A handler starts; `hosted`: the user's own (`mcp-sim fuzz`), not a scripted one. */
+  | { kind: 'handler-start'; side: Side; conn: number; id: WireId; method: string; call?: string; hosted?: true }
   | { kind: 'handler-step'; side: Side; conn: number; id: WireId; index: number; op: HandlerStep }
   | { kind: 'handler-abort'; side: Side; conn: number; id: WireId; reason: string }
   /**
@@ -50,6 +51,20 @@ export type TraceEventBody =
    * `aborted`: the signal had aborted before the callback started, so the tool never ran under it.
    */
   | { kind: 'tool-start'; side: Side; conn: number; id: WireId; aborted: boolean }
+  /**
+   * The user's own tool callback settled (hosted servers only): it `returned` a result (`isError`
+   * when the result says so) or `threw`. On an `McpServer` this is the callback itself, before
+   * the SDK turns a throw into an `isError` result; on a low-level `Server` the handler is the
+   * callback. What the author wrote is judged from this, not from the response.
+   */
+  | { kind: 'tool-end'; side: Side; conn: number; id: WireId; outcome: 'returned' | 'threw'; isError?: true }
+  /**
+   * An abort reached the user's callback (hosted servers only; the first way, once per request):
+   * a signal-aware call it made rejected with the abort (`fetch`, a `timers/promises` sleep),
+   * `throwIfAborted()` threw, or an abort listener it registered ran (`src/sim/hosted/abortReach.ts`).
+   * A callback that returns after this swallowed the abort.
+   */
+  | { kind: 'abort-reached'; side: Side; conn: number; id: WireId; via: AbortReach }
   | {
       kind: 'handler-end';
       side: Side;
@@ -76,6 +91,12 @@ export type TraceEventBody =
     }
   /** A hosted handler set a timer (`setTimeout`, `setInterval`, a `timers/promises` sleep): work it schedules. */
   | { kind: 'handler-timer'; side: Side; conn: number; id: WireId; ms: number; label: string }
+  /**
+   * Code of a handler of an earlier run ran during this one (a promise that run left pending,
+   * settled now through module-level state) and set a timer or called `fetch`: the run is not
+   * isolated from the one before it. `fuzz` reports the server as stateful.
+   */
+  | { kind: 'leftover-work'; side: Side; what: 'setTimeout' | 'setInterval' | 'fetch'; label: string }
   /** A virtual `fetch` settled: answered with `status`, or rejected because its signal aborted. */
   | { kind: 'fetch-end'; n: number; outcome: 'response' | 'aborted'; status?: number }
   /**
@@ -141,6 +162,9 @@ export type TraceEventBody =
   | { kind: 'escape'; source: 'unhandledRejection' | 'uncaughtException' | 'action'; error: string }
   /** The run ended: quiescent, or a budget ran out (a liveness failure). */
   | { kind: 'end'; outcome: RunOutcome['kind'] };
+
+/** How an abort reached a hosted tool callback (`abort-reached`). */
+export type AbortReach = 'fetch' | 'sleep' | 'throwIfAborted' | 'listener';
 
 /** Every event carries where and when it happened. */
 export type TraceEvent = TraceEventBody & {
@@ -231,12 +255,18 @@ export function formatEvent(e: TraceEvent): string {
       return `${head}   handler aborted ${e.side} id=${e.id} reason=${e.reason}`;
     case 'tool-start':
       return `${head}   tool start ${e.side} id=${e.id}${e.aborted ? ' (signal aborted before it)' : ''}`;
+    case 'tool-end':
+      return `${head}   tool end ${e.side} id=${e.id} ${e.outcome}${e.isError ? ' (isError result)' : ''}`;
+    case 'abort-reached':
+      return `${head}   abort reached tool ${e.side} id=${e.id} via ${e.via}`;
     case 'handler-end':
       return `${head}   handler end ${e.side} id=${e.id} ${e.outcome}`;
     case 'fetch':
       return `${head}   fetch #${e.n} ${e.side}${e.id !== undefined ? ` id=${e.id}` : ''} ${e.url}${e.signal ? ' (with signal)' : ' (no signal)'}${e.afterAbort ? ' AFTER ABORT' : ''}`;
     case 'handler-timer':
       return `${head}   handler timer ${e.side} id=${e.id} ${e.label} ${e.ms} ms`;
+    case 'leftover-work':
+      return `${head}   LEFTOVER ${e.side} ${e.what} ${e.label} (a handler of an earlier run)`;
     case 'fetch-end':
       return `${head}   fetch #${e.n} ${e.outcome}${e.status !== undefined ? ` ${e.status}` : ''}`;
     case 'io-blocked':

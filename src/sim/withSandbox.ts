@@ -1,4 +1,5 @@
 import { describeError } from '../util/errors.ts';
+import { quiesce } from './realGlobals.ts';
 import { RunSandbox } from './RunSandbox.ts';
 import { TraceRecorder } from './trace.ts';
 
@@ -8,7 +9,7 @@ export type EscapeSource = 'unhandledRejection' | 'uncaughtException';
 /**
  * Runs `body` inside a fresh `RunSandbox` (virtual time, seeded chance, captured escapes) and
  * always leaves it. `onEscape` hears escapes only while the body runs: what the teardown
- * (`cleanup`, then leaving the sandbox) shakes loose belongs to no run.
+ * (`cleanup`, the work it sets off, then leaving the sandbox) shakes loose belongs to no run.
  */
 export async function withSandbox<T>(
   seed: number,
@@ -26,8 +27,15 @@ export async function withSandbox<T>(
     return await body(sandbox);
   } finally {
     recording = false;
-    cleanup?.();
-    sandbox.exit();
+    try {
+      cleanup?.();
+    } finally {
+      // What the teardown set off (a handler's catch after the close aborted it, a user's
+      // cleanup) runs now, while the virtual clock is still installed: the timers it sets die
+      // with the run instead of firing in real time in the middle of a later one.
+      await quiesce();
+      sandbox.exit();
+    }
   }
 }
 

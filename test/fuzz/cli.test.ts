@@ -69,7 +69,7 @@ describe('mcp-sim fuzz: the command', () => {
     expect(r.code).toBe(1);
     const { readFileSync } = await import('node:fs');
     const xml = readFileSync(join(dir, 'fuzz.xml'), 'utf8');
-    expect(xml).toMatch(/<testcase classname="mcp-sim\.fuzz\.cancel" name="cancel\.abort-swallowed"[^>]*>\s*<failure message="tool &quot;crawl&quot; returned a normal result/);
+    expect(xml).toMatch(/<testcase classname="mcp-sim\.fuzz\.cancel" name="cancel\.abort-swallowed"[^>]*>\s*<failure message="after the client cancelled, the abort reached tool &quot;crawl&quot; \(its fetch rejected with the abort\), and its callback caught it and returned a normal result/);
     expect(xml).toContain('--case 0 --expect cancel.abort-swallowed');
     const md = readFileSync(join(dir, 'fuzz.md'), 'utf8');
     expect(md).toMatch(/^# mcp-sim fuzz: examples\/servers\/faulty\/swallowedAbort\.ts\n\n\*\*FAIL\*\*/);

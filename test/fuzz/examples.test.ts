@@ -13,8 +13,10 @@ const faulty: readonly (readonly [file: string, invariant: string, runs: number]
   ['progressAfterResult.ts', 'progress.after-response', 60],
   ['fetchWithoutSignal.ts', 'cancel.reaches-work', 30],
   ['swallowedAbort.ts', 'cancel.abort-swallowed', 30],
+  ['catchAllIsError.ts', 'cancel.abort-swallowed', 30],
   ['zombieWork.ts', 'cancel.zombie-work', 30],
   ['neverEnds.ts', 'liveness.quiescent', 5],
+  ['neverEndsPending.ts', 'cancel.never-ends', 10],
 ];
 
 const serverIds = (report: Awaited<ReturnType<typeof fuzzServer>>) => report.findings.filter((f) => f.owner === 'server').map((f) => f.invariant);
@@ -26,11 +28,11 @@ describe('fuzz: the example servers (seed 20261130)', () => {
       expect(serverIds(report)).toContain(invariant);
       expect(report.passed).toBe(false);
       const finding = report.findings.find((f) => f.invariant === invariant)!;
-      expect(finding.explanation).toContain('crawl');
+      expect(finding.explanation).toMatch(/tool "(crawl|enqueue)"/);
     });
   }
 
-  for (const file of ['crawler.ts', 'lowLevel.ts', 'stdioEntry.ts']) {
+  for (const file of ['crawler.ts', 'lowLevel.ts', 'stdioEntry.ts', 'crawlerRethrow.ts', 'stepsCheckSignal.ts']) {
     it(`runs examples/servers/${file} clean (100 runs)`, async () => {
       const report = await fuzzServer(`examples/servers/${file}`, { runs: 100 });
       expect(serverIds(report)).toEqual([]);

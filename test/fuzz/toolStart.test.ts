@@ -30,7 +30,10 @@ describe('fuzz: where the tool callback starts', () => {
     expect(start).toBeGreaterThanOrEqual(0);
     expect(abort).toBeGreaterThan(start);
     expect(toolStarts(trace)).toContainEqual(expect.objectContaining({ id: 1, aborted: true }));
-    expect(trace).toContainEqual(expect.objectContaining({ kind: 'handler-end', id: 1, outcome: 'swallowed' }));
+    // Its callback returned, and no abort reached it (it makes no signal-aware call): a plain result.
+    expect(trace).toContainEqual(expect.objectContaining({ kind: 'tool-end', id: 1, outcome: 'returned' }));
+    expect(trace).not.toContainEqual(expect.objectContaining({ kind: 'abort-reached', id: 1 }));
+    expect(trace).toContainEqual(expect.objectContaining({ kind: 'handler-end', id: 1, outcome: 'result' }));
     expect(ids).not.toContain('cancel.abort-swallowed');
   });
 
@@ -53,8 +56,8 @@ describe('fuzz: where the tool callback starts', () => {
 
   it('a release whose McpServer has no executeToolHandler is not marked, and says so (a limit line in the report)', () => {
     class OldMcpServer {}
-    expect(markToolStartsOn(OldMcpServer, () => {})).toBeUndefined();
-    expect(toolStartLimitOf(OldMcpServer)).toMatch(/^McpServer has no executeToolHandler: .*counts as arriving while the tool ran$/);
+    expect(markToolStartsOn(OldMcpServer, () => undefined)).toBeUndefined();
+    expect(toolStartLimitOf(OldMcpServer)).toMatch(/^McpServer has no executeToolHandler: .*counts as arriving while the tool ran, and an isError result counts as the tool throwing/);
     expect(toolStartLimitOf(undefined)).toBeUndefined();
     class McpServer {
       executeToolHandler() {}
@@ -62,19 +65,24 @@ describe('fuzz: where the tool callback starts', () => {
     expect(toolStartLimitOf(McpServer)).toBeUndefined();
   });
 
-  it('markToolStartsOn shadows executeToolHandler, calls the tool with its arguments and this, and gives the method back', async () => {
+  it('markToolStartsOn shadows executeToolHandler, calls the tool with its arguments and this, hears it return or throw, and gives the method back', async () => {
     class McpServer {
       readonly name = 'mine';
       async executeToolHandler(tool: string, args: unknown) {
+        if (tool === 'boom') throw new Error('boom');
         return `${this.name}:${tool}:${JSON.stringify(args)}`;
       }
     }
     const own = McpServer.prototype.executeToolHandler;
     const marks: string[] = [];
-    const restore = markToolStartsOn(McpServer, () => marks.push('start'));
+    const restore = markToolStartsOn(McpServer, () => {
+      marks.push('start');
+      return ({ threw, value }) => marks.push(threw ? `threw ${String(value)}` : `returned ${String(value)}`);
+    });
     expect(McpServer.prototype.executeToolHandler).not.toBe(own);
     expect(await new McpServer().executeToolHandler('echo', { text: 'a' })).toBe('mine:echo:{"text":"a"}');
-    expect(marks).toEqual(['start']);
+    await expect(new McpServer().executeToolHandler('boom', {})).rejects.toThrow('boom');
+    expect(marks).toEqual(['start', 'returned mine:echo:{"text":"a"}', 'start', 'threw Error: boom']);
     restore!();
     expect(McpServer.prototype.executeToolHandler).toBe(own);
   });

@@ -106,6 +106,37 @@ describe('cancel invariants', () => {
     expect(swallowed(whileToolRan)).toEqual(['cancel.abort-swallowed']);
   });
 
+  // A hosted callback's own conduct (`tool-end`, `abort-reached`): the outcome says it returned after the abort reached it.
+  it('cancel.abort-swallowed (hosted callback): the message says how the abort reached the tool and what it returned / silent when the abort never reached it', async () => {
+    const { trace } = (await check(scenario({ h: handler([], 'hang', 'swallow') }, [call('c1', 'h', { signal: 'a' }), abort('a')]))).run.result;
+    const reached = insertAfter(
+      trace,
+      (e) => e.kind === 'handler-abort',
+      { kind: 'abort-reached', side: 'server', conn: 1, id: 1, via: 'fetch' },
+      { kind: 'tool-end', side: 'server', conn: 1, id: 1, outcome: 'returned', isError: true },
+    );
+    const f = judged(reached).find((x) => x.invariant === 'cancel.abort-swallowed');
+    expect(f?.message).toBe("the server's handler for request 1 was reached by its abort (its fetch rejected with the abort) and returned an isError result instead of throwing.");
+    // A tool that started after the abort is still judged by what reached it.
+    const lateTool = insertAfter(reached, (e) => e.kind === 'handler-abort', { kind: 'tool-start', side: 'server', conn: 1, id: 1, aborted: true });
+    expect(judged(lateTool).map((x) => x.invariant)).toContain('cancel.abort-swallowed');
+    const ignored = editTrace(trace, (e) => (e.kind === 'handler-end' ? { ...e, outcome: 'result' } : 'keep'));
+    expect(judged(ignored).map((x) => x.invariant)).not.toContain('cancel.abort-swallowed');
+  });
+
+  it('cancel.never-ends: fires on an aborted handler of a user\'s server still running at quiescence / silent on one that ends on its abort, and on a scripted one', async () => {
+    const { trace: scripted } = (await check(hangWithSignal())).run.result;
+    const trace = editTrace(scripted, (e) => (e.kind === 'handler-start' && e.side === 'server' ? { ...e, hosted: true } : 'keep'));
+    expect(trace.some((e) => e.kind === 'handler-end' && e.outcome === 'aborted')).toBe(true);
+    const ids = (t: readonly TraceEvent[]) => judged(t).map((f) => f.invariant);
+    const neverEnds = editTrace(trace, (e) => (e.kind === 'handler-end' ? undefined : 'keep'));
+    expect(ids(neverEnds)).toContain('cancel.never-ends');
+    expect(ids(neverEnds)).not.toContain('liveness.handler-ends');
+    expect(ids(trace)).not.toContain('cancel.never-ends');
+    // A scripted handler that ignores its abort is the SDK campaign's stand-in peer, not code under test.
+    expect(ids(editTrace(scripted, (e) => (e.kind === 'handler-end' ? undefined : 'keep')))).not.toContain('cancel.never-ends');
+  });
+
   // Real SDK 1.32.2: `_onresponse` calls onerror for an id it no longer tracks.
   it('cancel.late-response-silent: fires on a response crossing the cancel (SDK 1.32.2) / silent on a cancel that wins', async () => {
     const s = scenario({ h: handler() }, [call('c1', 'h', { signal: 'a' }), abort('a')]);

@@ -1,5 +1,5 @@
 import type { Side } from '../../sim/scenario.ts';
-import type { TraceEvent } from '../../sim/trace.ts';
+import type { AbortReach, TraceEvent } from '../../sim/trace.ts';
 import { finding } from '../finding.ts';
 import { idKey, isValidId, other, show } from '../ids.ts';
 import { handlerOf, isOpen, type ReceiverRec, type RequesterRec } from '../records.ts';
@@ -91,16 +91,39 @@ class UnreachedWork {
  */
 class AbortedBeforeTool {
   private readonly keys = new Set<string>();
+  /** How an abort reached each hosted tool callback (`abort-reached`), and how each callback settled (`tool-end`). */
+  private readonly reached = new Map<string, AbortReach>();
+  private readonly settled = new Map<string, Extract<TraceEvent, { kind: 'tool-end' }>>();
 
   see(e: TraceEvent): void {
     if (e.kind === 'tool-start' && e.aborted) this.keys.add(`${e.side}:${e.conn}:${idKey(e.id)}`);
+    if (e.kind === 'abort-reached') this.reached.set(`${e.side}:${e.conn}:${idKey(e.id)}`, e.via);
+    if (e.kind === 'tool-end') this.settled.set(`${e.side}:${e.conn}:${idKey(e.id)}`, e);
   }
 
-  /** Whether the handler that ended with `e` gave its abort to a tool that had not started; forgets it. */
-  ended(e: { readonly side: Side; readonly conn: number; readonly id: string | number }): boolean {
-    return this.keys.delete(`${e.side}:${e.conn}:${idKey(e.id)}`);
+  /**
+   * What the handler that ended with `e` did with its abort: whether it gave it to a tool that had
+   * not started (and nothing reached that tool since), how it reached the callback, and whether
+   * the callback returned an `isError` result. Forgets the handler.
+   */
+  ended(e: { readonly side: Side; readonly conn: number; readonly id: string | number }): { beforeTool: boolean; via: AbortReach | undefined; isError: boolean } {
+    const key = `${e.side}:${e.conn}:${idKey(e.id)}`;
+    const via = this.reached.get(key);
+    const isError = this.settled.get(key)?.isError === true;
+    const beforeTool = this.keys.delete(key) && via === undefined;
+    this.reached.delete(key);
+    this.settled.delete(key);
+    return { beforeTool, via, isError };
   }
 }
+
+/** How an abort reached a hosted tool callback, in words (`cancel.abort-swallowed`'s message). */
+export const REACHED_BY: Readonly<Record<AbortReach, string>> = {
+  fetch: 'its fetch rejected with the abort',
+  sleep: 'its timers/promises sleep rejected with the abort',
+  throwIfAborted: 'signal.throwIfAborted() threw',
+  listener: 'an abort listener it registered ran',
+};
 
 /**
  * `cancel.*` but the race rule (`cancelRaceRule`): a cancel is well-formed, names a request
@@ -196,10 +219,14 @@ export const cancelRule: RuleFactory = (walk) => {
     },
 
     handlerEnded({ e, rec }) {
-      const toolNeverRanUnderAbort = beforeTool.ended(e);
-      if (e.outcome === 'swallowed' && !toolNeverRanUnderAbort) {
+      const conduct = beforeTool.ended(e);
+      if (e.outcome === 'swallowed' && !conduct.beforeTool) {
         const label = rec ? walk.receivedLabel(rec) : `${other(e.side)}:${show(e.id)}`;
-        walk.flag(finding('cancel.abort-swallowed', e.i, `the ${e.side}'s handler for request ${show(e.id)} caught its abort and returned a normal result.`, label));
+        const message =
+          conduct.via === undefined
+            ? `the ${e.side}'s handler for request ${show(e.id)} caught its abort and returned a normal result.`
+            : `the ${e.side}'s handler for request ${show(e.id)} was reached by its abort (${REACHED_BY[conduct.via]}) and returned ${conduct.isError ? 'an isError result' : 'a normal result'} instead of throwing.`;
+        walk.flag(finding('cancel.abort-swallowed', e.i, message, label));
       }
       if (rec && e.outcome !== 'result' && e.outcome !== 'error') meet(rec);
     },

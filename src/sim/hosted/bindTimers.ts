@@ -21,6 +21,7 @@ export function bindTimers(scope: HandlerScope, record: (e: TraceEventBody) => v
     const set = saved[name];
     g[name] = function boundTimer(callback, ms, ...args) {
       const frame = scope.current();
+      if (!frame && scope.leftover()) record({ kind: 'leftover-work', side: 'server', what: name, label: typeof callback === 'function' ? callback.name || 'anonymous' : 'anonymous' });
       if (typeof callback !== 'function' || !frame) return set(callback, ms, ...args);
       if (!HARNESS_TIMERS.has(callback.name)) {
         record({ kind: 'handler-timer', side: 'server', conn: frame.conn, id: frame.id, ms: Number(ms ?? 0), label: callback.name || 'anonymous' });

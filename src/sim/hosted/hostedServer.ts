@@ -1,8 +1,9 @@
-import type { Endpoint, HostedHandler, SdkAdapter } from '../../sdk/SdkAdapter.ts';
+import type { Endpoint, HostedHandler, SdkAdapter, ToolSettlement } from '../../sdk/SdkAdapter.ts';
 import type { VirtualNetwork } from '../scenario.ts';
-import type { TraceEventBody } from '../trace.ts';
+import type { AbortReach, TraceEventBody } from '../trace.ts';
+import { watchAbortReach } from './abortReach.ts';
 import { bindTimers } from './bindTimers.ts';
-import { HandlerScope } from './handlerScope.ts';
+import { HandlerScope, type HandlerFrame } from './handlerScope.ts';
 import { guardIo } from './ioGuard.ts';
 import { virtualTimersPromises } from './virtualTimersPromises.ts';
 import { DEFAULT_NETWORK, virtualFetch } from './virtualFetch.ts';
@@ -22,28 +23,55 @@ export interface ServerSource {
   create(): Promise<HostedServer>;
 }
 
+/** How a hosted tool callback settled, as the harness saw it. */
+interface OwnSettlement {
+  readonly threw: boolean;
+  readonly isError: boolean;
+}
+
+/** What a tools/call handler's tool callback did, as the harness learns it during the handler. */
+interface ToolConduct {
+  /** An `McpServer` called the tool callback (`tool-start`); else the handler is the callback (low-level `Server`) or the SDK refused the call first. */
+  started: boolean;
+  /** The callback is running: between its start and its settlement (the whole handler when there is no `tool-start`). */
+  running: boolean;
+  /** An abort reached the callback (`abort-reached`). */
+  reached: boolean;
+  /** How the callback itself settled, when it was a tool callback an `McpServer` called. */
+  own: OwnSettlement | undefined;
+}
+
+const isErrorResult = (value: unknown) => typeof value === 'object' && value !== null && (value as { isError?: unknown }).isError === true;
+
 /**
- * Outcomes of a hosted handler, from what it returned and whether its signal aborted while it
- * ran. A handler whose signal had aborted before it started (its cancel came in the same burst)
- * and that returns a result is like a scripted handler without steps: it never had an abort to
- * swallow, so its outcome is `result`.
+ * The outcome of a hosted handler, judged by what its tool callback did (`own`): a callback
+ * that threw ended in an error (`aborted` once its signal aborted); one that returned after an
+ * abort reached it swallowed the abort, an `isError` result included (the SDK suppresses the
+ * response, but the code answered a cancelled request). One that returned after an abort that
+ * never reached it (it checked its signal before a last step that ignored it) returned a
+ * `result`: no AbortError was raised or caught there. An `isError` result that no abort reached
+ * counts as a failure, as before (on an `McpServer` that never called the tool it is the SDK's
+ * refusal of the input). A handler whose signal had aborted before it started and that nothing
+ * reached is like a scripted handler without steps: its outcome is `result` or `error`.
  */
-function outcomeOf(aborted: boolean, result: unknown, threw: boolean): 'result' | 'error' | 'aborted' | 'swallowed' {
-  // A high-level server turns a tool's exception into a result with `isError`: that is the tool throwing.
-  const failed = threw || (typeof result === 'object' && result !== null && (result as { isError?: unknown }).isError === true);
-  if (aborted) return failed ? 'aborted' : 'swallowed';
-  return failed ? 'error' : 'result';
+function outcomeOf(own: OwnSettlement, aborted: boolean, abortedAtStart: boolean, reached: boolean): 'result' | 'error' | 'aborted' | 'swallowed' {
+  if (own.threw) return aborted ? 'aborted' : 'error';
+  if (aborted && reached) return 'swallowed';
+  if (aborted && !abortedAtStart) return own.isError ? 'aborted' : 'result';
+  return own.isError ? 'error' : 'result';
 }
 
 /**
  * The harness's side of a user's server during one run: the virtual `fetch`, the I/O guard,
  * handler-bound timers, and the observation of its `tools/call` handler (start, abort, end),
- * which the oracle judges like a scripted handler's, and of where a high-level server's tool
- * callback starts inside it (`tool-start`).
+ * which the oracle judges like a scripted handler's, of where a high-level server's tool
+ * callback starts and how it settles inside it (`tool-start`, `tool-end`), and of how an abort
+ * reached it (`abort-reached`).
  */
 export class HostedRun {
   readonly scope = new HandlerScope();
   private readonly restores: (() => void)[] = [];
+  private readonly conducts = new WeakMap<HandlerFrame, ToolConduct>();
 
   constructor(
     private readonly sdk: SdkAdapter,
@@ -58,15 +86,25 @@ export class HostedRun {
     this.restores.push(() => (globalThis.fetch = realFetch));
     this.restores.push(guardIo(this.scope, this.record, this.connOf));
     this.restores.push(bindTimers(this.scope, this.record));
-    this.restores.push(virtualTimersPromises());
+    this.restores.push(virtualTimersPromises(this.scope));
     const unmark = this.sdk.hosting?.markToolStarts(() => this.toolStarted());
     if (unmark) this.restores.push(unmark);
   }
 
-  /** The user's tool callback starts, inside the `tools/call` handler whose frame is current. */
-  private toolStarted(): void {
+  /** The user's tool callback starts, inside the `tools/call` handler whose frame is current; the function returned hears it settle. */
+  private toolStarted(): ((settled: ToolSettlement) => void) | undefined {
     const frame = this.scope.current();
-    if (frame) this.record({ kind: 'tool-start', side: 'server', conn: frame.conn, id: frame.id, aborted: frame.signal.aborted });
+    const conduct = frame && this.conducts.get(frame);
+    if (!frame || !conduct) return undefined;
+    const { conn, id } = frame;
+    this.record({ kind: 'tool-start', side: 'server', conn, id, aborted: frame.signal.aborted });
+    conduct.started = true;
+    conduct.running = true;
+    return ({ threw, value }) => {
+      conduct.running = false;
+      conduct.own = { threw, isError: !threw && isErrorResult(value) };
+      this.record({ kind: 'tool-end', side: 'server', conn, id, outcome: threw ? 'threw' : 'returned', ...(conduct.own.isError && { isError: true as const }) });
+    };
   }
 
   exit(): void {
@@ -88,19 +126,35 @@ export class HostedRun {
       const id = extra.requestId;
       const tool = typeof request.params?.name === 'string' ? request.params.name : undefined;
       const { signal } = extra;
-      this.record({ kind: 'handler-start', side: 'server', conn, id, method: request.method, ...(tool !== undefined && { call: tool }) });
+      this.record({ kind: 'handler-start', side: 'server', conn, id, method: request.method, ...(tool !== undefined && { call: tool }), hosted: true });
       const aborted = () => this.record({ kind: 'handler-abort', side: 'server', conn, id, reason: String(signal.reason) });
       const abortedAtStart = signal.aborted;
       if (abortedAtStart) aborted();
       else signal.addEventListener('abort', aborted, { once: true });
-      const end = (outcome: 'result' | 'error' | 'aborted' | 'swallowed') => this.record({ kind: 'handler-end', side: 'server', conn, id, outcome });
-      return this.scope.run({ conn, id, tool, signal }, () => inner(request, extra)).then(
+      const conduct: ToolConduct = { started: false, running: true, reached: false, own: undefined };
+      const reached = (via: AbortReach) => {
+        if (conduct.reached || !conduct.running) return;
+        conduct.reached = true;
+        this.record({ kind: 'abort-reached', side: 'server', conn, id, via });
+      };
+      watchAbortReach(signal, () => conduct.running, reached);
+      const frame: HandlerFrame = { conn, id, tool, signal, reached };
+      this.conducts.set(frame, conduct);
+      const end = (settled: OwnSettlement) => {
+        conduct.running = false;
+        // A copy whose McpServer callbacks cannot be marked (`toolStartLimit`) hides whether an
+        // isError result was the callback's throw: counted as one, so a rethrow is never blamed.
+        const hidden = !conduct.started && this.sdk.hosting?.toolStartLimit !== undefined && settled.isError;
+        const own = conduct.started ? conduct.own ?? settled : hidden ? { threw: true, isError: false } : settled;
+        this.record({ kind: 'handler-end', side: 'server', conn, id, outcome: outcomeOf(own, signal.aborted, abortedAtStart, conduct.reached) });
+      };
+      return this.scope.run(frame, () => inner(request, extra)).then(
         (result) => {
-          end(outcomeOf(signal.aborted && !abortedAtStart, result, false));
+          end({ threw: false, isError: isErrorResult(result) });
           return result;
         },
         (error: unknown) => {
-          end(outcomeOf(signal.aborted, undefined, true));
+          end({ threw: true, isError: false });
           throw error;
         },
       );

@@ -1,5 +1,6 @@
 import type { VirtualNetwork, VirtualResponse } from '../scenario.ts';
 import type { TraceEventBody } from '../trace.ts';
+import { harnessListener } from './abortReach.ts';
 import type { HandlerScope } from './handlerScope.ts';
 
 /** What the virtual network answers when the scenario names no responses. */
@@ -21,6 +22,7 @@ export function virtualFetch(network: VirtualNetwork, scope: HandlerScope, recor
     const url = input instanceof Request ? input.url : String(input);
     const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
     const frame = scope.current();
+    if (!frame && scope.leftover()) record({ kind: 'leftover-work', side: 'server', what: 'fetch', label: url });
     record({
       kind: 'fetch',
       side: 'server',
@@ -34,11 +36,13 @@ export function virtualFetch(network: VirtualNetwork, scope: HandlerScope, recor
     });
     const answer: VirtualResponse = network.responses[n % network.responses.length]!;
     return new Promise<Response>((resolve, reject) => {
-      const abort = () => {
+      const abort = harnessListener(() => {
         clearTimeout(timer);
         record({ kind: 'fetch-end', n, outcome: 'aborted' });
+        // The call rejects with the abort: when its handler's own signal aborted, the abort reached the tool.
+        if (frame?.signal.aborted) frame.reached('fetch');
         reject(signal?.reason ?? new DOMException('This operation was aborted', 'AbortError'));
-      };
+      });
       const timer = setTimeout(function virtualFetchResponse() {
         signal?.removeEventListener('abort', abort);
         record({ kind: 'fetch-end', n, outcome: 'response', status: answer.status });
