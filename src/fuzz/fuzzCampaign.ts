@@ -170,7 +170,6 @@ export function runFuzzCase(target: FuzzTarget, c: FuzzCase, observe?: RunOption
   lastRun = run.catch(() => undefined);
   return run;
 }
-}
 
 /** The findings a run counts: knock-ons fold under their root, as in `check`. */
 const counted = (findings: readonly Finding[]) => findings.filter((f) => !foldsUnderRoot(f));
