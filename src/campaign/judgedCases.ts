@@ -1,5 +1,6 @@
 import type { Finding } from '../model/finding.ts';
 import type { SimCase } from './simCase.ts';
+import { canonicalJson } from '../util/json.ts';
 
 /** Cases kept by default: a campaign's shrinks judge a few thousand candidates; findings are small. */
 export const JUDGED_CASES_MAX = 50_000;
@@ -41,7 +42,13 @@ export class JudgedCases {
   }
 }
 
-/** What a run depends on, as one string: the seed, the tape and the scenario. */
+/**
+ * What a run depends on, as one string: the seed, the tape and the scenario, keys sorted (the
+ * shrinkers build equal cases in different key orders). The tape's trailing zeros are left out:
+ * past its end the scheduler takes the natural choice, 0, so they change nothing (`Tape`).
+ */
 function caseKey(c: SimCase): string {
-  return JSON.stringify([c.seed, c.tape, c.scenario]);
+  let end = c.tape.length;
+  while (end > 0 && c.tape[end - 1] === 0) end--;
+  return canonicalJson([c.seed, c.tape.slice(0, end), c.scenario]);
 }
