@@ -496,13 +496,22 @@ export async function shrinkCounterexample(
   const { invariant, fcSeed } = task;
   const known = task.fresh ? (options.known ?? NO_KNOWN_CAUSES) : undefined;
   const judge = async (c: SimCase) => (await options.runner(c.scenario, { tape: c.tape, seed: c.seed })).findings;
-  const fires = async (c: SimCase) =>
+  const firesNow = async (c: SimCase) =>
     !options.cut?.() &&
     (await (options.judged ? options.judged.findings(c, () => judge(c)) : judge(c))).some((f) => countsAs(f, invariant) && !(known && isKnown(known, c, f)));
+  // fast-check's time limit returns from `check` without waiting for the run it interrupted, and
+  // runs replace the process's globals, so the next run (minimize's, the next shrink's) waits for it.
+  let inFlight: Promise<unknown> = Promise.resolve();
+  const fires = (c: SimCase) => {
+    const run = firesNow(c);
+    inFlight = run.catch(() => undefined);
+    return run;
+  };
   const details = await fc.check(
     fc.asyncProperty(simCaseArbitrary(options.workload), async (c) => !(await fires(c))),
     { seed: fcSeed, numRuns: 1, interruptAfterTimeLimit: options.shrinkTimeMsMax, markInterruptAsFailure: false },
   );
+  await inFlight;
   if (!details.failed || !details.counterexample) return undefined;
   const { case: simCase, removals } = await minimize(details.counterexample[0], fires);
   const { result, findings } = await options.runner(simCase.scenario, { tape: simCase.tape, seed: simCase.seed });
