@@ -8,6 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { runChecked } from '../check/index.ts';
 import { loadSdk } from '../sdk/index.ts';
 import { messageOf } from '../util/errors.ts';
+import { JudgedCases } from './judgedCases.ts';
 import { runCases, shrinkCounterexample, type CheckedRunner } from './runCampaign.ts';
 import type { WorkerErrorInfo, WorkerReply, WorkerStart, WorkerTask } from './workerProtocol.ts';
 
@@ -47,6 +48,9 @@ if (runner) {
   reply({ kind: 'ready' });
 }
 
+/** The candidates this worker's shrinks judged (the runner is the worker's one SDK release): see `JudgedCases`. */
+const judged = new JudgedCases();
+
 async function perform(task: WorkerTask, runner: CheckedRunner): Promise<void> {
   if (task.kind === 'cases') {
     let current = task.job.from;
@@ -59,7 +63,7 @@ async function perform(task: WorkerTask, runner: CheckedRunner): Promise<void> {
     return;
   }
   try {
-    const counterexample = await shrinkCounterexample(task.task, { runner, ...task.settings, cut: stopped });
+    const counterexample = await shrinkCounterexample(task.task, { runner, ...task.settings, cut: stopped, judged });
     reply({ kind: 'shrink', id: task.id, counterexample });
   } catch (error) {
     reply({ kind: 'failed', id: task.id, error: errorInfo(error) });

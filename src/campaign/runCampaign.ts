@@ -6,6 +6,7 @@ import { workloadKey, type ResolvedCampaignOptions, type ResolvedWorkload, type 
 import type { RunOptions, RunResult, Scenario } from '../sim/index.ts';
 import { realGlobals } from '../sim/realGlobals.ts';
 import { causesOf, inBaselineCampaign, isKnown, NO_KNOWN_CAUSES, type KnownCauses } from './knownCauses.ts';
+import { JudgedCases } from './judgedCases.ts';
 import { minimize } from './minimize.ts';
 import { rateChecks, type RateReport } from './rateCheck.ts';
 import { addKnockOns, copyEntry, countedFindings, countsAs, foldsUnderRoot, knockOnsOf, mergeKnockOns, type FoundEntry, type KnockOnSummary } from './rootCauses.ts';
@@ -468,8 +469,10 @@ async function shrinkAll(
     counterexamples = await executor.shrinkAll(tasks, settings, { cut, onDone });
   } else {
     counterexamples = [];
+    // One cache for every task: the invariants one case breaks shrink through the same candidates.
+    const judged = new JudgedCases();
     for (const task of tasks) {
-      counterexamples.push(cut() ? undefined : await shrinkCounterexample(task, { runner: hooks.runner, ...settings, cut }));
+      counterexamples.push(cut() ? undefined : await shrinkCounterexample(task, { runner: hooks.runner, ...settings, cut, judged }));
       onDone(counterexamples.length);
     }
   }
@@ -483,21 +486,32 @@ async function shrinkAll(
  * Lets fast-check re-find the case (same seed, first value) and shrink it while the invariant
  * still fires (fewer actions, fewer steps, a tape closer to the natural order), then makes it
  * 1-minimal with the greedy pass of `minimize`. When `cut()` turns true (Ctrl-C), no candidate
- * runs any more: the smallest case found to fire so far is the counterexample.
+ * runs any more: the smallest case found to fire so far is the counterexample. With `judged`, a
+ * candidate already judged (by this shrink or another one sharing the cache) is not run again.
  */
 export async function shrinkCounterexample(
   task: ShrinkTask,
-  options: ShrinkSettings & { readonly runner: CheckedRunner; readonly cut?: () => boolean },
+  options: ShrinkSettings & { readonly runner: CheckedRunner; readonly cut?: () => boolean; readonly judged?: JudgedCases },
 ): Promise<Counterexample | undefined> {
   const { invariant, fcSeed } = task;
   const known = task.fresh ? (options.known ?? NO_KNOWN_CAUSES) : undefined;
-  const fires = async (c: SimCase) =>
+  const judge = async (c: SimCase) => (await options.runner(c.scenario, { tape: c.tape, seed: c.seed })).findings;
+  const firesNow = async (c: SimCase) =>
     !options.cut?.() &&
-    (await options.runner(c.scenario, { tape: c.tape, seed: c.seed })).findings.some((f) => countsAs(f, invariant) && !(known && isKnown(known, c, f)));
+    (await (options.judged ? options.judged.findings(c, () => judge(c)) : judge(c))).some((f) => countsAs(f, invariant) && !(known && isKnown(known, c, f)));
+  // fast-check's time limit returns from `check` without waiting for the run it interrupted, and
+  // runs replace the process's globals, so the next run (minimize's, the next shrink's) waits for it.
+  let inFlight: Promise<unknown> = Promise.resolve();
+  const fires = (c: SimCase) => {
+    const run = firesNow(c);
+    inFlight = run.catch(() => undefined);
+    return run;
+  };
   const details = await fc.check(
     fc.asyncProperty(simCaseArbitrary(options.workload), async (c) => !(await fires(c))),
     { seed: fcSeed, numRuns: 1, interruptAfterTimeLimit: options.shrinkTimeMsMax, markInterruptAsFailure: false },
   );
+  await inFlight;
   if (!details.failed || !details.counterexample) return undefined;
   const { case: simCase, removals } = await minimize(details.counterexample[0], fires);
   const { result, findings } = await options.runner(simCase.scenario, { tape: simCase.tape, seed: simCase.seed });

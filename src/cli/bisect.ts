@@ -10,16 +10,7 @@ import { publishedReleases } from '../sdk/install.ts';
 import { writeFileAtomic } from '../util/atomicWrite.ts';
 import { releaseOf } from './matrix.ts';
 
-/** `bisect --help`: what each exit status means. */
-export const BISECT_EXIT_HELP = `
-Exit status:
-  0  found: the first release that shows the finding (good before bad) or no longer shows it (good after bad: a fix),
-     and its minimal case does not reproduce on the release on the other side
-  1  nothing to search: the good release already shows the finding, or the bad one does not
-  2  bad usage or an error: unknown invariant, a release not in the list, good and bad the same, an end release that cannot be driven
-  3  inconclusive: the minimal case reproduces on the release on the other side too (the campaign missed it there: the finding
-     does not follow release order for these runs; more --runs, or another --cause), or releases between the two sides
-     cannot be driven (stepped over and listed: the change may be in any of them)`;
+export { BISECT_EXIT_HELP } from './commandHelp.ts';
 
 /** What `bisect` is given. */
 export interface BisectRequest extends BisectTarget {

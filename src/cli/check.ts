@@ -21,19 +21,15 @@ import { TOOL, type PackageId } from '../util/toolVersion.ts';
 import { replayCaseCommand, type MadeWith } from '../options/replayCaseCommand.ts';
 import type { InvariantId } from '../model/invariants.ts';
 import { notJudgedUnder, type SpecRevision } from '../model/specRevision.ts';
+import { CHECK_EXIT_HELP, JSON_TO_STDOUT } from './commandHelp.ts';
 import { AUTO_WORKER_RUNS_MIN, DEFAULT_FAIL_ON, DEFAULT_SPEC, type FailOn, type ResolvedCampaignOptions, type ResolvedWorkload } from '../options/index.ts';
 
-/** `--json -`: the JSON report goes to stdout, and nothing else does. */
-export const JSON_TO_STDOUT = '-';
+
+export { CHECK_EXIT_HELP, JSON_TO_STDOUT };
 
 /** Exit code of a campaign stopped by Ctrl-C (128 + SIGINT), after its partial report. */
 export const EXIT_INTERRUPTED = 130;
 
-/** The exit statuses of `check`, for its help. */
-export const CHECK_EXIT_HELP = `
-Exit status: 0 pass, 1 a violation beyond the baseline (with --seeds: in any seed), 2 bad usage or
-an error (a worker thread that failed is one, named with the cases it held), 130 stopped by Ctrl-C
-(after printing and writing the report of the runs done; a second Ctrl-C quits at once).`;
 
 /** `mcp-sim check`: seed first, the resolved options, the campaign, the report, a verdict line. */
 export async function checkCommand(asked: ResolvedCampaignOptions): Promise<number> {

@@ -16,13 +16,9 @@ import { validateScenario } from '../sim/validate.ts';
 import { writeFileAtomic } from '../util/atomicWrite.ts';
 import { TOOL } from '../util/toolVersion.ts';
 import { writeJsonReport } from './check.ts';
+import { EXPLORE_EXIT, EXPLORE_EXIT_HELP } from './commandHelp.ts';
 
-/** Exit codes of `explore`, as `check`'s: 0 nothing beyond the baseline, 1 a finding that fails, 2 bad usage or an error. */
-export const EXPLORE_EXIT = { pass: 0, fail: 1 } as const;
-
-/** The exit codes, as `explore --help` prints them. */
-export const EXPLORE_EXIT_HELP = `
-Exit status: 0 no finding beyond the baseline (at --fail-on), 1 a finding beyond it, 2 bad usage or an error.`;
+export { EXPLORE_EXIT, EXPLORE_EXIT_HELP };
 
 /** `explore --list`: one preset a line, name first. */
 export function listPresets(): string {

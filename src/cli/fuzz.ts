@@ -27,11 +27,7 @@ import { createProgress } from './progress.ts';
 import { JSON_TO_STDOUT } from './check.ts';
 import type { FuzzCase } from '../workload/index.ts';
 
-/** The exit statuses of `fuzz`, for its help. */
-export const FUZZ_EXIT_HELP = `
-Exit status: 0 no finding on the server at the --fail-on level, 1 a finding on the server, 2 bad
-usage or no server to fuzz (module not found, no factory or server, factory throws, not an MCP
-server), 3 a replay whose expected finding did not reproduce.`;
+export { FUZZ_EXIT_HELP } from './commandHelp.ts';
 
 /** The flags every printed command carries so that it draws the same cases: the module, the fixed arguments, the config. */
 function targetArgs(options: ResolvedFuzzOptions): string[] {

@@ -24,24 +24,31 @@ import {
 } from '../options/index.ts';
 import { SPEC_REVISIONS, type SpecRevision } from '../model/specRevision.ts';
 import { TOOL } from '../util/toolVersion.ts';
-import { baselineCommand } from './baseline.ts';
 import { format } from 'node:util';
 import { progressSettings } from './progress.ts';
-import { CHECK_EXIT_HELP, checkCommand, JSON_TO_STDOUT } from './check.ts';
+import { BISECT_EXIT_HELP, CHECK_EXIT_HELP, EXPLORE_EXIT_HELP, FUZZ_EXIT_HELP, JSON_TO_STDOUT, REPLAY_EXIT_HELP } from './commandHelp.ts';
 import { commaListArg, secondsArg, wholeNumberArg } from './flagParsers.ts';
-import { mergeCommand } from './merge.ts';
-import { REPLAY_EXIT_HELP, replayCommand } from './replay.ts';
-import { rogueCommand } from './rogue.ts';
-import { matrixCommand } from './matrix.ts';
-import { BISECT_EXIT_HELP, bisectCommand } from './bisect.ts';
-import { EXPLORE_EXIT_HELP, exploreCommand, listPresets } from './explore.ts';
 import { SDK_OPTION_HELP } from './sdkOption.ts';
-import { ENV_SDK } from '../sdk/load.ts';
-import { parseSdkChoice, sdkFolderOf } from '../sdk/install.ts';
+import { ENV_SDK } from '../sdk/envNames.ts';
 import { addReplayCoordinateOptions, addWorkloadOptions, workloadOf, type ReplayCoordinateFlags, type WorkloadFlags } from './workloadFlags.ts';
-import { FUZZ_EXIT_HELP, fuzzCommand } from './fuzz.ts';
 import { DEFAULT_FUZZ_FAIL_ON, DEFAULT_FUZZ_RUNS, resolveFuzzOptions } from '../options/index.ts';
 import { addHtmlOption, addViewCommand } from './view.ts';
+
+// Every command's own module (the campaign, the SDK, fast-check, the report writers) is imported
+// by its action, when it runs: `--version`, `--help` and a command's help load none of them.
+// A new command registers its flags here and imports its module the same way.
+const commands = {
+  check: () => import('./check.ts'),
+  merge: () => import('./merge.ts'),
+  replay: () => import('./replay.ts'),
+  baseline: () => import('./baseline.ts'),
+  matrix: () => import('./matrix.ts'),
+  bisect: () => import('./bisect.ts'),
+  rogue: () => import('./rogue.ts'),
+  explore: () => import('./explore.ts'),
+  fuzz: () => import('./fuzz.ts'),
+  sdkInstall: () => import('../sdk/install.ts'),
+};
 
 /**
  * The `mcp-sim` command line; returns the process exit code (0 pass, 1 a violation, 2 bad usage
@@ -77,6 +84,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     const choice = (action.opts() as { sdk?: string }).sdk;
     // `matrix --sdk` names several releases and loads each itself.
     if (choice === undefined || action.name() === 'matrix') return;
+    const { parseSdkChoice, sdkFolderOf } = await commands.sdkInstall();
     const folder = await sdkFolderOf(parseSdkChoice(choice), { onInstall: (message) => process.stderr.write(`${message}\n`) });
     if (folder === undefined) delete process.env[ENV_SDK];
     else process.env[ENV_SDK] = folder;
@@ -125,7 +133,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         seeds: rest.seeds,
         ...(rest.spec !== undefined && { spec: rest.spec as SpecRevision }),
       });
-      code = await checkCommand(options);
+      code = await (await commands.check()).checkCommand(options);
     });
 
   program
@@ -139,7 +147,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--out <dir>', `folder for replay files of counterexamples (default: ${DEFAULT_REPRO_DIR})`)
     .addHelpText('after', '\nExit status: 0 pass, 1 a violation beyond the baseline, 2 shards that do not make one campaign (other seeds, workloads, SDK or mcp-sim versions; a shard missing, twice, or cut short).')
     .action(async (files: string[], opts: { json?: string; junit?: string; report?: string; out?: string }) => {
-      code = await mergeCommand({
+      code = await (await commands.merge()).mergeCommand({
         files,
         ...(opts.json !== undefined && { jsonFile: opts.json }),
         ...(opts.junit !== undefined && { junitFile: opts.junit }),
@@ -183,7 +191,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         ...(opts.emitExpect !== undefined && { emitExpect: opts.emitExpect }),
         ...(opts.json !== undefined && { jsonFile: opts.json }),
       });
-      code = await replayCommand(options);
+      code = await (await commands.replay()).replayCommand(options);
     });
 
   const baseline = program
@@ -206,7 +214,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         workload: workloadOf(opts),
         ...(opts.spec !== undefined && { spec: opts.spec as SpecRevision }),
       });
-      code = await baselineCommand(options, { ...(opts.json !== undefined && { json: opts.json }) });
+      code = await (await commands.baseline()).baselineCommand(options, { ...(opts.json !== undefined && { json: opts.json }) });
     });
 
   const matrix = program
@@ -221,7 +229,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--chart <file.svg>', 'also write a heat map (Vega-Lite spec next to it as <file>.vl.json; the SVG when vega is installed)')
     .option('--out <dir>', `folder for the counterexamples, one subfolder per release (default: ${DEFAULT_MATRIX_DIR})`)
     .action(async (opts: MatrixFlags) => {
-      code = await matrixCommand(opts.sdk, matrixCampaignOf(opts), {
+      code = await (await commands.matrix()).matrixCommand(opts.sdk, matrixCampaignOf(opts), {
         out: opts.out ?? DEFAULT_MATRIX_DIR,
         ...(opts.markdown !== undefined && { markdown: opts.markdown }),
         ...(opts.json !== undefined && { json: opts.json }),
@@ -243,7 +251,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--out <dir>', `folder for the replay files of the answer (default: ${DEFAULT_BISECT_DIR})`)
     .addHelpText('after', BISECT_EXIT_HELP)
     .action(async (opts: BisectFlags) => {
-      code = await bisectCommand(
+      code = await (await commands.bisect()).bisectCommand(
         {
           invariant: opts.invariant,
           good: opts.good,
@@ -264,7 +272,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--sdk <version|path>', SDK_OPTION_HELP)
     .option('--json <file>', "also write the results as JSON (schemas/report.schema.json, kind rogue); '-' writes them to stdout")
     .action(async (opts) => {
-      code = await rogueCommand(opts);
+      code = await (await commands.rogue()).rogueCommand(opts);
     });
 
   // explore (issue #15): every schedule of a small scenario, with dynamic partial-order reduction.
@@ -286,7 +294,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .addHelpText('after', EXPLORE_EXIT_HELP)
     .action(async (opts: ExploreFlags) => {
       if (opts.list) {
-        console.log(listPresets());
+        console.log((await commands.explore()).listPresets());
         return;
       }
       const options = resolveExploreOptions({
@@ -301,7 +309,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         junitFile: opts.junit,
         markdownFile: opts.report,
       });
-      code = await exploreCommand(options);
+      code = await (await commands.explore()).exploreCommand(options);
     });
 
   program
@@ -323,7 +331,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--quiet', 'print only the verdict line (and errors)')
     .addHelpText('after', FUZZ_EXIT_HELP)
     .action(async (module: string, opts: FuzzFlags) => {
-      code = await fuzzCommand(
+      code = await (await commands.fuzz()).fuzzCommand(
         resolveFuzzOptions({
           module,
           ...(opts.runs !== undefined && { runs: opts.runs }),

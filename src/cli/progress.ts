@@ -1,4 +1,7 @@
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
+
+/** cli-progress, loaded when the first bar is drawn (on a terminal), not by every command that imports this module. */
+const loadCliProgress = (): typeof import('cli-progress') => createRequire(import.meta.url)('cli-progress') as typeof import('cli-progress');
 
 /** No progress at all (`--quiet`): set by `main` for the command, and given back after it. */
 export const progressSettings = { quiet: false };
@@ -16,6 +19,7 @@ export function createProgress(label: string): { update(done: number, total: num
   if (progressSettings.quiet) return silent;
   if (process.stderr.isTTY) {
     const extra = counts(label) ? ' | {rate} runs/s | {found} invariant(s) broken' : '';
+    const cliProgress = loadCliProgress();
     const bar = new cliProgress.SingleBar(
       { format: `${label} [{bar}] {value}/{total} {percentage}%${extra} | eta {eta}s`, stream: process.stderr, hideCursor: true },
       cliProgress.Presets.shades_classic,
@@ -59,6 +63,7 @@ export function createTimedProgress(label: string, seconds: number, now: () => n
   const started = now();
   const elapsed = () => Math.min(seconds, (now() - started) / 1000);
   if (process.stderr.isTTY) {
+    const cliProgress = loadCliProgress();
     const bar = new cliProgress.SingleBar(
       { format: `${label} [{bar}] {runs} runs, {value}/{total} s`, stream: process.stderr, hideCursor: true },
       cliProgress.Presets.shades_classic,

@@ -17,21 +17,10 @@ import { writeJsonReport } from './check.ts';
 import { writeFileAtomic } from '../util/atomicWrite.ts';
 import { formatFinding, traceExcerpt } from '../report/textReport.ts';
 import { formatTrace } from '../sim/index.ts';
+import { REPLAY_EXIT, REPLAY_EXIT_HELP } from './commandHelp.ts';
 import { TOOL, packageId, type PackageId } from '../util/toolVersion.ts';
 
-/** Exit codes of `replay`: 0 no violation, 1 a violation, 2 bad usage or refused, 3 the expected finding did not reproduce. */
-export const REPLAY_EXIT = { pass: 0, violation: 1, refused: 2, notReproduced: 3 } as const;
-
-/** The exit codes, as `replay --help` prints them. */
-export const REPLAY_EXIT_HELP = `
-Exit codes:
-  ${REPLAY_EXIT.pass}  the case shows no violation (and the expected finding, if any, reproduced)
-  ${REPLAY_EXIT.violation}  the case shows a violation (MUST or DERIVED), or --self-check saw another trace hash
-  ${REPLAY_EXIT.refused}  bad usage, an unreadable file or unknown baseline entry, or refused: the case was made with
-     other mcp-sim or SDK versions (--made-with, a replay file's "madeWith") or another replay file schemaVersion
-  ${REPLAY_EXIT.notReproduced}  NOT reproduced: the invariant the case should show (--expect, a replay file's "invariant",
-     a baseline entry's) did not show
-`;
+export { REPLAY_EXIT, REPLAY_EXIT_HELP };
 
 /** The case a replay source names, with a label for the header line and what it should show. */
 interface LoadedCase {

@@ -1,5 +1,4 @@
-import { ENV_SDK } from '../sdk/load.ts';
-import { ENV_CACHE } from '../sdk/install.ts';
+import { ENV_CACHE, ENV_SDK } from '../sdk/envNames.ts';
 
 /** The help of `--sdk`, the same on every command that runs an SDK release. */
 export const SDK_OPTION_HELP =

@@ -10,7 +10,8 @@ import {
 } from '../options/index.ts';
 import { replayFlags } from '../options/replayCaseCommand.ts';
 import type { Profile } from '../sim/index.ts';
-import { LEAVABLE_PARTS, type LeavablePart, type ScenarioConstraints } from '../workload/index.ts';
+import { LEAVABLE_PARTS, type LeavablePart } from '../workload/leavableParts.ts';
+import type { ScenarioConstraints } from '../workload/scenarioArbitrary.ts';
 import { commaListArg, wholeNumberArg } from './flagParsers.ts';
 
 const yesNo = (b: boolean) => (b ? 'on' : 'off');

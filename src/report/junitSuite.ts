@@ -1,9 +1,13 @@
-import junitModule, { type Builder, type TestCase, type TestSuite } from 'junit-report-builder';
+import { createRequire } from 'node:module';
+import type { Builder, TestCase, TestSuite } from 'junit-report-builder';
 import { invariants, type InvariantId } from '../model/invariants.ts';
 import type { MadeWith } from '../options/replayCaseCommand.ts';
 
-// CommonJS with `module.exports = builder`, while its types declare an ES default export.
-const junit = junitModule as unknown as Builder;
+// CommonJS with `module.exports = builder`, while its types declare an ES default export. Loaded by
+// the first JUnit report (`--junit`), not by every command that imports a report writer: with its
+// dependencies it takes about a tenth of a second.
+let junit: Builder | undefined;
+const junitBuilder = (): Builder => (junit ??= createRequire(import.meta.url)('junit-report-builder') as Builder);
 
 /** Ids no campaign or exploration judges (the sandbox's own check; the rogue HTTP client's): no test case of their own. */
 const notJudged: ReadonlySet<InvariantId> = new Set<InvariantId>(['harness.globals-restored', 'http.rejects-bad-input']);
@@ -13,7 +17,7 @@ const notJudged: ReadonlySet<InvariantId> = new Set<InvariantId>(['harness.globa
  * mcp-sim report has (the SDK release and mcp-sim's version) after the command's own.
  */
 export function junitSuite(name: string, seconds: number, madeWith: MadeWith, properties: Readonly<Record<string, string>>): { builder: Builder; suite: TestSuite } {
-  const builder = junit.newBuilder();
+  const builder = junitBuilder().newBuilder();
   const suite = builder.testSuite().name(name).time(seconds);
   for (const [key, value] of Object.entries(properties)) suite.property(key, value);
   suite.property('sdk', `${madeWith.sdk.name}@${madeWith.sdk.version}`).property('mcp-sim', `${madeWith.tool.name}@${madeWith.tool.version}`);

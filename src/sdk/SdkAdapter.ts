@@ -174,7 +174,7 @@ export type HttpClientTransportOptions = HttpClientModule.StreamableHTTPClientTr
 
 /** The release's web-standard server transport: one `Request` in, one `Response` out. */
 export interface HttpServerTransport extends Transport {
-  handleRequest(request: Request): Promise<Response>;
+  handleRequest(request: Request, options?: { readonly parsedBody?: unknown }): Promise<Response>;
 }
 
 /** The server transport with the simulator's observation hooks: it remembers being closed. */

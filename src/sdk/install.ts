@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { messageOf } from '../util/errors.ts';
+import { ENV_CACHE } from './envNames.ts';
 import { loadSdk } from './load.ts';
 import type { SdkAdapter } from './SdkAdapter.ts';
 import { RELEASE_FOLDER_HINT, releaseInFolder, SDK_PACKAGE, V2_CLIENT_PACKAGE, V2_SERVER_PACKAGE } from './sdkRelease.ts';
@@ -20,8 +21,7 @@ export function packagesOf(version: string): readonly string[] {
   return /^2\./.test(version) ? [V2_CLIENT_PACKAGE, V2_SERVER_PACKAGE] : [SDK_PACKAGE];
 }
 
-/** The environment variable that moves the cache of installed releases. */
-export const ENV_CACHE = 'MCP_SIM_CACHE';
+export { ENV_CACHE };
 
 /** `node_modules/.cache/mcp-sim/sdk` of the mcp-sim package itself, unless `MCP_SIM_CACHE` says otherwise. */
 export function sdkCacheDir(env: NodeJS.ProcessEnv = process.env): string {

@@ -5,6 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { messageOf } from '../util/errors.ts';
+import { ENV_SDK } from './envNames.ts';
 import type { SdkAdapter } from './SdkAdapter.ts';
 import { SdkNotInstalledError } from './SdkNotInstalledError.ts';
 import { findPackage, moduleUrl } from './sdkPackage.ts';
@@ -17,15 +18,7 @@ import { createV2Adapter } from './v2/v2Adapter.ts';
 export { SDK_PACKAGE, V2_CLIENT_PACKAGE, V2_SERVER_PACKAGE } from './sdkRelease.ts';
 export { SdkNotInstalledError } from './SdkNotInstalledError.ts';
 
-/**
- * The environment variable that puts another copy of the SDK in the installed one's place: a
- * folder holding the SDK package, or a project folder with `node_modules/@modelcontextprotocol/sdk`,
- * or a folder holding the 2.x pair (`releaseInFolder`; a relative path is taken from the working
- * directory). Every default load (`defaultSdk()`, `loadSdk()`, `installedSdk()`) then uses that copy, so the CLI, the property suite and the
- * benchmarks run against it unchanged, and its baseline is the one of its own name@version: a
- * patched 1.32.2 (a mutant, a local fix) is judged against the 1.32.2 baseline.
- */
-export const ENV_SDK = 'MCP_SIM_SDK';
+export { ENV_SDK };
 
 /** Where a release is loaded from. */
 export type SdkLocation =

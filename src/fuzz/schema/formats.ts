@@ -13,21 +13,22 @@ export interface Format {
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
 
-const dateParts = fc.record({ year: fc.integer({ min: 1970, max: 2099 }), month: fc.integer({ min: 1, max: 12 }), day: fc.integer({ min: 1, max: 28 }) });
-const date = dateParts.map(({ year, month, day }) => `${pad(year, 4)}-${pad(month)}-${pad(day)}`);
-const time = fc
-  .record({
-    hour: fc.integer({ min: 0, max: 23 }),
-    minute: fc.integer({ min: 0, max: 59 }),
-    second: fc.integer({ min: 0, max: 59 }),
-    millis: fc.option(fc.integer({ min: 0, max: 999 }), { nil: undefined }),
-    offset: fc.option(fc.integer({ min: -12 * 60, max: 14 * 60 }).map((m) => m - (m % 15)), { nil: undefined }),
-  })
-  .map(({ hour, minute, second, millis, offset }) => {
-    const fraction = millis === undefined ? '' : `.${pad(millis, 3)}`;
-    const zone = offset === undefined ? 'Z' : `${offset < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
-    return `${pad(hour)}:${pad(minute)}:${pad(second)}${fraction}${zone}`;
-  });
+const dateParts = () =>
+  fc.record({ year: fc.integer({ min: 1970, max: 2099 }), month: fc.integer({ min: 1, max: 12 }), day: fc.integer({ min: 1, max: 28 }) });
+const time = (): fc.Arbitrary<string> =>
+  fc
+    .record({
+      hour: fc.integer({ min: 0, max: 23 }),
+      minute: fc.integer({ min: 0, max: 59 }),
+      second: fc.integer({ min: 0, max: 59 }),
+      millis: fc.option(fc.integer({ min: 0, max: 999 }), { nil: undefined }),
+      offset: fc.option(fc.integer({ min: -12 * 60, max: 14 * 60 }).map((m) => m - (m % 15)), { nil: undefined }),
+    })
+    .map(({ hour, minute, second, millis, offset }) => {
+      const fraction = millis === undefined ? '' : `.${pad(millis, 3)}`;
+      const zone = offset === undefined ? 'Z' : `${offset < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
+      return `${pad(hour)}:${pad(minute)}:${pad(second)}${fraction}${zone}`;
+    });
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?(z|[+-]([01]\d|2[0-3]):?[0-5]\d)$/i;
@@ -56,23 +57,40 @@ function checkIpv6(value: string): boolean {
   }
 }
 
+/**
+ * A format whose arbitrary is built on first use: fast-check's `emailAddress()`, `webUrl()` and
+ * `domain()` cost about a second to build, and every command imports this module (through the
+ * fuzz schema converter) though only `fuzz` with such a schema draws from them.
+ */
+function lazyFormat(build: () => fc.Arbitrary<string>, check: (value: string) => boolean): Format {
+  let arbitrary: fc.Arbitrary<string> | undefined;
+  return {
+    get arbitrary() {
+      return (arbitrary ??= build());
+    },
+    check,
+  };
+}
+
+const date = (): fc.Arbitrary<string> => dateParts().map(({ year, month, day }) => `${pad(year, 4)}-${pad(month)}-${pad(day)}`);
+
 export const FORMATS: ReadonlyMap<string, Format> = new Map<string, Format>([
-  ['date', { arbitrary: date, check: checkDate }],
-  ['time', { arbitrary: time, check: (v) => TIME.test(v) }],
+  ['date', lazyFormat(date, checkDate)],
+  ['time', lazyFormat(time, (v) => TIME.test(v))],
   [
     'date-time',
-    {
-      arbitrary: fc.tuple(date, time).map(([d, t]) => `${d}T${t}`),
-      check: (v) => {
+    lazyFormat(
+      () => fc.tuple(date(), time()).map(([d, t]) => `${d}T${t}`),
+      (v) => {
         const [d, t, ...rest] = v.split(/t/i);
         return rest.length === 0 && d !== undefined && t !== undefined && checkDate(d) && TIME.test(t);
       },
-    },
+    ),
   ],
-  ['email', { arbitrary: fc.emailAddress(), check: (v) => EMAIL.test(v) }],
-  ['uri', { arbitrary: fc.webUrl({ withQueryParameters: true, withFragments: true }), check: (v) => URI.test(v) }],
-  ['uuid', { arbitrary: fc.uuid(), check: (v) => UUID.test(v) }],
-  ['ipv4', { arbitrary: fc.ipV4(), check: (v) => IPV4.test(v) }],
-  ['ipv6', { arbitrary: fc.ipV6(), check: checkIpv6 }],
-  ['hostname', { arbitrary: fc.domain(), check: (v) => HOSTNAME.test(v) }],
+  ['email', lazyFormat(() => fc.emailAddress(), (v) => EMAIL.test(v))],
+  ['uri', lazyFormat(() => fc.webUrl({ withQueryParameters: true, withFragments: true }), (v) => URI.test(v))],
+  ['uuid', lazyFormat(() => fc.uuid(), (v) => UUID.test(v))],
+  ['ipv4', lazyFormat(() => fc.ipV4(), (v) => IPV4.test(v))],
+  ['ipv6', lazyFormat(() => fc.ipV6(), checkIpv6)],
+  ['hostname', lazyFormat(() => fc.domain(), (v) => HOSTNAME.test(v))],
 ]);

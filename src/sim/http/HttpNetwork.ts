@@ -315,9 +315,10 @@ export class HttpNetwork {
   /** Records a server `send()` before its transport handles it, so the body or stream carrying it finds its seq. */
   private noteServerSend(connection: HttpConnection, message: JSONRPCMessage): void {
     const seq = this.host.nextSeq();
-    const frame = JSON.parse(JSON.stringify(message)) as JsonValue;
+    const text = JSON.stringify(message);
+    const frame = JSON.parse(text) as JsonValue;
     this.host.record({ kind: 'send', from: 'server', conn: connection.conn, seq, frame });
-    connection.noteSend(JSON.stringify(message), seq);
+    connection.noteSend(text, seq);
   }
 
   /** Records a message the server transport hands its `Server`, matched to its wire frame by content. */
@@ -369,13 +370,19 @@ export class HttpNetwork {
     const headers = new Headers(exchange.headers);
     headers.set(EXCHANGE_HEADER, String(exchange.id));
     if (this.perRequest) exchange.serverAbort = new AbortController();
+    // A JSON body goes to the transport parsed, as a framework's body parser hands it over
+    // (`handleRequest(req, { parsedBody })`): the `Request` then carries no body stream, which
+    // cost a sixth of an HTTP run (a web stream per POST, read back by the transport). A body
+    // that is not JSON is sent as it is, for the transport to refuse. Per-request serving
+    // (2026-07-28) takes a plain `Request` only.
+    const parsedBody = this.perRequest ? undefined : jsonOf(exchange.body);
     const request = new Request(MCP_URL, {
       method: exchange.method,
       headers,
-      ...(exchange.body !== undefined && { body: exchange.body }),
+      ...(exchange.body !== undefined && parsedBody === undefined && { body: exchange.body }),
       ...(exchange.serverAbort && { signal: exchange.serverAbort.signal }),
     });
-    void this.serve(exchange, request).then(
+    void this.serve(exchange, request, parsedBody).then(
       (response) => this.serverResponds(exchange, response),
       (error: unknown) => {
         // What a web framework does with a handler that throws: a 500.
@@ -385,7 +392,7 @@ export class HttpNetwork {
     );
   }
 
-  private async serve(exchange: HttpExchange, request: Request): Promise<Response> {
+  private async serve(exchange: HttpExchange, request: Request, parsedBody: JsonValue | undefined): Promise<Response> {
     const connection = exchange.connection;
     if (this.perRequest) return this.perRequest.fetch(request);
     // One endpoint for every client: a request naming a session goes to that session's transport.
@@ -394,7 +401,7 @@ export class HttpNetwork {
     const session = exchange.headers.get('mcp-session-id');
     const routed = session === null ? undefined : this.connections.find((c) => c.server?.sessionId === session)?.server;
     const target = routed ?? connection.server;
-    if (target) return target.handleRequest(request);
+    if (target) return target.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });
     // Stateless, as the SDK's example: a fresh transport and server per POST, no GET stream.
     if (exchange.method !== 'POST') {
       return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null }), {
@@ -406,7 +413,7 @@ export class HttpNetwork {
     const transport = this.serverTransport(connection, undefined);
     exchange.perRequest = { server, transport, closed: false };
     await server.connect(transport);
-    return transport.handleRequest(request);
+    return transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });
   }
 
   private async serverResponds(exchange: HttpExchange, response: Response): Promise<void> {
@@ -559,6 +566,16 @@ function parseFrames(body: string | undefined | null): JsonValue[] {
     return [body];
   }
   return Array.isArray(parsed) ? parsed : [parsed];
+}
+
+/** The body as JSON, or undefined when there is none or it does not parse. */
+function jsonOf(body: string | undefined): JsonValue | undefined {
+  if (body === undefined) return undefined;
+  try {
+    return JSON.parse(body) as JsonValue;
+  } catch {
+    return undefined;
+  }
 }
 
 function sessionAndCursor(headers: Headers): { session?: string; lastEventId?: string } {
