@@ -2,11 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { runFuzzCase } from '../fuzz/fuzzCampaign.ts';
-import { loadTarget } from '../fuzz/target/loadTarget.ts';
-import { extractReport, viewerHtml } from '../report/html/viewerHtml.ts';
-import { viewerData, type CaseRunner } from '../report/html/viewerData.ts';
-import { defaultSdk } from '../sdk/load.ts';
+import type { CaseRunner } from '../report/html/viewerData.ts';
 import { SDK_OPTION_HELP } from './sdkOption.ts';
 import { writeFileAtomic } from '../util/atomicWrite.ts';
 import type { FuzzCase } from '../workload/index.ts';
@@ -32,6 +28,15 @@ export interface ViewerWritten {
  */
 export async function writeViewer(report: Json, out: string, options: { readonly source?: string; readonly fuzzModule?: string; readonly config?: Record<string, unknown> } = {}): Promise<ViewerWritten> {
   const started = performance.now();
+  // Imported here, not at the top: main.ts registers `view` and `--html` for every command, and
+  // `--version` / `--help` must not load the SDK, the campaign or the page template.
+  const [{ runFuzzCase }, { loadTarget }, { viewerHtml }, { viewerData }, { defaultSdk }] = await Promise.all([
+    import('../fuzz/fuzzCampaign.ts'),
+    import('../fuzz/target/loadTarget.ts'),
+    import('../report/html/viewerHtml.ts'),
+    import('../report/html/viewerData.ts'),
+    import('../sdk/load.ts'),
+  ]);
   let runner: CaseRunner | undefined;
   const sdk = await defaultSdk();
   const fuzzModule = report.kind === 'fuzz' ? (options.fuzzModule ?? report.module ?? report.target?.label) : undefined;
@@ -72,6 +77,7 @@ export function addViewCommand(program: Command, done: (code: number) => void): 
         throw new Error(`view: cannot read ${file}: ${messageOf(error)}; give a report written with --json FILE or a replay file`);
       }
       if (opts.extract) {
+        const { extractReport } = await import('../report/html/viewerHtml.ts');
         process.stdout.write(`${JSON.stringify(extractReport(text), null, 2)}\n`);
         return done(0);
       }
