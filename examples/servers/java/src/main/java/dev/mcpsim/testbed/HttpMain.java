@@ -1,0 +1,45 @@
+package dev.mcpsim.testbed;
+
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
+import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+
+/** Streamable HTTP: the SDK's servlet transport on an embedded Jetty, on 127.0.0.1 only. */
+final class HttpMain {
+
+    private HttpMain() {
+    }
+
+    static void serve(TestbedServer.Args args, McpJsonMapper json, CancellationSupport cancellation, WorkTool work)
+            throws Exception {
+        HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
+            .jsonMapper(json)
+            .mcpEndpoint("/mcp")
+            .build();
+        McpServer.sync(transport)
+            .serverInfo("mcp-sim-java-" + args.variant, "1.0.0")
+            .capabilities(ServerCapabilities.builder().tools(false).build())
+            .tools(work.specification(json))
+            .build();
+
+        Server jetty = new Server();
+        ServerConnector connector = new ServerConnector(jetty);
+        connector.setHost("127.0.0.1");
+        connector.setPort(args.port);
+        jetty.addConnector(connector);
+        ServletContextHandler context = new ServletContextHandler();
+        ServletHolder holder = new ServletHolder(transport);
+        holder.setAsyncSupported(true);
+        context.addServlet(holder, "/*");
+        jetty.setHandler(context);
+        jetty.setStopAtShutdown(true);
+        jetty.start();
+        System.err.println("testbed: listening on http://127.0.0.1:" + connector.getLocalPort() + "/mcp");
+        jetty.join();
+    }
+}
