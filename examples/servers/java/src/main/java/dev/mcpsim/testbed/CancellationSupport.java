@@ -172,6 +172,18 @@ final class CancellationSupport {
         events.emit("cancel-observed", requestId, null);
     }
 
+    /** Cancels every request in flight in one session (its scope prefix); the session ended. */
+    void cancelScope(String scope) {
+        synchronized (this) {
+            inFlight.forEach((key, n) -> {
+                if (key.startsWith(scope)) {
+                    cancelled.put(key, n);
+                    running.getOrDefault(key, Set.of()).forEach(Thread::interrupt);
+                }
+            });
+        }
+    }
+
     /** Cancels every request in flight (the connection closed). */
     void cancelAll() {
         synchronized (this) {

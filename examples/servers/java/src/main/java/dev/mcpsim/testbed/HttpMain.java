@@ -4,10 +4,14 @@ import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
+import jakarta.servlet.DispatcherType;
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+
+import java.util.EnumSet;
 
 /** Streamable HTTP: the SDK's servlet transport on an embedded Jetty, on 127.0.0.1 only. */
 final class HttpMain {
@@ -36,6 +40,11 @@ final class HttpMain {
         ServletHolder holder = new ServletHolder(transport);
         holder.setAsyncSupported(true);
         context.addServlet(holder, "/*");
+        if (!args.sdkOnly) {
+            FilterHolder filter = new FilterHolder(new HttpCancellationFilter(cancellation));
+            filter.setAsyncSupported(true);
+            context.addFilter(filter, "/*", EnumSet.of(DispatcherType.REQUEST));
+        }
         jetty.setHandler(context);
         jetty.setStopAtShutdown(true);
         jetty.start();

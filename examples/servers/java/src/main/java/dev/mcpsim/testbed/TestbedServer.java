@@ -4,7 +4,6 @@ import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpSyncServer;
-import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
 
@@ -21,7 +20,7 @@ import java.util.concurrent.CountDownLatch;
  * <pre>
  * java -jar testbed.jar --variant correct                 # stdio (default)
  * java -jar testbed.jar --variant correct --http --port 8080   # Streamable HTTP on 127.0.0.1:8080/mcp
- * java -jar testbed.jar --variant correct --raw-stdio     # the SDK alone, without CancellationSupport
+ * java -jar testbed.jar --variant correct --sdk-only      # the SDK alone, without CancellationSupport (stdio or HTTP)
  * </pre>
  */
 public final class TestbedServer {
@@ -50,7 +49,7 @@ public final class TestbedServer {
         OutputStream stdout = new FileOutputStream(FileDescriptor.out);
         // Nothing else may write to the protocol channel.
         System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true));
-        if (args.rawStdio) {
+        if (args.sdkOnly) {
             // The SDK alone: its own reads of stdin and writes to stdout, no cancellation support.
             McpServer.sync(new StdioServerTransportProvider(json, System.in, stdout))
                 .serverInfo("mcp-sim-java-" + args.variant, "1.0.0")
@@ -76,7 +75,7 @@ public final class TestbedServer {
     static final class Args {
         String variant = "correct";
         boolean http;
-        boolean rawStdio;
+        boolean sdkOnly;
         int port = 8080;
 
         static Args parse(String[] argv) {
@@ -85,7 +84,7 @@ public final class TestbedServer {
                 switch (argv[i]) {
                     case "--variant" -> a.variant = value(argv, ++i, "--variant");
                     case "--http" -> a.http = true;
-                    case "--raw-stdio" -> a.rawStdio = true;
+                    case "--sdk-only" -> a.sdkOnly = true;
                     case "--port" -> {
                         String v = value(argv, ++i, "--port");
                         try {
@@ -94,7 +93,7 @@ public final class TestbedServer {
                             fail("--port " + v + ": not a port number; pass an integer 1-65535");
                         }
                     }
-                    default -> fail("unknown option " + argv[i] + "; use --variant NAME [--http --port N] [--raw-stdio]");
+                    default -> fail("unknown option " + argv[i] + "; use --variant NAME [--http --port N] [--sdk-only]");
                 }
             }
             if (!WorkTool.VARIANTS.contains(a.variant)) {

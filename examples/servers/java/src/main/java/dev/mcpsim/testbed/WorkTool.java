@@ -168,7 +168,7 @@ final class WorkTool {
             // "Finish the bookkeeping in the background and report it": runs after the result is sent.
             CompletableFuture.runAsync(() -> exchange.progressNotification(
                     new ProgressNotification(token, steps + 1, (double) (steps + 1), "cleanup done")),
-                    CompletableFuture.delayedExecutor(stepMs, TimeUnit.MILLISECONDS, workers));
+                    CompletableFuture.delayedExecutor(Math.max(stepMs, 20), TimeUnit.MILLISECONDS, workers));
         }
         return done(steps);
     }
