@@ -9,17 +9,17 @@
 # Exit codes: 0 ready, 3 a toolchain (java, mvn) is missing, 1 anything else.
 set -euo pipefail
 
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-root="$(cd "$here/../../.." && pwd)"
-cache="${MCP_SIM_TESTBED_CACHE:-$root/node_modules/.cache/mcp-sim/testbeds/java}"
-start=$(date +%s.%N)
-
 for tool in java mvn; do
   if ! command -v "$tool" >/dev/null 2>&1; then
     echo "testbed java: missing toolchain: $tool (needs Java 17+ and Maven 3.8+ on PATH)" >&2
     exit 3
   fi
 done
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../../.." && pwd)"
+cache="${MCP_SIM_TESTBED_CACHE:-$root/node_modules/.cache/mcp-sim/testbeds/java}"
+start=$(date +%s.%N)
 
 mkdir -p "$cache"
 hash="$(cd "$here" && find pom.xml src -type f | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -d' ' -f1)"
@@ -32,7 +32,9 @@ fi
 
 offline=()
 if [[ "${MCP_SIM_TESTBED_OFFLINE:-}" == "1" ]]; then offline=(-o); fi
-if ! (cd "$here" && mvn -q -B "${offline[@]}" -Dmaven.repo.local="$cache/m2" -Dtestbed.buildDir="$cache/target" -Dstyle.color=never clean package); then
+# Maven 3.8 prints colour resets even with -q; strip them so the log stays plain text.
+if ! (cd "$here" && mvn -q -B "${offline[@]}" -Dmaven.repo.local="$cache/m2" -Dtestbed.buildDir="$cache/target" \
+        -Dstyle.color=never clean package | sed 's/\x1b\[[0-9;]*m//g'); then
   echo "testbed java: maven build failed (see above)" >&2
   exit 1
 fi
