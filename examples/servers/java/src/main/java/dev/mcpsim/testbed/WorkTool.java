@@ -34,7 +34,7 @@ final class WorkTool {
               "stepMs":{"type":"integer","minimum":5,"maximum":40,"default":20}}}""";
 
     /** Sub-steps of the rounded-percentage variant: enough that floor(i * 100 / n) repeats. */
-    static final int ROUNDED_SUB_STEPS = 200;
+    static final int ROUNDED_SUB_STEPS = 150;
 
     private final String variant;
     private final CancellationSupport cancellation;
