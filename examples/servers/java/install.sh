@@ -34,7 +34,7 @@ offline=()
 if [[ "${MCP_SIM_TESTBED_OFFLINE:-}" == "1" ]]; then offline=(-o); fi
 # Maven 3.8 prints colour resets even with -q; strip them so the log stays plain text.
 if ! (cd "$here" && mvn -q -B "${offline[@]}" -Dmaven.repo.local="$cache/m2" -Dtestbed.buildDir="$cache/target" \
-        -Dstyle.color=never clean package | sed 's/\x1b\[[0-9;]*m//g'); then
+        -Dstyle.color=never clean package 2>&1 | sed 's/\x1b\[[0-9;]*m//g'); then
   echo "testbed java: maven build failed (see above)" >&2
   exit 1
 fi
