@@ -52,4 +52,4 @@ printf '%s\n' \
   || echo "testbed java: note: no class-data archive (start-up is slower, nothing else changes)" >&2
 
 echo "$hash" > "$cache/source.sha256"
-echo "testbed java: ready (mcp 2.1.0, 8 servers in one jar, $(elapsed) s)"
+echo "testbed java: ready (mcp 2.1.0, 9 servers in one jar, $(elapsed) s)"

@@ -5,6 +5,7 @@ import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
 import jakarta.servlet.DispatcherType;
+import jakarta.servlet.http.HttpServlet;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
@@ -19,17 +20,30 @@ final class HttpMain {
     private HttpMain() {
     }
 
-    static void serve(TestbedServer.Args args, McpJsonMapper json, CancellationSupport cancellation, WorkTool work)
+    static void serve(TestbedServer.Args args, McpJsonMapper json, CancellationSupport cancellation, WorkTool work,
+            EventLog events)
             throws Exception {
-        HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
-            .jsonMapper(json)
-            .mcpEndpoint("/mcp")
-            .build();
-        McpServer.sync(transport)
-            .serverInfo("mcp-sim-java-" + args.variant, "1.0.0")
-            .capabilities(ServerCapabilities.builder().tools(false).build())
-            .tools(work.specification(json))
-            .build();
+        HttpServlet transport;
+        if (WorkTool.STATELESS_HTTP_ONLY.contains(args.variant)) {
+            WaiterStatelessTransport stateless = new WaiterStatelessTransport(json, events);
+            McpServer.sync(stateless)
+                .serverInfo("mcp-sim-java-" + args.variant, "1.0.0")
+                .capabilities(ServerCapabilities.builder().tools(false).build())
+                .tools(work.statelessSpecification(json))
+                .build();
+            transport = stateless;
+        } else {
+            HttpServletStreamableServerTransportProvider streamable = HttpServletStreamableServerTransportProvider.builder()
+                .jsonMapper(json)
+                .mcpEndpoint("/mcp")
+                .build();
+            McpServer.sync(streamable)
+                .serverInfo("mcp-sim-java-" + args.variant, "1.0.0")
+                .capabilities(ServerCapabilities.builder().tools(false).build())
+                .tools(work.specification(json))
+                .build();
+            transport = streamable;
+        }
 
         Server jetty = new Server();
         ServerConnector connector = new ServerConnector(jetty);
@@ -40,7 +54,7 @@ final class HttpMain {
         ServletHolder holder = new ServletHolder(transport);
         holder.setAsyncSupported(true);
         context.addServlet(holder, "/*");
-        if (!args.sdkOnly) {
+        if (!args.sdkOnly && !WorkTool.STATELESS_HTTP_ONLY.contains(args.variant)) {
             FilterHolder filter = new FilterHolder(new HttpCancellationFilter(cancellation));
             filter.setAsyncSupported(true);
             context.addFilter(filter, "/*", EnumSet.of(DispatcherType.REQUEST));

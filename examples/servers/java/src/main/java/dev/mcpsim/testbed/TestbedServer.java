@@ -38,7 +38,7 @@ public final class TestbedServer {
         CancellationSupport cancellation = new CancellationSupport(json, events);
         WorkTool work = new WorkTool(args.variant, cancellation, events);
         if (args.http) {
-            HttpMain.serve(args, json, cancellation, work);
+            HttpMain.serve(args, json, cancellation, work, events);
         } else {
             serveStdio(args, json, cancellation, work);
         }
@@ -98,6 +98,9 @@ public final class TestbedServer {
             }
             if (!WorkTool.VARIANTS.contains(a.variant)) {
                 fail("--variant " + a.variant + ": unknown; use one of " + String.join(", ", WorkTool.VARIANTS));
+            }
+            if (WorkTool.STATELESS_HTTP_ONLY.contains(a.variant) && !a.http) {
+                fail("--variant " + a.variant + ": served over HTTP only; add --http --port N");
             }
             return a;
         }

@@ -1,6 +1,8 @@
 package dev.mcpsim.testbed;
 
+import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.server.McpStatelessServerFeatures;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
@@ -26,7 +28,10 @@ import java.util.concurrent.TimeUnit;
 final class WorkTool {
 
     static final List<String> VARIANTS = List.of("correct", "progress-own-token", "progress-rounded",
-            "total-changes", "progress-after-result", "cancel-not-wired", "cancel-swallowed", "never-ends");
+            "total-changes", "progress-after-result", "cancel-not-wired", "cancel-swallowed", "never-ends", "post-hangs");
+
+    /** Variants served only over HTTP, by a stateless server (no exchange, so no progress). */
+    static final List<String> STATELESS_HTTP_ONLY = List.of("post-hangs");
 
     static final String INPUT_SCHEMA = """
             {"type":"object","properties":{
@@ -59,6 +64,37 @@ final class WorkTool {
             .inputSchema(json, INPUT_SCHEMA)
             .build();
         return SyncToolSpecification.builder().tool(tool).callHandler(this::call).build();
+    }
+
+    /**
+     * The stateless form of {@code work} (the {@code post-hangs} server): a stateless handler gets
+     * a {@link McpTransportContext}, no exchange, so it cannot send progress; it only sleeps.
+     */
+    McpStatelessServerFeatures.SyncToolSpecification statelessSpecification(McpJsonMapper json) {
+        Tool tool = Tool.builder()
+            .name("work")
+            .description("Sleeps `steps` times `stepMs` ms (stateless: no progress).")
+            .inputSchema(json, INPUT_SCHEMA)
+            .build();
+        return McpStatelessServerFeatures.SyncToolSpecification.builder().tool(tool).callHandler(this::callStateless).build();
+    }
+
+    private CallToolResult callStateless(McpTransportContext context, CallToolRequest request) {
+        Map<String, Object> args = request.arguments() == null ? Map.of() : request.arguments();
+        int steps = intArg(args, "steps", 4);
+        int stepMs = intArg(args, "stepMs", 20);
+        events.emit("handler-start", null, null);
+        try {
+            for (int i = 1; i <= steps; i++) {
+                Thread.sleep(stepMs);
+                events.emit("step", null, "\"index\":" + i);
+            }
+        } catch (InterruptedException e) {
+            events.emit("handler-end", null, "\"outcome\":\"cancelled\"");
+            throw new CancellationException("work cancelled");
+        }
+        events.emit("handler-end", null, "\"outcome\":\"result\"");
+        return done(steps);
     }
 
     private CallToolResult call(McpSyncServerExchange exchange, CallToolRequest request) {
