@@ -7,6 +7,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -15,7 +16,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const cache = process.env.MCP_SIM_TESTBED_CACHE ?? resolve(here, '../../../node_modules/.cache/mcp-sim/testbeds/java');
 const built = existsSync(join(cache, 'testbed.jar'));
 
-interface TestbedServer { readonly name: string; readonly stdio?: readonly string[] }
+interface TestbedServer { readonly name: string; readonly stdio?: readonly string[]; readonly http?: { readonly start: readonly string[]; readonly url: string } }
 const testbed = JSON.parse(readFileSync(join(here, 'testbed.json'), 'utf8')) as { servers: TestbedServer[] };
 
 /** The stdio command of `name` from testbed.json, placeholders filled, plus `extra` arguments. */
@@ -23,6 +24,59 @@ function command(name: string, extra: readonly string[] = []): string[] {
   const server = testbed.servers.find((s) => s.name === name);
   if (server?.stdio === undefined) throw new Error(`testbed.json: no stdio command for ${name}`);
   return [...server.stdio.map((a) => a.replaceAll('{cache}', cache).replaceAll('{dir}', here)), ...extra];
+}
+
+/** A free loopback port (the OS picks it; released before the server binds it). */
+async function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => done(port));
+    });
+  });
+}
+
+/** Starts `name`'s HTTP command from testbed.json and resolves with its URL once it answers `initialize`. */
+async function startHttp(name: string, started: { kill(): void }[]): Promise<{ url: string; init: Response }> {
+  const server = testbed.servers.find((s) => s.name === name);
+  if (server?.http === undefined) throw new Error(`testbed.json: no http entry for ${name}`);
+  const port = String(await freePort());
+  const fill = (a: string): string => a.replaceAll('{cache}', cache).replaceAll('{dir}', here).replaceAll('{port}', port);
+  const argv = server.http.start.map(fill);
+  const child = spawn(argv[0]!, argv.slice(1), { stdio: 'ignore' });
+  started.push({ kill: () => child.kill('SIGKILL') });
+  const url = fill(server.http.url);
+  for (const deadline = Date.now() + 20_000; ; ) {
+    try {
+      const init = await post(url, undefined, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'javaTestbed.test', version: '1' } } });
+      await init.clone().text();
+      return { url, init };
+    } catch (e) {
+      if (Date.now() > deadline) throw e;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+function post(url: string, session: string | null | undefined, body: object, signal?: AbortSignal): Promise<Response> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+  if (session) headers['mcp-session-id'] = session;
+  return fetch(url, { method: 'POST', headers, body: JSON.stringify(body), ...(signal ? { signal } : {}) });
+}
+
+/** POSTs `work` (8 x 40 ms) as id 1, cancels it 100 ms later, and reports whether and how its POST ended within `boundMs` of the cancel. */
+async function cancelOverHttp(url: string, session: string | null, boundMs: number): Promise<{ ended: boolean; body: string }> {
+  if (session) await (await post(url, session, { jsonrpc: '2.0', method: 'notifications/initialized' })).text();
+  const abort = new AbortController();
+  const call = post(url, session, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'work', arguments: { steps: 8, stepMs: 40 }, _meta: { progressToken: 'h1' } } }, abort.signal)
+    .then(async (r) => r.text());
+  await new Promise((r) => setTimeout(r, 100));
+  const cancel = await post(url, session, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } });
+  expect(cancel.status).toBe(202);
+  const outcome = await Promise.race([call.then((body) => ({ ended: true, body })), new Promise<{ ended: boolean; body: string }>((r) => setTimeout(() => r({ ended: false, body: '' }), boundMs))]);
+  abort.abort();
+  await call.catch(() => undefined);
+  return outcome;
 }
 
 type Frame = { id?: number; method?: string; result?: unknown; error?: unknown; params?: { progressToken?: unknown } };
@@ -94,7 +148,7 @@ async function cancelFirstCall(server: StdioServer): Promise<{ cancelledAt: numb
 }
 
 describe.skipIf(!built)(`Java test bed (${built ? cache : 'not built: run examples/servers/java/install.sh'})`, () => {
-  const started: StdioServer[] = [];
+  const started: { kill(): void }[] = [];
   const start = (argv: string[]): StdioServer => {
     const s = new StdioServer(argv);
     started.push(s);
@@ -119,6 +173,19 @@ describe.skipIf(!built)(`Java test bed (${built ? cache : 'not built: run exampl
     const result = await cancelFirstCall(start(command('cancel-not-wired')));
     expect(result.answered).toBe(false);
     expect(result.progressAfterCancel).toBeGreaterThanOrEqual(5);
+  });
+
+  it("correct: a cancelled request's POST ends with no response in it (Streamable HTTP)", async () => {
+    const { url, init } = await startHttp('correct', started);
+    const outcome = await cancelOverHttp(url, init.headers.get('mcp-session-id'), 2_000);
+    expect(outcome.ended).toBe(true);
+    expect(outcome.body).not.toContain('"id":1,');
+  });
+
+  it("post-hangs: a cancelled request's POST is still open 1 s after the cancel (stateless HTTP)", async () => {
+    const { url } = await startHttp('post-hangs', started);
+    const outcome = await cancelOverHttp(url, null, 1_000);
+    expect(outcome.ended).toBe(false);
   });
 
   it('correct: stdin EOF with a call in flight exits with code 0 at once (stdio)', async () => {
