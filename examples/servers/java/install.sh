@@ -38,18 +38,20 @@ if ! (cd "$here" && mvn -q -B "${offline[@]}" -Dmaven.repo.local="$cache/m2" -Dt
   echo "testbed java: maven build failed (see above)" >&2
   exit 1
 fi
-cp "$cache/target/testbed.jar" "$cache/testbed.jar"
+# A new file moved into place: servers still running keep reading the jar they opened.
+cp "$cache/target/testbed.jar" "$cache/testbed.jar.new" && mv -f "$cache/testbed.jar.new" "$cache/testbed.jar"
 
 # Class-data-sharing archive from one short stdio session (initialize, one call with progress, EOF).
-rm -f "$cache/testbed.jsa"
+rm -f "$cache/testbed.jsa.new"
 printf '%s\n' \
   '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"install","version":"1"}}}' \
   '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
   '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"work","arguments":{"steps":1,"stepMs":5},"_meta":{"progressToken":1}}}' \
   | { cat; sleep 1; } \
-  | timeout 30 java -XX:TieredStopAtLevel=1 -XX:ArchiveClassesAtExit="$cache/testbed.jsa" \
+  | timeout 30 java -XX:TieredStopAtLevel=1 -XX:ArchiveClassesAtExit="$cache/testbed.jsa.new" \
       -jar "$cache/testbed.jar" --variant correct >/dev/null 2>"$cache/cds.log" \
-  || echo "testbed java: note: no class-data archive (start-up is slower, nothing else changes)" >&2
+  && mv -f "$cache/testbed.jsa.new" "$cache/testbed.jsa" \
+  || { rm -f "$cache/testbed.jsa"; echo "testbed java: note: no class-data archive (start-up is slower, nothing else changes)" >&2; }
 
 echo "$hash" > "$cache/source.sha256"
 echo "testbed java: ready (mcp 2.1.0, 9 servers in one jar, $(elapsed) s)"

@@ -43,6 +43,9 @@ final class CancellationSupport {
     /** Key under {@code params._meta} that carries the request's id exactly as the client sent it. */
     static final String RAW_ID_META = "dev.mcpsim/rawRequestId";
 
+    /** How every frame the SDK writes that is not a response begins. */
+    private static final String NOT_A_RESPONSE_PREFIX = "{\"jsonrpc\":\"2.0\",\"method\"";
+
     private final McpJsonMapper json;
     private final EventLog events;
 
@@ -198,6 +201,12 @@ final class CancellationSupport {
      */
     @SuppressWarnings("unchecked")
     boolean outbound(String scope, String frame) {
+        // The SDK writes record fields in order: notifications and requests begin with
+        // {"jsonrpc":"2.0","method", responses with {"jsonrpc":"2.0","id". Skipping the parse for
+        // the first keeps the writer fast when a handler reports progress every millisecond.
+        if (frame.startsWith(NOT_A_RESPONSE_PREFIX)) {
+            return true;
+        }
         Map<String, Object> message;
         try {
             Object parsed = json.readValue(frame, Object.class);

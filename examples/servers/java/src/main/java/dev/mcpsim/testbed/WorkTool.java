@@ -162,7 +162,7 @@ final class WorkTool {
     private CallToolResult progressRounded(McpSyncServerExchange exchange, Object token, int steps, int stepMs, Object id)
             throws InterruptedException {
         for (int i = 1; i <= ROUNDED_SUB_STEPS; i++) {
-            Thread.sleep(1);
+            Thread.sleep(2);
             int percent = (int) Math.floor(i * 100.0 / ROUNDED_SUB_STEPS); // 0, 1, 1, 2, 2, ...: repeats
             if (token != null) {
                 exchange.progressNotification(new ProgressNotification(token, percent, 100.0, percent + "%"));
