@@ -12,6 +12,7 @@ import java.io.OutputStream;
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -53,6 +54,22 @@ final class CancellationSupport {
     private final Map<String, Integer> inFlight = new ConcurrentHashMap<>();
     /** Per cancelled key, how many of its responses are still to be dropped. */
     private final Map<String, Integer> cancelled = new ConcurrentHashMap<>();
+    /**
+     * Cancels that named a request not seen yet, with when they came (nanoTime). Over HTTP the
+     * cancel and its request travel on two connections, and a busy server can read the cancel
+     * first; the request then starts cancelled. Kept {@link #EARLY_CANCEL_TTL_NANOS}.
+     */
+    private final Map<String, Long> earlyCancels = new ConcurrentHashMap<>();
+    /** Keys answered lately, so a cancel that crossed its response is not taken for an early one. */
+    private final Set<String> answered = Collections.newSetFromMap(new LinkedHashMap<>(64, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+            return size() > ANSWERED_REMEMBERED;
+        }
+    });
+    private static final long EARLY_CANCEL_TTL_NANOS = 5_000_000_000L;
+    private static final int ANSWERED_REMEMBERED = 4096;
+
     /** Threads currently running a handler, per request key (duplicate ids: several). */
     private final Map<String, Set<Thread>> running = new ConcurrentHashMap<>();
 
@@ -137,7 +154,14 @@ final class CancellationSupport {
         Object id = message.get("id");
         if (method instanceof String && id != null) {
             String key = key(scope, id);
-            inFlight.merge(key, 1, Integer::sum);
+            synchronized (this) {
+                inFlight.merge(key, 1, Integer::sum);
+                Long early = earlyCancels.remove(key);
+                if (early != null && System.nanoTime() - early < EARLY_CANCEL_TTL_NANOS) {
+                    cancelled.merge(key, 1, Integer::sum);
+                    events.emit("cancel-observed", id, "\"early\":true");
+                }
+            }
             Object params = message.get("params");
             Map<String, Object> p = params instanceof Map ? (Map<String, Object>) params : new LinkedHashMap<>();
             Object metaValue = p.get("_meta");
@@ -165,7 +189,12 @@ final class CancellationSupport {
         synchronized (this) {
             Integer pending = inFlight.get(key);
             if (pending == null) {
-                return; // unknown or already answered: the specification says ignore it
+                if (!answered.contains(key)) {
+                    long now = System.nanoTime();
+                    earlyCancels.values().removeIf(at -> now - at >= EARLY_CANCEL_TTL_NANOS);
+                    earlyCancels.put(key, now); // its request may still be on its way (HTTP)
+                }
+                return; // already answered: the specification says ignore it
             }
             cancelled.put(key, pending);
             for (Thread t : running.getOrDefault(key, Set.of())) {
@@ -223,6 +252,7 @@ final class CancellationSupport {
         }
         String key = key(scope, id);
         synchronized (this) {
+            answered.add(key);
             inFlight.computeIfPresent(key, (k, n) -> n > 1 ? n - 1 : null);
             if (!cancelled.containsKey(key)) {
                 return true;
