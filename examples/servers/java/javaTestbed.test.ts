@@ -138,13 +138,16 @@ async function cancelFirstCall(server: StdioServer): Promise<{ cancelledAt: numb
   const cancelledAt = server.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'test' } });
   server.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'work', arguments: { steps: 1, stepMs: 5 } } });
   await server.next((f) => f.id === 2);
-  // Long enough for the uncancelled 8 x 40 ms of id 1 to end: its answer, if any, is in by then.
-  await new Promise((r) => setTimeout(r, 600));
-  return {
-    cancelledAt,
-    answered: server.frames.some((f) => f.frame.id === 1),
-    progressAfterCancel: server.frames.filter((f) => f.frame.params?.progressToken === 'c1' && f.at > cancelledAt).length,
-  };
+  const answered = (): boolean => server.frames.some((f) => f.frame.id === 1);
+  const progressAfterCancel = (): number => server.frames.filter((f) => f.frame.params?.progressToken === 'c1' && f.at > cancelledAt).length;
+  // Until what a server that ignores the cancel would have sent (7 more progress and the answer
+  // of id 1's 8 x 40 ms) is in, or 600 ms after id 2's answer at the least, 2 s at the most.
+  const waitedAtLeast = Date.now() + 600;
+  for (const deadline = Date.now() + 2_000; Date.now() < deadline; ) {
+    if (Date.now() >= waitedAtLeast && (answered() || progressAfterCancel() >= 7)) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { cancelledAt, answered: answered(), progressAfterCancel: progressAfterCancel() };
 }
 
 describe.skipIf(!built)(`Java test bed (${built ? cache : 'not built: run examples/servers/java/install.sh'})`, () => {
