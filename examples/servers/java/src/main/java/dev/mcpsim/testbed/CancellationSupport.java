@@ -140,14 +140,8 @@ final class CancellationSupport {
      */
     @SuppressWarnings("unchecked")
     String inbound(String scope, String frame) {
-        Map<String, Object> message;
-        try {
-            Object parsed = json.readValue(frame, Object.class);
-            if (!(parsed instanceof Map)) {
-                return frame;
-            }
-            message = (Map<String, Object>) parsed;
-        } catch (IOException | RuntimeException e) {
+        Map<String, Object> message = parseObject(frame);
+        if (message == null) {
             return frame;
         }
         Object method = message.get("method");
@@ -204,6 +198,17 @@ final class CancellationSupport {
         events.emit("cancel-observed", requestId, null);
     }
 
+    /** The frame as a JSON object, or null when it is none (left for the SDK to judge). */
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> parseObject(String frame) {
+        try {
+            Object parsed = json.readValue(frame, Object.class);
+            return parsed instanceof Map ? (Map<String, Object>) parsed : null;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
     /** Cancels every request in flight in one session (its scope prefix); the session ended. */
     void cancelScope(String scope) {
         synchronized (this) {
@@ -228,7 +233,6 @@ final class CancellationSupport {
      * Judges one outgoing frame: false for a response to a cancelled request, which must not be
      * sent. Every response ends its request's in-flight entry.
      */
-    @SuppressWarnings("unchecked")
     boolean outbound(String scope, String frame) {
         // The SDK writes record fields in order: notifications and requests begin with
         // {"jsonrpc":"2.0","method", responses with {"jsonrpc":"2.0","id". Skipping the parse for
@@ -236,14 +240,8 @@ final class CancellationSupport {
         if (frame.startsWith(NOT_A_RESPONSE_PREFIX)) {
             return true;
         }
-        Map<String, Object> message;
-        try {
-            Object parsed = json.readValue(frame, Object.class);
-            if (!(parsed instanceof Map)) {
-                return true;
-            }
-            message = (Map<String, Object>) parsed;
-        } catch (IOException | RuntimeException e) {
+        Map<String, Object> message = parseObject(frame);
+        if (message == null) {
             return true;
         }
         Object id = message.get("id");
