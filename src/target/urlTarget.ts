@@ -143,9 +143,11 @@ export function urlTarget(spec: UrlSpec, options: UrlTargetOptions = {}): Target
         } catch (error) {
           ex.open = false;
           if (controller.signal.aborted) return;
-          const cause = (error as { cause?: { code?: string } }).cause?.code;
-          recorder.record({ kind: 'send-failed', from: 'client', conn: 0, frame, error: cause ?? messageOf(error) });
-          if (cause === 'ECONNREFUSED' || cause === 'ECONNRESET') inbox.end(`${url} refused the connection (${cause})`);
+          const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+          const detail = cause?.code ?? cause?.message ?? messageOf(error);
+          recorder.record({ kind: 'send-failed', from: 'client', conn: 0, frame, error: detail });
+          // No response at all: the endpoint is gone (or was never there); nothing more will come.
+          inbox.end(`${url} refused the connection or cannot be reached (${detail})`);
         }
       };
       return {
