@@ -30,6 +30,9 @@ export interface RealtimeRun {
 
 const LATE_ANSWER_MS = 200;
 
+/** The whole run's bound, in units of `hangAfterMs`: calls chained on anchors each get the bound of their own. */
+const RUN_BOUND_FACTOR = 4;
+
 /** The answer mcp-sim's client gives a server→client request it accepts. */
 function answerTo(method: string): JsonValue {
   if (method === 'roots/list') return { roots: [] };
@@ -66,6 +69,7 @@ export async function runPlan(target: Target, plan: Plan, options: RunPlanOption
     startupMs = now();
     const c = conn;
     let nextId = options.reuse?.firstId ?? 1;
+    let outcome: 'quiescent' | 'real-time-bound' = 'quiescent';
     const listId = nextId++;
     c.send({ jsonrpc: '2.0', id: listId, method: 'tools/list' });
     const list = await inbox.waitFor((f) => isJsonObject(f) && f.id === listId && ('result' in f || 'error' in f), hangAfterMs);
@@ -78,7 +82,7 @@ export async function runPlan(target: Target, plan: Plan, options: RunPlanOption
       id?: number | string;
       writtenAt?: number;
       progress: number;
-      done: 'answered' | 'given-up' | undefined;
+      done: 'answered' | 'given-up' | 'hung' | undefined;
       timeoutTimer?: NodeJS.Timeout;
     }
     const live = new Map<string, Live>(plan.calls.map((call) => [call.label, { call, progress: 0, done: undefined }]));
@@ -108,9 +112,11 @@ export async function runPlan(target: Target, plan: Plan, options: RunPlanOption
     const checkDone = () => {
       if ([...live.values()].every((l) => l.done !== undefined)) settleAll();
     };
+    let lastSettledAt = 0;
     const giveUp = (l: Live, reason: string, how: 'notify' | 'drop' | 'both') => {
       if (l.done !== undefined || l.id === undefined) return;
       l.done = 'given-up';
+      lastSettledAt = now();
       if (l.timeoutTimer) clearTimeout(l.timeoutTimer);
       recorder.record({ kind: 'action', action: `${reason === 'timeout' ? 'timeout' : 'cancel'} ${l.call.label}${how === 'notify' ? '' : how === 'drop' ? ' (drop its POST stream)' : ' (and drop its POST stream)'}`, choice: 0, enabled: 0 });
       if (how !== 'drop') c.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: l.id, reason } });
@@ -156,6 +162,7 @@ export async function runPlan(target: Target, plan: Plan, options: RunPlanOption
       if ('result' in frame || 'error' in frame) {
         for (const l of byId(frame.id)) {
           l.done = 'answered';
+          lastSettledAt = now();
           if (l.timeoutTimer) clearTimeout(l.timeoutTimer);
           const error = isJsonObject(frame.error) ? frame.error : undefined;
           recorder.record({
@@ -182,6 +189,13 @@ export async function runPlan(target: Target, plan: Plan, options: RunPlanOption
         recorder.record({ kind: 'call-start', call: call.label, from: 'client', conn: 0, method: 'tools/call', id: l.id, options: call.timeout ? { timeout: call.timeout.ms, resetTimeoutOnProgress: call.timeout.resetOnProgress } : {} });
         c.send({ jsonrpc: '2.0', id: l.id, method: 'tools/call', params });
         armTimeout(l);
+        // A call nobody gives up is waited for until the bound, then left to the oracle (liveness.call-settles).
+        later(hangAfterMs, () => {
+          if (l.done !== undefined) return;
+          l.done = 'hung';
+          outcome = 'real-time-bound';
+          checkDone();
+        });
         fire('written', call.label, 0);
       });
       if (call.cancel) when(call.cancel, () => giveUp(l, 'mcp-sim cancelled the call', call.cancelHow ?? 'notify'));
@@ -191,9 +205,8 @@ export async function runPlan(target: Target, plan: Plan, options: RunPlanOption
       for (const l of live.values()) if (l.writtenAt === undefined && l.done === undefined) l.done = 'given-up';
       checkDone();
     };
-    const ended = inbox.waitFor(() => false, hangAfterMs + 1).then(() => undefined);
-    let outcome: 'quiescent' | 'real-time-bound' = 'quiescent';
-    const bound = new Promise<'bound'>((resolve) => later(hangAfterMs, () => resolve('bound')));
+    const ended = inbox.waitFor(() => false, RUN_BOUND_FACTOR * hangAfterMs).then(() => undefined);
+    const bound = new Promise<'bound'>((resolve) => later(RUN_BOUND_FACTOR * hangAfterMs, () => resolve('bound')));
     // Poll for anchors that can no longer come: every written call settled and nothing fires.
     const idle = setInterval(() => {
       const pendingWritten = [...live.values()].some((l) => l.writtenAt !== undefined && l.done === undefined);
@@ -205,7 +218,7 @@ export async function runPlan(target: Target, plan: Plan, options: RunPlanOption
     if (first !== 'ended') {
       // Watch for late frames; an open POST of a given-up or answered call gets until the bound.
       const until = performance.now() + tailMs;
-      while (performance.now() < until || (c.openExchanges() > 0 && now() < hangAfterMs + startupMs)) {
+      while (performance.now() < until || (c.openExchanges() > 0 && now() < lastSettledAt + hangAfterMs + 20)) {
         await new Promise((r) => setTimeout(r, 10));
         if (inbox.endedBecause) break;
       }

@@ -18,6 +18,9 @@ export interface ServerHello {
   readonly capabilities: JsonValue;
 }
 
+/** How long a server that wrote a non-JSON line first still has to answer `initialize`. */
+const NOT_MCP_GRACE_MS = 1_000;
+
 const responseTo = (id: number) => (f: JsonValue) => isJsonObject(f) && f.id === id && ('result' in f || 'error' in f);
 
 /**
@@ -36,7 +39,9 @@ export async function handshake(conn: TargetConnection, inbox: Inbox, startMs: n
       clientInfo: { name: TOOL.name, version: TOOL.version },
     },
   });
-  const answer = await inbox.waitFor(responseTo(0), startMs);
+  // A line that is not JSON-RPC first: give the answer a short grace, then it is not an MCP server.
+  const first = await inbox.waitFor((f) => responseTo(0)(f) || typeof f === 'string', startMs);
+  const answer = typeof first === 'string' ? await inbox.waitFor(responseTo(0), NOT_MCP_GRACE_MS) : first;
   if (answer === undefined) {
     const garbage = inbox.frames.find((f) => typeof f === 'string');
     if (garbage !== undefined) throw new BadTargetError('not-mcp', `mcp-sim: the server is not an MCP server: it wrote ${JSON.stringify(String(garbage).slice(0, 80))} on stdout, not a JSON-RPC answer to initialize.`);
