@@ -43,6 +43,7 @@ export interface ProcessFlags {
   out?: string;
   replay?: string;
   reuse?: boolean;
+  duplicateIds?: boolean;
 }
 
 /** The target the flags name; a bad combination is a `BadTargetError` (one line, exit 2). */
@@ -87,6 +88,7 @@ export async function fuzzProcessCommand(flags: ProcessFlags): Promise<number> {
       ...(flags.hangAfter !== undefined && { hangAfterMs: flags.hangAfter }),
       ...(flags.rateRuns !== undefined && { rateRuns: flags.rateRuns }),
       ...(flags.tools !== undefined && { tools: flags.tools.split(',') }),
+      ...(flags.duplicateIds && { duplicateIds: true }),
       shrink: flags.shrink !== false,
     });
     const replays = new Map<string, string[]>();

@@ -337,6 +337,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--rate-runs <n>', `with --stdio or --url: re-runs of each minimal case for its reproduction rate (default: ${DEFAULT_RATE_RUNS})`, wholeNumberArg('--rate-runs'))
     .option('--tools <names>', 'with --stdio or --url: only these tools (comma-separated)')
     .option('--reuse', 'with --stdio or --url: many cases on one process (not available yet)')
+    .option('--duplicate-ids', 'with --stdio or --url: also reuse the id of a call in flight (a client fault; off by default)')
     .addHelpText('after', FUZZ_EXIT_HELP)
     .action(async (module: string | undefined, opts: FuzzFlags & ProcessFlags) => {
       if (opts.stdio !== undefined || opts.url !== undefined) {

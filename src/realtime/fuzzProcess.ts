@@ -43,6 +43,8 @@ export interface FuzzProcessOptions {
   readonly shrink?: boolean;
   /** @default DEFAULT_SHRINK_TRIES */
   readonly shrinkTries?: number;
+  /** Also send requests that reuse the id of a call in flight (a correct client never does). @default false */
+  readonly duplicateIds?: boolean;
   /** Only these tools (by name). @default every listed tool */
   readonly tools?: readonly string[];
   /** Called after each run. */
@@ -187,7 +189,7 @@ export async function fuzzProcess(spec: ProcessTargetSpec, options: FuzzProcessO
   if (listed.length === 0) throw new BadTargetError('no-tools', `mcp-sim: ${target.label} lists ${discovery.tools.length === 0 ? 'no tools' : `no tool named ${options.tools!.join(', ')} (it lists ${discovery.tools.map((t) => t.name).join(', ')})`}: nothing to call.`);
   const { fuzzable, skipped } = planTools(listed);
   if (fuzzable.length === 0) throw new BadTargetError('no-tools', `mcp-sim: no tool of ${target.label} can be called with generated arguments: ${skipped.map((s) => `${s.name}: ${s.reason}`).join('; ')}.`);
-  const cases = processCases({ tools: fuzzable, http: target.kind === 'url' }, seed, runs);
+  const cases = processCases({ tools: fuzzable, http: target.kind === 'url', duplicateIds: options.duplicateIds === true }, seed, runs);
 
   let done = 0;
   const results = await pool(cases, parallel, async (plan) => {

@@ -6,8 +6,13 @@ export interface PlanConstraints {
   readonly tools: readonly FuzzTool[];
   /** Most calls per case. @default 3 */
   readonly callsMax?: number;
-  /** Generate drops of POST streams and duplicate in-flight ids (HTTP targets only). @default false */
+  /** Generate drops of POST streams (HTTP targets only). @default false */
   readonly http?: boolean;
+  /**
+   * Reuse the id of a call still in flight (the seed's second bug). A correct client never does,
+   * so it is opt-in (`--duplicate-ids`): what a server does with it is a rogue question. @default false
+   */
+  readonly duplicateIds?: boolean;
 }
 
 /**
@@ -15,11 +20,11 @@ export interface PlanConstraints {
  * schemas), with and without progress tokens (numbers, strings and 0), each maybe cancelled at
  * a point relative to what was observed (right after it was written, N ms after, after its n-th
  * progress), maybe with a client timeout (reset on progress or not), concurrent or chained; on
- * HTTP also dropped POST streams and a duplicate in-flight id; server→client requests answered,
+ * HTTP also dropped POST streams (and, opt-in, a duplicate in-flight id); server→client requests answered,
  * answered late or errored.
  */
 export function planArbitrary(constraints: PlanConstraints): fc.Arbitrary<Plan> {
-  const { tools, callsMax = 3, http = false } = constraints;
+  const { tools, callsMax = 3, http = false, duplicateIds = false } = constraints;
   const token = fc.oneof(fc.constant(undefined), fc.constant(0), fc.integer({ min: 1, max: 1_000 }), fc.string({ minLength: 1, maxLength: 6 }));
   const call = (k: number): fc.Arbitrary<PlannedCall> => {
     const label = `c${k + 1}`;
@@ -40,8 +45,8 @@ export function planArbitrary(constraints: PlanConstraints): fc.Arbitrary<Plan> 
         at,
         cancel,
         cancelHow: http ? fc.constantFrom('notify' as const, 'notify' as const, 'drop' as const, 'both' as const) : fc.constant('notify' as const),
-        timeout: fc.option(fc.record({ ms: fc.integer({ min: 30, max: 200 }), resetOnProgress: fc.boolean() }), { freq: 6, nil: undefined }),
-        sameIdAs: http && k > 0 ? fc.option(fc.constantFrom(...earlier), { freq: 12, nil: undefined }) : fc.constant(undefined),
+        timeout: fc.oneof({ weight: 5, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.record({ ms: fc.integer({ min: 30, max: 200 }), resetOnProgress: fc.boolean() }) }),
+        sameIdAs: duplicateIds && k > 0 ? fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom(...earlier) }) : fc.constant(undefined),
       })
       .map(({ tool: [name, args], progressToken, at: a, cancel: c, cancelHow, timeout, sameIdAs }) => ({
         label,

@@ -56,7 +56,10 @@ export async function runPlan(target: Target, plan: Plan, options: RunPlanOption
   const now = () => Math.round((performance.now() - t0) * 10) / 10;
   const recorder = options.reuse?.recorder ?? new TraceRecorder(now);
   const inbox = options.reuse?.inbox ?? new Inbox();
+  /** Timers of the plan's actions (anchors, timeouts): while one is set, the run is not idle. */
   const timers = new Set<NodeJS.Timeout>();
+  /** The `--hang-after` bound of each written call. */
+  const hangTimers = new Set<NodeJS.Timeout>();
   let conn: TargetConnection | undefined = options.reuse?.conn;
   let hello: ServerHello | undefined;
   let startupMs = 0;
@@ -117,7 +120,10 @@ export async function runPlan(target: Target, plan: Plan, options: RunPlanOption
       if (l.done !== undefined || l.id === undefined) return;
       l.done = 'given-up';
       lastSettledAt = now();
-      if (l.timeoutTimer) clearTimeout(l.timeoutTimer);
+      if (l.timeoutTimer) {
+        clearTimeout(l.timeoutTimer);
+        timers.delete(l.timeoutTimer);
+      }
       recorder.record({ kind: 'action', action: `${reason === 'timeout' ? 'timeout' : 'cancel'} ${l.call.label}${how === 'notify' ? '' : how === 'drop' ? ' (drop its POST stream)' : ' (and drop its POST stream)'}`, choice: 0, enabled: 0 });
       if (how !== 'drop') c.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: l.id, reason } });
       if (how !== 'notify') c.drop(l.id);
@@ -128,8 +134,12 @@ export async function runPlan(target: Target, plan: Plan, options: RunPlanOption
       const t = l.call.timeout;
       if (!t || l.done !== undefined) return;
       if (l.timeoutTimer) clearTimeout(l.timeoutTimer);
-      l.timeoutTimer = setTimeout(() => giveUp(l, 'timeout', 'notify'), t.ms);
-      timers.add(l.timeoutTimer);
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        giveUp(l, 'timeout', 'notify');
+      }, t.ms);
+      l.timeoutTimer = timer;
+      timers.add(timer);
     };
     const byId = (id: unknown) => [...live.values()].filter((l) => l.id !== undefined && l.id === id && l.done === undefined);
     const byToken = (token: unknown) => [...live.values()].find((l) => l.call.progressToken !== undefined && l.call.progressToken === token && l.writtenAt !== undefined);
@@ -163,7 +173,10 @@ export async function runPlan(target: Target, plan: Plan, options: RunPlanOption
         for (const l of byId(frame.id)) {
           l.done = 'answered';
           lastSettledAt = now();
-          if (l.timeoutTimer) clearTimeout(l.timeoutTimer);
+          if (l.timeoutTimer) {
+            clearTimeout(l.timeoutTimer);
+            timers.delete(l.timeoutTimer);
+          }
           const error = isJsonObject(frame.error) ? frame.error : undefined;
           recorder.record({
             kind: 'call-settle',
@@ -190,12 +203,13 @@ export async function runPlan(target: Target, plan: Plan, options: RunPlanOption
         c.send({ jsonrpc: '2.0', id: l.id, method: 'tools/call', params });
         armTimeout(l);
         // A call nobody gives up is waited for until the bound, then left to the oracle (liveness.call-settles).
-        later(hangAfterMs, () => {
+        const hang = setTimeout(() => {
           if (l.done !== undefined) return;
           l.done = 'hung';
           outcome = 'real-time-bound';
           checkDone();
-        });
+        }, hangAfterMs);
+        hangTimers.add(hang);
         fire('written', call.label, 0);
       });
       if (call.cancel) when(call.cancel, () => giveUp(l, 'mcp-sim cancelled the call', call.cancelHow ?? 'notify'));
@@ -206,7 +220,7 @@ export async function runPlan(target: Target, plan: Plan, options: RunPlanOption
       checkDone();
     };
     const ended = inbox.waitFor(() => false, RUN_BOUND_FACTOR * hangAfterMs).then(() => undefined);
-    const bound = new Promise<'bound'>((resolve) => later(RUN_BOUND_FACTOR * hangAfterMs, () => resolve('bound')));
+    const bound = new Promise<'bound'>((resolve) => hangTimers.add(setTimeout(() => resolve('bound'), RUN_BOUND_FACTOR * hangAfterMs)));
     // Poll for anchors that can no longer come: every written call settled and nothing fires.
     const idle = setInterval(() => {
       const pendingWritten = [...live.values()].some((l) => l.writtenAt !== undefined && l.done === undefined);
@@ -223,12 +237,12 @@ export async function runPlan(target: Target, plan: Plan, options: RunPlanOption
         if (inbox.endedBecause) break;
       }
     }
-    for (const t of timers) clearTimeout(t);
+    for (const t of [...timers, ...hangTimers]) clearTimeout(t);
     timers.clear();
     if (!options.reuse) await c.close();
     recorder.record({ kind: 'end', outcome });
   } finally {
-    for (const t of timers) clearTimeout(t);
+    for (const t of [...timers, ...hangTimers]) clearTimeout(t);
     if (!options.reuse && conn && !conn.exited) await conn.close().catch(() => undefined);
   }
   return { trace: recorder.events, hello, startupMs, totalMs: now(), tools };
