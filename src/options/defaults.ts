@@ -246,3 +246,6 @@ export const DEFAULT_RATE_RUNS = 10;
 
 /** Shrinking in real time: a candidate is kept when it fails in any of this many tries. @default 3 */
 export const DEFAULT_SHRINK_TRIES = 3;
+
+/** Real-time budget of shrinking one black-box finding, in ms (each candidate is a server process or more). @default 30_000 */
+export const DEFAULT_PROCESS_SHRINK_MS_MAX = 30_000;

@@ -13,6 +13,7 @@ import {
   DEFAULT_PROCESS_RUNS,
   DEFAULT_RATE_RUNS,
   DEFAULT_SHRINK_TRIES,
+  DEFAULT_PROCESS_SHRINK_MS_MAX,
 } from '../options/defaults.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import { BadTargetError, checkLoopback, processTarget, urlTarget, type CommandSpec, type Target, type TargetVisibility, type UrlSpec } from '../target/index.ts';
@@ -43,6 +44,8 @@ export interface FuzzProcessOptions {
   readonly shrink?: boolean;
   /** @default DEFAULT_SHRINK_TRIES */
   readonly shrinkTries?: number;
+  /** Real-time budget of shrinking one finding, in ms. @default DEFAULT_PROCESS_SHRINK_MS_MAX */
+  readonly shrinkMsMax?: number;
   /** Also send requests that reuse the id of a call in flight (a correct client never does). @default false */
   readonly duplicateIds?: boolean;
   /** Only these tools (by name). @default every listed tool */
@@ -143,14 +146,16 @@ async function pool<T, R>(items: readonly T[], parallel: number, work: (item: T,
 }
 
 /** Most candidates tried while shrinking one finding (each up to `shrinkTries` runs): real time is dear. */
-const SHRINK_CANDIDATES_MAX = 24;
+const SHRINK_CANDIDATES_MAX = 40;
 
 /** Smaller plans than `plan`, simplest first: fewer calls, then no timeout, no token change, smaller arguments. */
 function shrinkCandidates(plan: Plan): Plan[] {
   const out: Plan[] = [];
   for (const c of plan.calls) {
-    const used = plan.calls.some((o) => o !== c && ((o.at.kind !== 'start' && o.at.call === c.label) || o.sameIdAs === c.label));
-    if (!used && plan.calls.length > 1) out.push({ ...plan, calls: plan.calls.filter((o) => o !== c) });
+    if (plan.calls.length === 1 || plan.calls.some((o) => o.sameIdAs === c.label)) continue;
+    // Calls anchored on the one removed keep their delay, from the handshake instead.
+    const rest = plan.calls.filter((o) => o !== c).map((o) => (o.at.kind !== 'start' && o.at.call === c.label ? { ...o, at: { kind: 'start' as const, ms: o.at.ms } } : o));
+    out.push({ ...plan, calls: rest });
   }
   const each = (f: (c: Plan['calls'][number]) => Plan['calls'][number] | undefined) => {
     plan.calls.forEach((c, k) => {
@@ -163,6 +168,14 @@ function shrinkCandidates(plan: Plan): Plan[] {
   each((c) => (c.sameIdAs ? (({ sameIdAs: _s, ...rest }) => rest)(c) : undefined));
   each((c) => (c.at.kind === 'start' && c.at.ms > 0 ? { ...c, at: { kind: 'start', ms: 0 } } : undefined));
   each((c) => (c.progressToken === undefined ? undefined : (({ progressToken: _p, ...rest }) => rest)(c)));
+  // Arguments: none at all, then one member fewer (a candidate the server rejects fails to reproduce, and is dropped).
+  each((c) => (Object.keys(c.arguments).length > 0 ? { ...c, arguments: {} } : undefined));
+  plan.calls.forEach((c, k) => {
+    for (const key of Object.keys(c.arguments)) {
+      const { [key]: _drop, ...args } = c.arguments;
+      out.push({ ...plan, calls: plan.calls.map((o, j) => (j === k ? { ...c, arguments: args } : o)) });
+    }
+  });
   if (plan.serverRequests !== 'answer') out.push({ ...plan, serverRequests: 'answer' });
   return out;
 }
@@ -225,10 +238,11 @@ export async function fuzzProcess(spec: ProcessTargetSpec, options: FuzzProcessO
     if (options.shrink !== false) {
       let improved = true;
       let budget = SHRINK_CANDIDATES_MAX;
-      while (improved && budget > 0) {
+      const until = performance.now() + (options.shrinkMsMax ?? DEFAULT_PROCESS_SHRINK_MS_MAX);
+      while (improved && budget > 0 && performance.now() < until) {
         improved = false;
         for (const candidate of shrinkCandidates(minimal)) {
-          if (budget-- <= 0) break;
+          if (budget-- <= 0 || performance.now() > until) break;
           const r = await fails(candidate, id);
           if (r) {
             minimal = candidate;

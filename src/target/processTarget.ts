@@ -12,7 +12,7 @@ export interface CommandSpec {
   readonly command: string | readonly string[];
   /** Working directory of the server. @default the current directory */
   readonly cwd?: string;
-  /** Variables added to mcp-sim's environment for the server. @default {} */
+  /** Variables added to mcp-sim's environment for the server (`{port}` filled in, as in the command). @default {} */
   readonly env?: Readonly<Record<string, string>>;
 }
 
@@ -52,7 +52,7 @@ export async function startProcess(spec: CommandSpec, recorder: TraceRecorder, i
   const graceMs = options.graceMs ?? DEFAULT_PROCESS_GRACE_MS;
   const port = await freePort();
   const [program, args] = argvOf(spec, port);
-  const child = spawnOwned(program, args, { ...(spec.cwd !== undefined && { cwd: spec.cwd }), env: { ...process.env, ...spec.env } });
+  const child = spawnOwned(program, args, { ...(spec.cwd !== undefined && { cwd: spec.cwd }), env: { ...process.env, ...Object.fromEntries(Object.entries(spec.env ?? {}).map(([k, v]) => [k, fillPort(v, port)])) } });
   let after: 'eof' | 'before-eof' | 'sigterm' | 'sigkill' = 'before-eof';
   let stderrTail = '';
   child.stderr!.setEncoding('utf8');
