@@ -18,8 +18,10 @@ const root = resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
 const short = args.includes('--short');
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1]!.split(',') : undefined;
-const CLEAN_RUNS = short ? 40 : 500;
-const FAULTY_RUNS = short ? 20 : DEFAULT_PROCESS_RUNS;
+/** `--runs N`: the same N for every server (a smoke pass; the clean claim needs 500). */
+const fixedRuns = args.includes('--runs') ? Number(args[args.indexOf('--runs') + 1]) : undefined;
+const CLEAN_RUNS = fixedRuns ?? (short ? 40 : 500);
+const FAULTY_RUNS = fixedRuns ?? (short ? 20 : DEFAULT_PROCESS_RUNS);
 const RATE_RUNS = short ? 3 : 10;
 
 interface Entry {
