@@ -214,9 +214,9 @@ export const DEFAULT_FUZZ_FAIL_ON = 'advice' as const;
  * Process and URL targets (`fuzz --stdio`, `fuzz --url`, `fuzzProcess()`): the grace period of
  * each shutdown step of a server process. A stdio server gets stdin EOF and this long to exit (or
  * `lifecycle.stdio-exit`), then SIGTERM to its process group and this long again, then SIGKILL.
- * @default 2_000
+ * Three seconds: a Python server on a loaded 2-core machine took over two to exit. @default 3_000
  */
-export const DEFAULT_PROCESS_GRACE_MS = 2_000;
+export const DEFAULT_PROCESS_GRACE_MS = 3_000;
 
 /** How long a started server has to answer `initialize` before it is a bad target (exit 2). @default 20_000 */
 export const DEFAULT_PROCESS_START_MS = 20_000;
