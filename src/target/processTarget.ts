@@ -75,6 +75,15 @@ export async function startProcess(spec: CommandSpec, recorder: TraceRecorder, i
   });
   // A server that dies makes writes to its stdin fail with EPIPE: that is its exit, recorded above.
   child.stdin!.on('error', () => {});
+  const kill = async () => {
+    if (exited) return;
+    after = 'sigterm';
+    signalGroup(child, 'SIGTERM');
+    if (await exitedWithin(child, graceMs)) return;
+    after = 'sigkill';
+    signalGroup(child, 'SIGKILL');
+    await exitedWithin(child, graceMs);
+  };
   return {
     child,
     port,
@@ -87,22 +96,9 @@ export async function startProcess(spec: CommandSpec, recorder: TraceRecorder, i
       recorder.record({ kind: 'eof', to: 'server', conn: 0 });
       child.stdin!.end();
       if (await exitedWithin(child, graceMs)) return;
-      after = 'sigterm';
-      signalGroup(child, 'SIGTERM');
-      if (await exitedWithin(child, graceMs)) return;
-      after = 'sigkill';
-      signalGroup(child, 'SIGKILL');
-      await exitedWithin(child, graceMs);
+      await kill();
     },
-    async kill() {
-      if (exited) return;
-      after = 'sigterm';
-      signalGroup(child, 'SIGTERM');
-      if (await exitedWithin(child, graceMs)) return;
-      after = 'sigkill';
-      signalGroup(child, 'SIGKILL');
-      await exitedWithin(child, graceMs);
-    },
+    kill,
   };
 }
 

@@ -1,24 +1,13 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { runMain } from './runMain.ts';
 
-const run = promisify(execFile);
-const root = new URL('../../', import.meta.url).pathname;
 const fixture = 'test/target/fixtures/workServer.mjs';
 
-/** `npx mcp-sim …` in a fresh process, from the repository root (the commands docs/process-targets.md shows). */
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [`${root}bin/mcp-sim.js`, ...args], { cwd: root });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+/** `mcp-sim …` through the exported `main` (the commands docs/process-targets.md shows), from the repository root. */
+const cli = (args: string[]) => runMain(args);
 
 describe('mcp-sim fuzz --stdio / --url and rogue --stdio (black box, real time)', () => {
   it('fuzz --stdio: a faulty server is flagged with its rate, and the printed replay command reproduces it with a rate', async () => {

@@ -1,24 +1,13 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { runMain } from '../cli/runMain.ts';
 import { fuzzProcess } from '../../src/realtime/index.ts';
 import { BadTargetError } from '../../src/target/index.ts';
 
-const run = promisify(execFile);
-const root = new URL('../../', import.meta.url).pathname;
-const fixture = `${root}test/target/fixtures/workServer.mjs`;
+const fixture = 'test/target/fixtures/workServer.mjs';
 const server = (fault: string) => `node ${fixture} --fault ${fault}`;
 
-/** `npx mcp-sim fuzz …` in a fresh process: its exit code and streams. */
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [`${root}bin/mcp-sim.js`, ...args], { cwd: root });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+/** `mcp-sim …` through the exported `main` (the commands docs/process-targets.md shows), from the repository root. */
+const cli = (args: string[]) => runMain(args);
 
 describe('fuzz --stdio / --url: bad targets are one line and exit 2', () => {
   it.each([
