@@ -57,7 +57,7 @@ export function urlTarget(spec: UrlSpec, options: UrlTargetOptions = {}): Target
       cannotSee: [
         'when the server read a request (only when the POST was sent)',
         'whether a handler started, saw the cancel or stopped its work (only what it wrote afterwards)',
-        'frames the server sent on no stream the client holds (the standalone GET stream is not opened)',
+        'frames the server sent on no stream the client holds (a stateless server has no GET stream)',
         'what the server\'s SDK dropped or added on its own (its policy shows only as frames)',
       ],
     },
@@ -150,11 +150,37 @@ export function urlTarget(spec: UrlSpec, options: UrlTargetOptions = {}): Target
           inbox.end(`${url} refused the connection or cannot be reached (${detail})`);
         }
       };
+      /** The standalone GET stream, where a server sends what belongs to no open POST: opened once the session is initialized. */
+      const listen = async () => {
+        const exchange = exchangeNo++;
+        const controller = new AbortController();
+        exchanges.set(exchange, { controller, ids: [], open: true });
+        recorder.record({ kind: 'http-request', at: 'client', conn: 0, exchange, method: 'GET', ...(session !== undefined && { session }), seqs: [] });
+        try {
+          const { 'content-type': _c, ...rest } = headers();
+          const response = await fetch(url, { method: 'GET', headers: { ...rest, accept: 'text/event-stream' }, signal: controller.signal });
+          const contentType = response.headers.get('content-type') ?? undefined;
+          recorder.record({ kind: 'http-response', at: 'client', conn: 0, exchange, status: response.status, ...(contentType && { contentType }), seqs: [] });
+          if (!response.ok || !contentType?.includes('text/event-stream') || !response.body) {
+            await response.arrayBuffer().catch(() => undefined);
+            exchanges.get(exchange)!.open = false;
+            return;
+          }
+          for await (const event of response.body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream())) {
+            if (event.data !== '') deliver(parse(event.data), exchange, true, event.id);
+          }
+          exchanges.get(exchange)!.open = false;
+          recorder.record({ kind: 'sse-end', at: 'client', conn: 0, exchange });
+        } catch {
+          exchanges.get(exchange)!.open = false;
+        }
+      };
       return {
         send(frame) {
           const seq = clientSeq++;
           recorder.record({ kind: 'send', from: 'client', conn: 0, seq, frame });
           void post(frame, seq);
+          if (isJsonObject(frame) && frame.method === 'notifications/initialized' && session !== undefined) void listen();
         },
         drop(id) {
           for (const [exchange, ex] of exchanges) {
