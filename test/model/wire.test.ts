@@ -39,6 +39,8 @@ describe('wire oracle (black box, real time)', () => {
 
   it('liveness.call-settles: fires on a call unanswered for the bound / silent on the same call answered, or cancelled', () => {
     expect(ids(trace([0, start(1)], [0, callWork(1)], [1_200, end]))).toContain('liveness.call-settles');
+    // The server's SDK answers it with an error only when stdin closes: not within the bound.
+    expect(ids(trace([0, start(1)], [0, callWork(1)], [1_100, eof], [1_102, errorOf(1, 'Connection closed')], [1_200, end]))).toContain('liveness.call-settles');
     expect(ids(trace([0, start(1)], [0, callWork(1)], [90, result(1)], [1_200, end]))).not.toContain('liveness.call-settles');
     expect(ids(trace([0, start(1)], [0, callWork(1)], [30, cancel(1)], [1_200, end]))).not.toContain('liveness.call-settles');
   });
