@@ -16,7 +16,7 @@ import {
   DEFAULT_PROCESS_SHRINK_MS_MAX,
 } from '../options/defaults.ts';
 import type { TraceEvent } from '../sim/trace.ts';
-import { BadTargetError, checkLoopback, processTarget, urlTarget, type CommandSpec, type Target, type TargetVisibility, type UrlSpec } from '../target/index.ts';
+import { BadTargetError, checkUrl, processTarget, urlTarget, type CommandSpec, type Target, type TargetVisibility, type UrlSpec } from '../target/index.ts';
 import type { ServerHello } from '../target/index.ts';
 import { planArbitrary } from './planArbitrary.ts';
 import { withoutCancels, type Plan } from './plan.ts';
@@ -95,7 +95,7 @@ export interface ProcessFuzzReport {
 /** The `Target` of a spec. */
 export function targetOf(spec: ProcessTargetSpec, graceMs: number): Target {
   if ('url' in spec) {
-    checkLoopback(spec.url);
+    checkUrl(spec.url, spec.start !== undefined);
     return urlTarget(spec, { graceMs });
   }
   return processTarget(spec, { graceMs });

@@ -2,7 +2,7 @@
 export { type Target, type TargetConnection, type TargetVisibility, BadTargetError } from './Target.ts';
 export { Inbox } from './Inbox.ts';
 export { processTarget, commandLabel, type CommandSpec, type ProcessTargetOptions } from './processTarget.ts';
-export { urlTarget, checkLoopback, type UrlSpec, type UrlTargetOptions } from './urlTarget.ts';
+export { urlTarget, checkUrl, type UrlSpec, type UrlTargetOptions } from './urlTarget.ts';
 export { handshake, KNOWN_PROTOCOL_VERSIONS, REQUESTED_PROTOCOL_VERSION, type ServerHello } from './handshake.ts';
 export { ownedPids, reaperPid } from './processRegistry.ts';
 export { freePort } from './freePort.ts';

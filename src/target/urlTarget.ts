@@ -222,8 +222,9 @@ export function urlTarget(spec: UrlSpec, options: UrlTargetOptions = {}): Target
   };
 }
 
-/** A URL that is not one mcp-sim may reach (loopback only): one line, exit 2. */
-export function checkLoopback(url: string): void {
+/** A `--url` that is not a Streamable HTTP endpoint's URL: one line, exit 2. `{port}` needs `start` (no process to give it a port otherwise). */
+export function checkUrl(url: string, started = false): void {
+  if (url.includes('{port}') && !started) throw new BadTargetError('bad-option', `mcp-sim: --url ${url} has {port} but no --start: {port} is the free port given to a server mcp-sim starts; give the running server's port instead.`);
   let parsed: URL;
   try {
     parsed = new URL(url.replaceAll('{port}', '1'));
