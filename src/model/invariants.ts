@@ -45,7 +45,7 @@ const table = [
   ['progress.total-stable', 'ADVICE', 'basic/utilities/progress', 'once announced, total does not change (a client\'s bar jumps back otherwise)'],
   ['progress.delivered', 'DERIVED', 'basic/utilities/progress', 'every progress notification the requester received before the response reaches the caller\'s onprogress; none reaches it after the call settled'],
   ['progress.reaches-requester', 'DERIVED', 'basic/utilities/progress', 'a progress a handler emits for an open request with a token reaches the requester by quiescence, unless the connection closed or the requester gave the request up first (memory link; Streamable HTTP states its own drops)'],
-  ['progress.after-cancel', 'SHOULD', 'basic/utilities/cancellation', 'black box: once a request was cancelled, the receiver sends no more progress for it beyond what was in flight (at most two progress notifications, all within the in-flight bound of the cancel)'],
+  ['progress.after-cancel', 'SHOULD', 'basic/utilities/cancellation', 'black box: once a request was cancelled, the receiver sends no more progress for it beyond what was in flight (at most two progress notifications read later than 10 ms after the cancel was written, all within the in-flight bound)'],
   ['progress.race-silent', 'SHOULD', 'basic/utilities/progress', 'a late progress (after response, cancel or timeout) is dropped without an error callback'],
   ['cancel.in-flight-only', 'MUST', 'basic/utilities/cancellation', 'a cancellation names a request the canceller issued and still believes in progress (never one whose response it has, never twice)'],
   ['cancel.not-initialize', 'MUST', 'basic/utilities/cancellation', 'the client never cancels initialize (also not on timeout or an aborted connect)'],

@@ -54,6 +54,9 @@ interface CallInfo {
   flagged: Set<string>;
 }
 
+/** Frames read this soon after the client wrote a cancel may have been in the pipe before it: not counted as after it. */
+const BACKLOG_MS = 10;
+
 const STACK_TRACE = /Traceback \(most recent call last\)|^panic: |goroutine \d+ \[running\]|thread '.*' panicked|Exception in thread|^\s+at .+:\d+:\d+\)?$|Unhandled exception/m;
 
 const describe = (c: CallInfo) => `tool \`${c.tool}\` called with ${JSON.stringify(c.args)}${c.token === undefined ? '' : ` (progress token ${show(c.token)})`}`;
@@ -128,8 +131,9 @@ export function judgeWire(trace: readonly TraceEvent[], options: WireJudgeOption
           once(c, 'progress.after-response', e.i, `${describe(c)}: the server sent progress ${p.progress} for it ${Math.round(e.t - c.answeredAt)} ms after its response: nothing may report on a request once it is answered`);
         }
         if (c.cancelledAt !== undefined && c.answeredAt === undefined) {
-          c.afterCancel++;
           const late = e.t - c.cancelledAt;
+          // What is read within BACKLOG_MS of writing the cancel may have sat in the pipe before it.
+          if (late > BACKLOG_MS) c.afterCancel++;
           if (late > options.inFlightMs || c.afterCancel > 2) {
             once(c, 'progress.after-cancel', e.i, `${describe(c)} and cancelled: the server still sent progress ${p.progress} ${Math.round(late)} ms after the cancel (${c.afterCancel} since; in-flight bound ${options.inFlightMs} ms): the cancellation does not reach the work`);
           }
@@ -165,6 +169,13 @@ export function judgeWire(trace: readonly TraceEvent[], options: WireJudgeOption
         const after = e.t - c.cancelledAt;
         if (error) {
           policy.push({ at: e.i, call: c.label, message: `${describe(c)} and cancelled: the server answered the cancelled request with error ${error.code} ${JSON.stringify(error.message)} ${Math.round(after)} ms after the cancel${/cancel/i.test(String(error.message)) ? ' (the SDK\'s policy: it answers a cancelled request with an error; the spec says SHOULD NOT respond)' : ''}` });
+          continue;
+        }
+        // A tool result marked isError that says it was cancelled is the cancellation propagated the
+        // way that SDK reports it (the Go SDK turns a handler's ctx.Err() into such a result).
+        const result = isJsonObject(f.result) ? (f.result as Record<string, JsonValue>) : {};
+        if (result.isError === true && /cancel/i.test(JSON.stringify(result.content ?? ''))) {
+          policy.push({ at: e.i, call: c.label, message: `${describe(c)} and cancelled: the server answered the cancelled request with a tool result marked isError that says ${JSON.stringify(JSON.stringify(result.content).slice(0, 80))} ${Math.round(after)} ms after the cancel (the SDK's way to end a cancelled call; the spec says SHOULD NOT respond)` });
           continue;
         }
         const due = options.durations?.get(c.label);

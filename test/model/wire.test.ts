@@ -30,6 +30,8 @@ describe('wire oracle (black box, real time)', () => {
     const head: [number, TraceEventBody][] = [[0, start(1)], [0, callWork(1, 7)], [20, progress(7, 1)], [25, cancel(1)]];
     expect(ids(trace(...head, [40, progress(7, 2)], [60, progress(7, 3)], [80, progress(7, 4)], [300, end]))).toContain('progress.after-cancel');
     expect(ids(trace(...head, [30, progress(7, 2)], [300, end]))).not.toContain('progress.after-cancel');
+    // Three read at once, right after the cancel was written: they were in the pipe before it.
+    expect(ids(trace(...head, [25, progress(7, 2)], [25, progress(7, 3)], [26, progress(7, 4)], [300, end]))).not.toContain('progress.after-cancel');
   });
 
   it('progress.after-cancel (after the in-flight bound): fires on one progress 200 ms after the cancel / silent on the same progress before the cancel', () => {
@@ -57,6 +59,8 @@ describe('wire oracle (black box, real time)', () => {
     const policy = judgeWire(trace(...head, [12, errorOf(1, 'Request cancelled')], [300, end]), bounds);
     expect(policy.findings).toEqual([]);
     expect(policy.policy[0]!.message).toMatch(/SDK's policy/);
+    const isError: TraceEventBody = { kind: 'deliver', to: 'client', conn: 0, seq: 0, burst: 1, frame: { jsonrpc: '2.0', id: 1, result: { isError: true, content: [{ type: 'text', text: 'context canceled' }] } } };
+    expect(ids(trace(...head, [300, isError], [400, end]), { inFlightMs: 50 })).not.toContain('cancel.no-response-after');
   });
 
   it('cancel.no-response-after (counterfactual): a result right after the cancel fires when the call takes 80 ms without it / silent when it was due then', () => {
