@@ -17,7 +17,7 @@ describe('work server, as a process (black box, real time)', () => {
   });
 
   it('flags a tool that ignores cancellation, with a minimal case and its rate', async () => {
-    const report = await fuzzProcess({ command: [process.execPath, server, '--fault', 'cancel-not-wired'] }, { runs: 6, seed: 1, parallel: 2, rateRuns: 3, shrinkTries: 1 });
+    const report = await fuzzProcess({ command: [process.execPath, server, '--fault', 'cancel-not-wired'] }, { runs: 16, seed: 1, parallel: 2, rateRuns: 3, shrinkTries: 1 });
     const finding = report.findings.find((f) => f.invariant === 'progress.after-cancel');
     expect(finding, formatProcessReport(report)).toBeDefined();
     // Real time: the rate is measured, never implied ("reproduced 3/3", "2/3: timing-dependent").
