@@ -89,8 +89,8 @@ for (const e of entries) {
     console.error(`${e.language} ${e.name} ${e.transport}: ${why}`);
     continue;
   }
-  const found = report.findings.map((f) => `${f.invariant} (${f.determinism})`);
-  const ok = e.expect.length === 0 ? report.findings.length === 0 : e.expect.every((id) => report.findings.some((f) => f.invariant === id));
+  const found = report.findings.map((f) => `${f.confirmed ? '' : 'unconfirmed '}${f.invariant} (${f.determinism})`);
+  const ok = e.expect.length === 0 ? report.passed : e.expect.every((id) => report.findings.some((f) => f.invariant === id && f.confirmed));
   if (!ok) failures++;
   rows.push(`| ${e.language} | ${e.name} | ${e.transport} | ${e.expect.join(', ') || 'clean'} | ${found.join('; ') || 'none'} | ${report.runs} | ${report.runsPerSecond} | ${report.startupMs} | ${ok ? 'ok' : 'FAIL'} |`);
   console.error(`${e.language} ${e.name} ${e.transport}: ${ok ? 'ok' : 'FAIL'} ${found.join('; ') || 'no finding'} (${report.runs} runs, ${report.runsPerSecond} runs/s, start-up ${report.startupMs} ms)`);

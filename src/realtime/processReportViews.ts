@@ -25,7 +25,7 @@ export function formatProcessReport(report: ProcessFuzzReport, replays: Readonly
   lines.push('');
   if (report.findings.length === 0) lines.push(`no finding on the server in ${report.runs} runs`);
   for (const f of report.findings) {
-    lines.push(`${f.severity.toUpperCase()} ${f.invariant} (${f.level}): ${f.message}`);
+    lines.push(`${f.confirmed ? f.severity.toUpperCase() : 'UNCONFIRMED'} ${f.invariant} (${f.level}): ${f.message}`);
     lines.push(`  first in case ${f.firstCase}, in ${f.runs}/${report.runs} runs; minimal case after ${f.shrinks} shrink(s), ${f.determinism}:`);
     for (const line of describePlan(f.minimal)) lines.push(`    ${line}`);
     for (const command of replays.get(f.invariant) ?? []) lines.push(`  replay: ${command}`);
@@ -62,7 +62,7 @@ export function processJunitReport(report: ProcessFuzzReport): string {
     'startup-ms': String(report.startupMs),
   });
   suite.testCase().className('mcp-sim.process').name('campaign').standardOutput(processReportHead(report).join('\n'));
-  for (const f of report.findings) {
+  for (const f of report.findings.filter((x) => x.confirmed)) {
     suite.testCase().className(`mcp-sim.${f.invariant.slice(0, f.invariant.indexOf('.'))}`).name(f.invariant).failure(`${f.message} (${f.determinism})`).standardOutput(describePlan(f.minimal).join('\n'));
   }
   return builder.build();

@@ -1,5 +1,8 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCase, type Plan } from '../../src/realtime/index.ts';
+import { fuzzProcess, runCase, type Plan } from '../../src/realtime/index.ts';
 import { processTarget, urlTarget } from '../../src/target/index.ts';
 
 const fixture = new URL('../target/fixtures/workServer.mjs', import.meta.url).pathname;
@@ -53,5 +56,12 @@ describe('runCase against a fixture process (black box, real time)', () => {
     expect(trace.map((e) => e.kind)).toEqual(expect.arrayContaining(['send', 'deliver', 'call-start', 'call-settle', 'onprogress', 'eof', 'exit', 'end']));
     expect(trace.every((e, i) => e.i === i && (i === 0 || e.t >= trace[i - 1]!.t))).toBe(true);
     expect(trace.find((e) => e.kind === 'exit')).toMatchObject({ code: 0, after: 'eof' });
+  });
+
+  it('fuzzProcess: a finding seen once and 0 of 3 times again is UNCONFIRMED and does not fail the campaign', async () => {
+    const marker = join(mkdtempSync(join(tmpdir(), 'mcp-sim-once-')), 'seen');
+    const report = await fuzzProcess({ command: [process.execPath, fixture, '--fault', 'own-token-once'], env: { MCP_SIM_FIXTURE_ONCE: marker } }, { runs: 3, rateRuns: 3, parallel: 1, shrink: false });
+    expect(report.findings.map((f) => [f.invariant, f.confirmed, f.determinism])).toEqual([['progress.token-requested', false, 'reproduced 0/3: seen in the campaign only (timing-dependent, rare)']]);
+    expect(report.passed).toBe(true);
   });
 });
