@@ -102,6 +102,20 @@ module.exports = {
       to: { path: '^src/fuzz/', pathNot: '^src/fuzz/schema/' },
     },
     {
+      name: 'target-knows-no-verdicts',
+      severity: 'error',
+      comment: 'src/target/ starts processes and speaks to URLs, recording into the trace; like the simulator it knows nothing of the model, verdicts or anything above it.',
+      from: { path: '^src/target/' },
+      to: { path: `^src/(${upperThanSim}|realtime|fuzz)`, pathNot: '^src/options/defaults\\.ts$' },
+    },
+    {
+      name: 'realtime-sits-under-the-cli',
+      severity: 'error',
+      comment: 'src/realtime/ (black-box campaigns against a process or URL) sits beside src/fuzz/, under the CLI and the public API; nothing below imports it.',
+      from: { path: '^src/', pathNot: '^src/(realtime|cli)/|^src/index\\.ts$' },
+      to: { path: '^src/realtime/' },
+    },
+    {
       name: 'nothing-imports-the-cli',
       severity: 'error',
       comment: 'The CLI parses arguments and calls the programmatic API; nothing else depends on it.',

@@ -7,6 +7,7 @@
  * - `check`: a fuzz campaign, as `mcp-sim check` runs it.
  * - `loadSdk` / `defaultSdk`: an SDK release, loaded through its adapter.
  * - `fuzzServer`: a fuzz campaign against a user's own MCP server, for their test suite.
+ * - `fuzzProcess`: the same for a server in any language, as a process or URL (black box, real time).
  */
 
 // Simulator: scenarios, runs, traces.
@@ -79,3 +80,10 @@ export { explore, explorePresets, explorePreset, type ExploreOptions, type Explo
 // Fuzzing a user's own server.
 export { fuzzServer, formatFuzzReport, TargetError, SERVER_CONDUCT } from './fuzz/index.ts';
 export type { FuzzServerOptions, FuzzReport, FuzzFinding, FuzzCounterexample, ServerFactory, FactoryContext } from './fuzz/index.ts';
+
+// Black box, real time (issue 21): a server in any language, as a process (stdio) or a URL (Streamable HTTP).
+export { fuzzProcess, formatProcessReport, processMarkdownReport, processJunitReport, describePlan, runPlan, runCase } from './realtime/index.ts';
+export type { FuzzProcessOptions, ProcessFuzzReport, ProcessFinding, ProcessTargetSpec, Plan, PlannedCall, Anchor, RealtimeRun } from './realtime/index.ts';
+export { BadTargetError, processTarget, urlTarget } from './target/index.ts';
+export type { CommandSpec, UrlSpec, Target, TargetConnection } from './target/index.ts';
+export { judgeWire, type WireJudgeOptions, type WireVerdict, type PolicyNote } from './model/wireJudge.ts';

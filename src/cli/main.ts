@@ -48,7 +48,10 @@ const commands = {
   explore: () => import('./explore.ts'),
   fuzz: () => import('./fuzz.ts'),
   sdkInstall: () => import('../sdk/install.ts'),
+  fuzzProcess: () => import('./fuzzProcess.ts'),
 };
+import type { ProcessFlags } from './fuzzProcess.ts';
+import { DEFAULT_HANG_AFTER_MS, DEFAULT_PROCESS_RUNS, DEFAULT_RATE_RUNS } from '../options/defaults.ts';
 
 /**
  * The `mcp-sim` command line; returns the process exit code (0 pass, 1 a violation, 2 bad usage
@@ -271,8 +274,13 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--filter <text>', 'only rogue kinds whose name contains this text')
     .option('--sdk <version|path>', SDK_OPTION_HELP)
     .option('--json <file>', "also write the results as JSON (schemas/report.schema.json, kind rogue); '-' writes them to stdout")
+    .option('--stdio <command>', 'black box: every rogue frame against a server process started by this command (docs/process-targets.md)')
+    .option('--url <url>', 'black box: every rogue frame against this Streamable HTTP endpoint')
+    .option('--start <command>', 'with --url: start the server first ({port} is a free loopback port)')
+    .option('--cwd <dir>', 'with --stdio or --start: the server\'s working directory')
+    .option('--env <K=V>', 'with --stdio or --start: a variable for the server (repeatable)', (v: string, all: string[] = []) => [...all, v])
     .action(async (opts) => {
-      code = await (await commands.rogue()).rogueCommand(opts);
+      code = opts.stdio !== undefined || opts.url !== undefined ? await (await commands.fuzzProcess()).rogueProcessCommand(opts) : await (await commands.rogue()).rogueCommand(opts);
     });
 
   // explore (issue #15): every schedule of a small scenario, with dynamic partial-order reduction.
@@ -313,9 +321,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     });
 
   program
-    .command('fuzz <module>')
+    .command('fuzz [module]')
     .description("fuzz your own MCP server: its tools called with generated arguments, progress tokens, cancels, timeouts and closes, judged by the lifecycle oracle")
-    .option('--runs <n>', `number of generated runs (default: ${DEFAULT_FUZZ_RUNS}; env ${ENV_RUNS})`, wholeNumberArg('--runs'))
+    .option('--runs <n>', `number of generated runs (default: ${DEFAULT_FUZZ_RUNS}, with --stdio or --url ${DEFAULT_PROCESS_RUNS}; env ${ENV_RUNS})`, wholeNumberArg('--runs'))
     .option('--seed <n>', `campaign seed, printed first (default: ${DEFAULT_CAMPAIGN_SEED}; env ${ENV_SEED})`, wholeNumberArg('--seed'))
     .option('--args <file>', 'JSON file of fixed argument sets by tool ({"tool": [{...}, ...]}); other tools get generated arguments')
     .option('--config <json|file>', "the factory's config (a JSON object, or a JSON file)")
@@ -329,8 +337,24 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--case <n>', 'replay case N of the campaign of --seed instead of running a campaign', wholeNumberArg('--case'))
     .option('--expect <invariant>', 'with a replay: the finding it must show (exit 3 if it does not)')
     .option('--quiet', 'print only the verdict line (and errors)')
+    .option('--stdio <command>', 'black box, real time: fuzz a server process started by this command, over stdin/stdout (any language; docs/process-targets.md)')
+    .option('--url <url>', 'black box, real time: fuzz this Streamable HTTP endpoint (loopback; {port} with --start)')
+    .option('--start <command>', 'with --url: start the server first ({port} is a free loopback port), stop it at the end')
+    .option('--cwd <dir>', 'with --stdio or --start: the server\'s working directory')
+    .option('--env <K=V>', 'with --stdio or --start: a variable for the server (repeatable)', (v: string, all: string[] = []) => [...all, v])
+    .option('--hang-after <ms>', `with --stdio or --url: the bound after which a call or a POST that never ends is a finding (default: ${DEFAULT_HANG_AFTER_MS})`, wholeNumberArg('--hang-after'))
+    .option('--parallel <n>', 'with --stdio or --url: server processes at once (default: the number of cores)', wholeNumberArg('--parallel'))
+    .option('--rate-runs <n>', `with --stdio or --url: re-runs of each minimal case for its reproduction rate (default: ${DEFAULT_RATE_RUNS})`, wholeNumberArg('--rate-runs'))
+    .option('--tools <names>', 'with --stdio or --url: only these tools (comma-separated)')
+    .option('--reuse', 'with --stdio or --url: many cases on one process (not available yet)')
+    .option('--duplicate-ids', 'with --stdio or --url: also reuse the id of a call in flight (a client fault; off by default)')
     .addHelpText('after', FUZZ_EXIT_HELP)
-    .action(async (module: string, opts: FuzzFlags) => {
+    .action(async (module: string | undefined, opts: FuzzFlags & ProcessFlags) => {
+      if (opts.stdio !== undefined || opts.url !== undefined) {
+        code = await (await commands.fuzzProcess()).fuzzProcessCommand(opts);
+        return;
+      }
+      if (module === undefined) throw new Error('fuzz: give a module (fuzz ./server.ts), or --stdio "<command>" or --url URL for a server in any language');
       code = await (await commands.fuzz()).fuzzCommand(
         resolveFuzzOptions({
           module,

@@ -221,3 +221,43 @@ export const DEFAULT_FUZZ_MAX_VIRTUAL_MS = 600_000;
 
 /** `mcp-sim fuzz --fail-on`: every pitfall is the author's to fix, notes included. @default 'advice' */
 export const DEFAULT_FUZZ_FAIL_ON = 'advice' as const;
+
+/**
+ * Process and URL targets (`fuzz --stdio`, `fuzz --url`, `fuzzProcess()`): the grace period of
+ * each shutdown step of a server process. A stdio server gets stdin EOF and this long to exit (or
+ * `lifecycle.stdio-exit`), then SIGTERM to its process group and this long again, then SIGKILL.
+ * Three seconds: a Python server on a loaded 2-core machine took over two to exit. @default 3_000
+ */
+export const DEFAULT_PROCESS_GRACE_MS = 3_000;
+
+/** How long a started server has to answer `initialize` before it is a bad target (exit 2). @default 20_000 */
+export const DEFAULT_PROCESS_START_MS = 20_000;
+
+/**
+ * `--hang-after`: the bound, in real ms, after which a call that is neither answered nor
+ * cancelled (`liveness.call-settles`) or a POST that never ends (`http.exchange-completes`) is a
+ * finding. Ten times the slowest `work` call of the test beds (8 steps of 40 ms). @default 3_000
+ */
+export const DEFAULT_HANG_AFTER_MS = 3_000;
+
+/**
+ * The in-flight bound, in real ms: a frame the server wrote within this time after a cancel was
+ * written may have crossed the cancel on the wire (not a finding); one written later was sent
+ * after the server had the cancel. @default 150
+ */
+export const DEFAULT_IN_FLIGHT_MS = 150;
+
+/**
+ * Runs of a process or URL fuzz campaign: one server process per run, so a Python stdio server
+ * (about 0.6 s to start and initialize) ends in about a minute on 2 cores. @default 60
+ */
+export const DEFAULT_PROCESS_RUNS = 60;
+
+/** How many times a finding's minimal case is run again to measure its reproduction rate. @default 10 */
+export const DEFAULT_RATE_RUNS = 10;
+
+/** Shrinking in real time: a candidate is kept when it fails in any of this many tries. @default 3 */
+export const DEFAULT_SHRINK_TRIES = 3;
+
+/** Real-time budget of shrinking one black-box finding, in ms (each candidate is a server process or more). @default 30_000 */
+export const DEFAULT_PROCESS_SHRINK_MS_MAX = 30_000;

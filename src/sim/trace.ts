@@ -160,6 +160,16 @@ export type TraceEventBody =
   | { kind: 'unscripted'; side: Side; part: string; why: string }
   /** Something escaped the system under test: `harness.unhandled`. */
   | { kind: 'escape'; source: 'unhandledRejection' | 'uncaughtException' | 'action'; error: string }
+  /**
+   * A process target (black box, real time): a chunk of what the server wrote on stderr, kept
+   * for the author (a stack trace there is part of `lifecycle.stdio-exit`).
+   */
+  | { kind: 'stderr'; text: string }
+  /**
+   * A process target exited: its code or signal, and what made it (it exited by itself after
+   * stdin EOF or before it, or the harness sent SIGTERM or SIGKILL to its group after a grace).
+   */
+  | { kind: 'exit'; code: number | null; signal: string | null; after: 'eof' | 'before-eof' | 'sigterm' | 'sigkill' }
   /** The run ended: quiescent, or a budget ran out (a liveness failure). */
   | { kind: 'end'; outcome: RunOutcome['kind'] };
 
@@ -178,6 +188,8 @@ export type TraceEvent = TraceEventBody & {
 
 export type RunOutcome =
   | { kind: 'quiescent' }
+  /** A real-time run ended because its wait bound (`--hang-after`) ran out. */
+  | { kind: 'real-time-bound'; realMs: number }
   | { kind: 'step-budget'; steps: number }
   | { kind: 'time-budget'; virtualMs: number };
 
@@ -289,6 +301,10 @@ export function formatEvent(e: TraceEvent): string {
       return `${head}   ESCAPE ${e.source}: ${e.error}`;
     case 'unscripted':
       return `${head}   UNSCRIPTED ${e.side} ${e.part}: ${e.why}`;
+    case 'stderr':
+      return `${head}   stderr ${JSON.stringify(e.text.length > 200 ? `${e.text.slice(0, 200)}…` : e.text)}`;
+    case 'exit':
+      return `${head}   process exit ${e.signal ?? `code ${e.code}`} (${e.after === 'eof' ? 'after stdin EOF' : e.after === 'before-eof' ? 'before stdin EOF' : `after ${e.after.toUpperCase()}`})`;
     case 'end':
       return `${head} ■ end ${e.outcome}`;
   }

@@ -1,0 +1,104 @@
+/**
+ * `npm run fuzz:languages [-- --short] [-- --only python,go]`: fuzzes every test-bed server of
+ * every language (`examples/servers/<language>/testbed.json`, installed by `npm run testbeds`)
+ * as a black box, over stdio and over Streamable HTTP where the server offers it, and checks
+ * `expect`: a faulty server must be flagged with each id it lists (with its minimal case and
+ * rate), a correct one must stay clean over 500 runs. Also the TypeScript examples as processes
+ * (examples/servers/hostStdio.ts) and @modelcontextprotocol/server-everything over stdio and HTTP.
+ * Prints a Markdown table with runs/s and the start-up cost per server; exits 1 on a mismatch.
+ * `--short`: 20 runs per faulty server, 40 per correct one (a CI pass, not the 500-run claim).
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fuzzProcess, type ProcessFuzzReport, type ProcessTargetSpec } from '../src/realtime/index.ts';
+import { DEFAULT_PROCESS_RUNS } from '../src/options/defaults.ts';
+import { BadTargetError } from '../src/target/index.ts';
+
+const root = resolve(import.meta.dirname, '..');
+const args = process.argv.slice(2);
+const short = args.includes('--short');
+const only = args.includes('--only') ? args[args.indexOf('--only') + 1]!.split(',') : undefined;
+/** `--runs N`: the same N for every server (a smoke pass; the clean claim needs 500). */
+const fixedRuns = args.includes('--runs') ? Number(args[args.indexOf('--runs') + 1]) : undefined;
+const CLEAN_RUNS = fixedRuns ?? (short ? 40 : 500);
+const FAULTY_RUNS = fixedRuns ?? (short ? 20 : DEFAULT_PROCESS_RUNS);
+const RATE_RUNS = short ? 3 : 10;
+
+interface Entry {
+  readonly language: string;
+  readonly name: string;
+  readonly transport: 'stdio' | 'http';
+  readonly spec: ProcessTargetSpec;
+  readonly expect: readonly string[];
+}
+
+interface TestbedServer {
+  name: string;
+  stdio?: string[];
+  http?: { start: string[]; url: string };
+  expect: string[];
+}
+
+const entries: Entry[] = [];
+// `--servers DIR`: another folder of <language>/testbed.json (a test bed being written elsewhere).
+const servers = args.includes('--servers') ? resolve(args[args.indexOf('--servers') + 1]!) : join(root, 'examples', 'servers');
+for (const language of readdirSync(servers).sort()) {
+  const file = join(servers, language, 'testbed.json');
+  if (!existsSync(file) || (only && !only.includes(language))) continue;
+  const bed = JSON.parse(readFileSync(file, 'utf8')) as { servers: TestbedServer[] };
+  const cache = process.env.MCP_SIM_TESTBED_CACHE ?? join(root, 'node_modules', '.cache', 'mcp-sim', 'testbeds', language);
+  // `{port}` is left for mcp-sim, which picks a free loopback port per server process.
+  const fill = (s: string) => s.replaceAll('{cache}', cache).replaceAll('{dir}', join(servers, language));
+  for (const s of bed.servers) {
+    if (s.stdio) entries.push({ language, name: s.name, transport: 'stdio', spec: { command: s.stdio.map(fill), cwd: join(servers, language) }, expect: s.expect });
+    if (s.http) entries.push({ language, name: s.name, transport: 'http', spec: { url: fill(s.http.url), start: { command: s.http.start.map(fill), cwd: join(servers, language) } }, expect: s.expect });
+  }
+}
+if (!only || only.includes('typescript')) {
+  const examples = join(root, 'examples', 'servers');
+  const host = (module: string) => [process.execPath, '--import', 'tsx', join(examples, 'hostStdio.ts'), join(examples, module)];
+  for (const [module, id] of [
+    ['faulty/totalChanges.ts', 'progress.total-stable'],
+    ['faulty/progressWithoutToken.ts', 'progress.token-requested'],
+    ['faulty/progressAfterResult.ts', 'progress.after-response'],
+    ['faulty/progressNotIncreasing.ts', 'progress.increasing'],
+  ] as const) {
+    entries.push({ language: 'typescript', name: module, transport: 'stdio', spec: { command: host(module), cwd: root }, expect: [id] });
+  }
+  entries.push({ language: 'typescript', name: 'crawler.ts', transport: 'stdio', spec: { command: host('crawler.ts'), cwd: root }, expect: [] });
+  const everything = join(root, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+  // The reference server as it is (measured, not wished): over stdio it keeps running after stdin
+  // EOF (its timers hold the event loop); its long-running tool never looks at the cancellation.
+  // It listens on every interface (its code takes only PORT), not only 127.0.0.1.
+  entries.push({ language: 'typescript', name: 'server-everything', transport: 'stdio', spec: { command: [process.execPath, everything, 'stdio'], cwd: root }, expect: ['lifecycle.stdio-exit'] });
+  entries.push({ language: 'typescript', name: 'server-everything', transport: 'http', spec: { url: 'http://127.0.0.1:{port}/mcp', start: { command: [process.execPath, everything, 'streamableHttp'], env: { PORT: '{port}' }, cwd: root } }, expect: ['progress.after-cancel'] });
+}
+
+const rows: string[] = [];
+let failures = 0;
+for (const e of entries) {
+  const runs = e.expect.length === 0 ? CLEAN_RUNS : FAULTY_RUNS;
+  let report: ProcessFuzzReport;
+  try {
+    // trigger-long-running-operation takes 10 s by default: the bound must exceed it.
+    report = await fuzzProcess(e.spec, { runs, rateRuns: RATE_RUNS, ...(e.name === 'server-everything' && { tools: ['echo', 'get-sum', 'trigger-long-running-operation'], hangAfterMs: 15_000 }) });
+  } catch (error) {
+    failures++;
+    const why = error instanceof BadTargetError ? error.message : String(error);
+    rows.push(`| ${e.language} | ${e.name} | ${e.transport} | ${e.expect.join(', ') || 'clean'} | NOT RUN: ${why.replace(/\|/g, '\\|')} | | | | FAIL |`);
+    console.error(`${e.language} ${e.name} ${e.transport}: ${why}`);
+    continue;
+  }
+  const found = report.findings.map((f) => `${f.confirmed ? '' : 'unconfirmed '}${f.invariant} (${f.determinism})`);
+  const ok = e.expect.length === 0 ? report.passed : e.expect.every((id) => report.findings.some((f) => f.invariant === id && f.confirmed));
+  if (!ok) failures++;
+  rows.push(`| ${e.language} | ${e.name} | ${e.transport} | ${e.expect.join(', ') || 'clean'} | ${found.join('; ') || 'none'} | ${report.runs} | ${report.runsPerSecond} | ${report.startupMs} | ${ok ? 'ok' : 'FAIL'} |`);
+  console.error(`${e.language} ${e.name} ${e.transport}: ${ok ? 'ok' : 'FAIL'} ${found.join('; ') || 'no finding'} (${report.runs} runs, ${report.runsPerSecond} runs/s, start-up ${report.startupMs} ms)`);
+}
+console.log(`\nblack box, real time; ${short ? 'short pass (--short)' : `${FAULTY_RUNS} runs per faulty server, ${CLEAN_RUNS} per correct one`}; rates over ${RATE_RUNS} re-runs of each minimal case\n`);
+console.log('| language | server | transport | expect | found (rate) | runs | runs/s | start-up ms | result |\n|---|---|---|---|---|---|---|---|---|');
+for (const r of rows) console.log(r);
+if (failures > 0) {
+  console.error(`\nfuzz:languages: ${failures} of ${entries.length} did not meet their expect`);
+  process.exit(1);
+}

@@ -1,0 +1,187 @@
+import { join } from 'node:path';
+import pc from 'picocolors';
+import {
+  describePlan,
+  determinismOf,
+  formatProcessReport,
+  formatRogueProcessTable,
+  fuzzProcess,
+  processJunitReport,
+  processMarkdownReport,
+  readProcessReplayFile,
+  rogueProcess,
+  runCase,
+  targetOf,
+  type ProcessFuzzReport,
+  type ProcessReplayFile,
+  type ProcessTargetSpec,
+} from '../realtime/index.ts';
+import { BadTargetError } from '../target/index.ts';
+import { DEFAULT_CAMPAIGN_SEED, DEFAULT_HANG_AFTER_MS, DEFAULT_IN_FLIGHT_MS, DEFAULT_PROCESS_GRACE_MS, DEFAULT_RATE_RUNS, DEFAULT_REPRO_DIR } from '../options/defaults.ts';
+import { formatTrace } from '../sim/trace.ts';
+import { writeFileAtomic, writeJsonAtomic } from '../util/atomicWrite.ts';
+import { messageOf } from '../util/errors.ts';
+import { JSON_TO_STDOUT } from './check.ts';
+
+/** The flags of `fuzz --stdio` / `fuzz --url` that commander parses. */
+export interface ProcessFlags {
+  stdio?: string;
+  url?: string;
+  start?: string;
+  cwd?: string;
+  env?: string[];
+  hangAfter?: number;
+  parallel?: number;
+  runs?: number;
+  seed?: number;
+  shrink?: boolean;
+  rateRuns?: number;
+  tools?: string;
+  json?: string;
+  junit?: string;
+  report?: string;
+  out?: string;
+  replay?: string;
+  reuse?: boolean;
+  duplicateIds?: boolean;
+}
+
+/** The target the flags name; a bad combination is a `BadTargetError` (one line, exit 2). */
+export function targetSpecOf(flags: ProcessFlags): ProcessTargetSpec {
+  if (flags.stdio !== undefined && flags.url !== undefined) throw new BadTargetError('bad-option', 'mcp-sim fuzz: --stdio and --url name two targets: give one (use --url URL --start CMD to start an HTTP server).');
+  if (flags.start !== undefined && flags.url === undefined) throw new BadTargetError('bad-option', 'mcp-sim fuzz: --start needs --url (the URL the started server answers on, with {port}).');
+  if (flags.reuse) throw new BadTargetError('bad-option', 'mcp-sim fuzz: --reuse is not available yet: every case runs on a fresh process or session.');
+  const env: Record<string, string> = {};
+  for (const kv of flags.env ?? []) {
+    const eq = kv.indexOf('=');
+    if (eq <= 0) throw new BadTargetError('bad-option', `mcp-sim fuzz: --env ${JSON.stringify(kv)} is not K=V.`);
+    env[kv.slice(0, eq)] = kv.slice(eq + 1);
+  }
+  const command = (c: string) => ({ command: c, ...(flags.cwd !== undefined && { cwd: flags.cwd }), env });
+  if (flags.url !== undefined) return { url: flags.url, ...(flags.start !== undefined && { start: command(flags.start) }) };
+  return command(flags.stdio!);
+}
+
+const quote = (s: string) => (/^[\w./@:=,{}-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+function targetArgs(flags: ProcessFlags): string[] {
+  const args: string[] = [];
+  if (flags.stdio !== undefined) args.push('--stdio', quote(flags.stdio));
+  if (flags.url !== undefined) args.push('--url', quote(flags.url));
+  if (flags.start !== undefined) args.push('--start', quote(flags.start));
+  if (flags.cwd !== undefined) args.push('--cwd', quote(flags.cwd));
+  for (const kv of flags.env ?? []) args.push('--env', quote(kv));
+  return args;
+}
+
+/** `mcp-sim fuzz --stdio CMD | --url URL [--start CMD]`: a black-box, real-time campaign, or a replay with its rate. */
+export async function fuzzProcessCommand(flags: ProcessFlags): Promise<number> {
+  let spec: ProcessTargetSpec;
+  try {
+    spec = targetSpecOf(flags);
+    if (flags.replay !== undefined) return await replay(spec, flags);
+    console.log(pc.bold(`mcp-sim fuzz  seed=${flags.seed ?? DEFAULT_CAMPAIGN_SEED}  (black box, real time)`));
+    const report = await fuzzProcess(spec, {
+      ...(flags.runs !== undefined && { runs: flags.runs }),
+      ...(flags.seed !== undefined && { seed: flags.seed }),
+      ...(flags.parallel !== undefined && { parallel: flags.parallel }),
+      ...(flags.hangAfter !== undefined && { hangAfterMs: flags.hangAfter }),
+      ...(flags.rateRuns !== undefined && { rateRuns: flags.rateRuns }),
+      ...(flags.tools !== undefined && { tools: flags.tools.split(',') }),
+      ...(flags.duplicateIds && { duplicateIds: true }),
+      shrink: flags.shrink !== false,
+    });
+    const replays = new Map<string, string[]>();
+    for (const f of report.findings) {
+      const file = join(flags.out ?? DEFAULT_REPRO_DIR, `fuzz-process-${f.invariant}.json`);
+      const data: ProcessReplayFile = { kind: 'fuzz-process', invariant: f.invariant, target: spec, plan: f.minimal, bounds: report.bounds, rate: f.rate };
+      writeJsonAtomic(file, data, { mkdir: true });
+      replays.set(f.invariant, [`npx mcp-sim fuzz ${targetArgs(flags).join(' ')} --replay ${file}`]);
+    }
+    const text = formatProcessReport(report, replays);
+    if (flags.json === JSON_TO_STDOUT) process.stderr.write(`${text}\n`);
+    else console.log(text);
+    if (flags.json !== undefined) writeJson(flags.json, report, replays);
+    if (flags.junit !== undefined) writeFileAtomic(flags.junit, processJunitReport(report), { mkdir: true });
+    if (flags.report !== undefined) writeFileAtomic(flags.report, processMarkdownReport(report, replays), { mkdir: true });
+    const unconfirmed = report.findings.filter((f) => !f.confirmed);
+    const verdict = report.passed
+      ? pc.green(`PASS ${report.target.label}: no finding in ${report.runs} runs${unconfirmed.length ? ` (${unconfirmed.length} unconfirmed: ${unconfirmed.map((f) => f.invariant).join(', ')}, 0 of ${unconfirmed[0]!.rate.runs} again)` : ''}`)
+      : pc.red(`FAIL ${report.target.label}: ${report.findings.filter((f) => f.confirmed).map((f) => `${f.invariant} (${f.determinism})`).join(', ')}`);
+    if (flags.json === JSON_TO_STDOUT) process.stderr.write(`${verdict}\n`);
+    else console.log(verdict);
+    return report.passed ? 0 : 1;
+  } catch (error) {
+    if (error instanceof BadTargetError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+function writeJson(file: string, report: ProcessFuzzReport, replays: ReadonlyMap<string, readonly string[]>): void {
+  const document = { kind: 'fuzz-process', ...report, findings: report.findings.map((f) => ({ ...f, replay: replays.get(f.invariant) ?? [] })) };
+  if (file === JSON_TO_STDOUT) process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+  else writeJsonAtomic(file, document, { mkdir: true });
+}
+
+/** Runs a replay file's minimal case `--rate-runs` times: the trace of the first failing run and the rate. */
+async function replay(spec: ProcessTargetSpec, flags: ProcessFlags): Promise<number> {
+  let file: ProcessReplayFile;
+  try {
+    file = readProcessReplayFile(flags.replay!);
+  } catch (error) {
+    process.stderr.write(`${messageOf(error)}\n`);
+    return 2;
+  }
+  const bounds = { hangAfterMs: flags.hangAfter ?? file.bounds.hangAfterMs ?? DEFAULT_HANG_AFTER_MS, inFlightMs: file.bounds.inFlightMs ?? DEFAULT_IN_FLIGHT_MS, graceMs: file.bounds.graceMs ?? DEFAULT_PROCESS_GRACE_MS };
+  const target = targetOf(spec, bounds.graceMs);
+  const runs = flags.rateRuns ?? DEFAULT_RATE_RUNS;
+  console.log(`replay of ${file.invariant} (black box, real time), ${runs} runs of:`);
+  for (const line of describePlan(file.plan)) console.log(`  ${line}`);
+  let hits = 0;
+  let shown = false;
+  for (let k = 0; k < runs; k++) {
+    const r = await runCase(target, file.plan, bounds);
+    const f = r.findings.find((x) => x.invariant === file.invariant);
+    if (!f) continue;
+    hits++;
+    if (!shown) {
+      shown = true;
+      console.log(formatTrace(r.trace));
+      console.log(`${f.invariant}: ${f.message}`);
+    }
+  }
+  const rate = determinismOf(hits, runs);
+  console.log(hits > 0 ? pc.green(`reproduced: ${file.invariant}, ${rate}`) : pc.red(`NOT reproduced: ${file.invariant}, ${rate}`));
+  return hits > 0 ? 0 : 3;
+}
+
+/** `mcp-sim rogue --stdio CMD | --url URL`: every rogue frame against the process or endpoint. */
+export async function rogueProcessCommand(flags: ProcessFlags & { filter?: string }): Promise<number> {
+  try {
+    const spec = targetSpecOf(flags);
+    const target = targetOf(spec, DEFAULT_PROCESS_GRACE_MS);
+    const { runPlan } = await import('../realtime/index.ts');
+    const discovery = await runPlan(target, { calls: [], serverRequests: 'answer' }, { tailMs: 0 });
+    const tool = discovery.tools[0]?.name ?? 'work';
+    console.log(pc.bold(`mcp-sim rogue  (black box, real time) ${target.label}`));
+    const rows = await rogueProcess(target, tool, flags.filter);
+    console.log(formatRogueProcessTable(rows));
+    const bad = rows.filter((r) => r.state !== 'ok' || r.expected?.met === false);
+    console.log(bad.length === 0 ? pc.green(`every rogue frame answered, the server stayed usable (${rows.length} kinds)`) : pc.red(`${bad.length} of ${rows.length} kinds: ${bad.map((r) => `${r.kind} (${r.state}${r.expected?.met === false ? `, not error ${r.expected.errorCode}` : ''})`).join(', ')}`));
+    if (flags.json !== undefined) {
+      const doc = { kind: 'rogue-process', target: target.label, rows };
+      if (flags.json === JSON_TO_STDOUT) process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+      else writeJsonAtomic(flags.json, doc, { mkdir: true });
+    }
+    return bad.length === 0 ? 0 : 1;
+  } catch (error) {
+    if (error instanceof BadTargetError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}

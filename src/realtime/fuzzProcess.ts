@@ -1,0 +1,306 @@
+import { availableParallelism } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import fc from 'fast-check';
+import { planTools, type SkippedTool } from '../fuzz/toolArguments.ts';
+import { judgeWire, type PolicyNote } from '../model/wireJudge.ts';
+import type { Finding } from '../model/finding.ts';
+import type { InvariantId } from '../model/invariants.ts';
+import {
+  DEFAULT_CAMPAIGN_SEED,
+  DEFAULT_HANG_AFTER_MS,
+  DEFAULT_IN_FLIGHT_MS,
+  DEFAULT_PROCESS_GRACE_MS,
+  DEFAULT_PROCESS_RUNS,
+  DEFAULT_RATE_RUNS,
+  DEFAULT_SHRINK_TRIES,
+  DEFAULT_PROCESS_SHRINK_MS_MAX,
+} from '../options/defaults.ts';
+import type { TraceEvent } from '../sim/trace.ts';
+import { BadTargetError, checkUrl, processTarget, urlTarget, type CommandSpec, type Target, type TargetVisibility, type UrlSpec } from '../target/index.ts';
+import type { ServerHello } from '../target/index.ts';
+import { planArbitrary } from './planArbitrary.ts';
+import { withoutCancels, type Plan } from './plan.ts';
+import { runPlan } from './runPlan.ts';
+
+/** What to fuzz: a stdio command (`{ command }`) or a Streamable HTTP URL (`{ url, start? }`). */
+export type ProcessTargetSpec = CommandSpec | UrlSpec;
+
+export interface FuzzProcessOptions {
+  /** Cases, one server process (or session) each. @default DEFAULT_PROCESS_RUNS */
+  readonly runs?: number;
+  /** Seed of the cases, printed first. @default DEFAULT_CAMPAIGN_SEED */
+  readonly seed?: number;
+  /** Server processes at once. @default the number of cores */
+  readonly parallel?: number;
+  /** `--hang-after`. @default DEFAULT_HANG_AFTER_MS */
+  readonly hangAfterMs?: number;
+  /** The in-flight bound of a cancel. @default DEFAULT_IN_FLIGHT_MS */
+  readonly inFlightMs?: number;
+  /** Grace period of each shutdown step. @default DEFAULT_PROCESS_GRACE_MS */
+  readonly graceMs?: number;
+  /** Re-runs of each finding's minimal case for its rate. @default DEFAULT_RATE_RUNS */
+  readonly rateRuns?: number;
+  /** Shrink each finding's first case (greedy, each candidate tried up to `shrinkTries` times). @default true */
+  readonly shrink?: boolean;
+  /** @default DEFAULT_SHRINK_TRIES */
+  readonly shrinkTries?: number;
+  /** Real-time budget of shrinking one finding, in ms. @default DEFAULT_PROCESS_SHRINK_MS_MAX */
+  readonly shrinkMsMax?: number;
+  /** Also send requests that reuse the id of a call in flight (a correct client never does). @default false */
+  readonly duplicateIds?: boolean;
+  /** Only these tools (by name). @default every listed tool */
+  readonly tools?: readonly string[];
+  /** Called after each run. */
+  readonly onProgress?: (done: number, total: number) => void;
+}
+
+/** A finding of a black-box campaign: the invariant, its minimal case and how often it reproduces. */
+export interface ProcessFinding {
+  readonly invariant: InvariantId;
+  readonly level: Finding['level'];
+  readonly severity: Finding['severity'];
+  readonly message: string;
+  /** The first case that showed it (index in the campaign of the seed). */
+  readonly firstCase: number;
+  /** Runs of the campaign that showed it. */
+  readonly runs: number;
+  readonly minimal: Plan;
+  readonly shrinks: number;
+  readonly rate: { readonly hits: number; readonly runs: number };
+  /** "reproduced 10/10", "3/10: timing-dependent". */
+  readonly determinism: string;
+  /**
+   * The minimal case failed again in at least one of the rate runs. An unconfirmed finding (seen
+   * in one campaign run, 0 of N again) is listed but does not fail the campaign: in real time a
+   * stall of the machine at the in-flight bound looks the same once.
+   */
+  readonly confirmed: boolean;
+  /** The trace of one failing run of the minimal case. */
+  readonly trace: readonly TraceEvent[];
+}
+
+export interface ProcessFuzzReport {
+  readonly mode: 'black box, real time';
+  readonly target: { readonly kind: Target['kind']; readonly label: string; readonly server: ServerHello['serverInfo'] | null; readonly protocolVersion: string | undefined };
+  readonly visibility: TargetVisibility;
+  readonly seed: number;
+  readonly runs: number;
+  readonly parallel: number;
+  readonly tools: readonly string[];
+  readonly skipped: readonly SkippedTool[];
+  readonly bounds: { readonly hangAfterMs: number; readonly inFlightMs: number; readonly graceMs: number };
+  readonly findings: readonly ProcessFinding[];
+  readonly policy: readonly PolicyNote[];
+  readonly wallMs: number;
+  readonly runsPerSecond: number;
+  /** Median real ms from spawn (or session open) to the end of the handshake. */
+  readonly startupMs: number;
+  readonly passed: boolean;
+}
+
+/** The `Target` of a spec. */
+export function targetOf(spec: ProcessTargetSpec, graceMs: number): Target {
+  if ('url' in spec) {
+    checkUrl(spec.url, spec.start !== undefined);
+    return urlTarget(spec, { graceMs });
+  }
+  return processTarget(spec, { graceMs });
+}
+
+/** The cases of a campaign: case `k` of `seed` is always the same plan for the same tool list. */
+export function processCases(tools: Parameters<typeof planArbitrary>[0], seed: number, runs: number): Plan[] {
+  return runs === 0 ? [] : fc.sample(planArbitrary(tools), { seed, numRuns: runs });
+}
+
+interface Judged {
+  readonly findings: Finding[];
+  readonly policy: PolicyNote[];
+  readonly trace: TraceEvent[];
+  readonly startupMs: number;
+}
+
+/** One case: run, judge, and for a result that crossed a cancel, the counterfactual run without cancels. */
+export async function runCase(target: Target, plan: Plan, bounds: ProcessFuzzReport['bounds']): Promise<Judged> {
+  const run = await runPlan(target, plan, { hangAfterMs: bounds.hangAfterMs, tailMs: 2 * bounds.inFlightMs });
+  let verdict = judgeWire(run.trace, bounds);
+  if (verdict.undecided.length > 0) {
+    const counter = await runPlan(target, withoutCancels(plan), { hangAfterMs: bounds.hangAfterMs, tailMs: bounds.inFlightMs });
+    const durations = new Map<string, number>();
+    for (const e of counter.trace) {
+      if (e.kind !== 'call-settle') continue;
+      const start = counter.trace.find((s) => s.kind === 'call-start' && s.call === e.call);
+      if (start) durations.set(e.call, e.t - start.t);
+    }
+    verdict = judgeWire(run.trace, { ...bounds, durations });
+  }
+  return { findings: verdict.findings, policy: verdict.policy, trace: run.trace, startupMs: run.startupMs };
+}
+
+/** Runs `work` over `items` with at most `parallel` at once, in order of the items for the results. */
+async function pool<T, R>(items: readonly T[], parallel: number, work: (item: T, k: number) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(parallel, items.length) }, async () => {
+      while (next < items.length) {
+        const k = next++;
+        results[k] = await work(items[k]!, k);
+      }
+    }),
+  );
+  return results;
+}
+
+/** Most candidates tried while shrinking one finding (each up to `shrinkTries` runs): real time is dear. */
+const SHRINK_CANDIDATES_MAX = 40;
+
+/** Smaller plans than `plan`, simplest first: fewer calls, then no timeout, no token change, smaller arguments. */
+function shrinkCandidates(plan: Plan): Plan[] {
+  const out: Plan[] = [];
+  for (const c of plan.calls) {
+    if (plan.calls.length === 1 || plan.calls.some((o) => o.sameIdAs === c.label)) continue;
+    // Calls anchored on the one removed keep their delay, from the handshake instead.
+    const rest = plan.calls.filter((o) => o !== c).map((o) => (o.at.kind !== 'start' && o.at.call === c.label ? { ...o, at: { kind: 'start' as const, ms: o.at.ms } } : o));
+    out.push({ ...plan, calls: rest });
+  }
+  const each = (f: (c: Plan['calls'][number]) => Plan['calls'][number] | undefined) => {
+    plan.calls.forEach((c, k) => {
+      const next = f(c);
+      if (next) out.push({ ...plan, calls: plan.calls.map((o, j) => (j === k ? next : o)) });
+    });
+  };
+  each((c) => (c.timeout ? (({ timeout: _t, ...rest }) => rest)(c) : undefined));
+  each((c) => (c.cancel ? (({ cancel: _c, cancelHow: _h, ...rest }) => rest)(c) : undefined));
+  each((c) => (c.sameIdAs ? (({ sameIdAs: _s, ...rest }) => rest)(c) : undefined));
+  each((c) => (c.at.kind === 'start' && c.at.ms > 0 ? { ...c, at: { kind: 'start', ms: 0 } } : undefined));
+  each((c) => (c.progressToken === undefined ? undefined : (({ progressToken: _p, ...rest }) => rest)(c)));
+  // Arguments: none at all, then one member fewer (a candidate the server rejects fails to reproduce, and is dropped).
+  each((c) => (Object.keys(c.arguments).length > 0 ? { ...c, arguments: {} } : undefined));
+  plan.calls.forEach((c, k) => {
+    for (const key of Object.keys(c.arguments)) {
+      const { [key]: _drop, ...args } = c.arguments;
+      out.push({ ...plan, calls: plan.calls.map((o, j) => (j === k ? { ...c, arguments: args } : o)) });
+    }
+  });
+  if (plan.serverRequests !== 'answer') out.push({ ...plan, serverRequests: 'answer' });
+  return out;
+}
+
+/**
+ * `fuzzProcess({ command } | { url }, options)`: a black-box, real-time campaign against a server
+ * process or URL. Each case is a plan run on a fresh process (or session) and judged from the
+ * wire (`judgeWire`); each invariant's first case is shrunk greedily (a candidate is kept when
+ * it fails in any of `shrinkTries` runs) and its minimal case re-run `rateRuns` times for its
+ * reproduction rate. A bad target throws `BadTargetError` (one line, exit 2 in the CLI).
+ */
+export async function fuzzProcess(spec: ProcessTargetSpec, options: FuzzProcessOptions = {}): Promise<ProcessFuzzReport> {
+  const runs = options.runs ?? DEFAULT_PROCESS_RUNS;
+  const seed = options.seed ?? DEFAULT_CAMPAIGN_SEED;
+  const parallel = options.parallel ?? availableParallelism();
+  const bounds = { hangAfterMs: options.hangAfterMs ?? DEFAULT_HANG_AFTER_MS, inFlightMs: options.inFlightMs ?? DEFAULT_IN_FLIGHT_MS, graceMs: options.graceMs ?? DEFAULT_PROCESS_GRACE_MS };
+  const rateRuns = options.rateRuns ?? DEFAULT_RATE_RUNS;
+  const tries = options.shrinkTries ?? DEFAULT_SHRINK_TRIES;
+  const target = targetOf(spec, bounds.graceMs);
+  const started = performance.now();
+
+  const discovery = await runPlan(target, { calls: [], serverRequests: 'answer' }, { hangAfterMs: bounds.hangAfterMs, tailMs: 0 });
+  const listed = discovery.tools.filter((t) => !options.tools || options.tools.includes(t.name));
+  if (listed.length === 0) throw new BadTargetError('no-tools', `mcp-sim: ${target.label} lists ${discovery.tools.length === 0 ? 'no tools' : `no tool named ${options.tools!.join(', ')} (it lists ${discovery.tools.map((t) => t.name).join(', ')})`}: nothing to call.`);
+  const { fuzzable, skipped } = planTools(listed);
+  if (fuzzable.length === 0) throw new BadTargetError('no-tools', `mcp-sim: no tool of ${target.label} can be called with generated arguments: ${skipped.map((s) => `${s.name}: ${s.reason}`).join('; ')}.`);
+  const cases = processCases({ tools: fuzzable, http: target.kind === 'url', duplicateIds: options.duplicateIds === true }, seed, runs);
+
+  let done = 0;
+  const results = await pool(cases, parallel, async (plan) => {
+    const r = await runCase(target, plan, bounds);
+    options.onProgress?.(++done, runs);
+    return r;
+  });
+  const wallMs = performance.now() - started;
+
+  const policy = results.flatMap((r) => r.policy).slice(0, 5);
+  const startups = [discovery.startupMs, ...results.map((r) => r.startupMs)].sort((a, b) => a - b);
+  const firsts = new Map<InvariantId, { k: number; count: number; finding: Finding }>();
+  results.forEach((r, k) => {
+    for (const id of new Set(r.findings.map((f) => f.invariant))) {
+      const seen = firsts.get(id);
+      if (seen) seen.count++;
+      else firsts.set(id, { k, count: 1, finding: r.findings.find((f) => f.invariant === id)! });
+    }
+  });
+
+  const fails = async (plan: Plan, id: InvariantId): Promise<Judged | undefined> => {
+    for (let t = 0; t < tries; t++) {
+      const r = await runCase(target, plan, bounds);
+      if (r.findings.some((f) => f.invariant === id)) return r;
+    }
+    return undefined;
+  };
+  const findings: ProcessFinding[] = [];
+  for (const [id, first] of firsts) {
+    let minimal = cases[first.k]!;
+    let shrinks = 0;
+    let witness: Judged = results[first.k]!;
+    if (options.shrink !== false) {
+      let improved = true;
+      let budget = SHRINK_CANDIDATES_MAX;
+      const until = performance.now() + (options.shrinkMsMax ?? DEFAULT_PROCESS_SHRINK_MS_MAX);
+      while (improved && budget > 0 && performance.now() < until) {
+        improved = false;
+        for (const candidate of shrinkCandidates(minimal)) {
+          if (budget-- <= 0 || performance.now() > until) break;
+          const r = await fails(candidate, id);
+          if (r) {
+            minimal = candidate;
+            witness = r;
+            shrinks++;
+            improved = true;
+            break;
+          }
+        }
+      }
+    }
+    const again = await pool(Array.from({ length: rateRuns }), parallel, () => runCase(target, minimal, bounds));
+    const hits = again.filter((r) => r.findings.some((f) => f.invariant === id)).length;
+    const shown = witness.findings.find((f) => f.invariant === id) ?? first.finding;
+    findings.push({
+      invariant: id,
+      level: shown.level,
+      severity: shown.severity,
+      message: shown.message,
+      firstCase: first.k,
+      runs: first.count,
+      minimal,
+      shrinks,
+      rate: { hits, runs: rateRuns },
+      determinism: determinismOf(hits, rateRuns),
+      confirmed: hits > 0,
+      trace: witness.trace,
+    });
+  }
+  const hello = discovery.hello;
+  return {
+    mode: 'black box, real time',
+    target: { kind: target.kind, label: target.label, server: hello?.serverInfo ?? null, protocolVersion: hello?.protocolVersion },
+    visibility: target.visibility,
+    seed,
+    runs,
+    parallel,
+    tools: fuzzable.map((t) => t.name),
+    skipped,
+    bounds,
+    findings,
+    policy,
+    wallMs: Math.round(wallMs),
+    runsPerSecond: Math.round((runs / (wallMs / 1000)) * 10) / 10,
+    startupMs: Math.round(startups[Math.floor(startups.length / 2)] ?? 0),
+    passed: findings.every((f) => !f.confirmed),
+  };
+}
+
+/** The reproduction rate in words: never implied. */
+export function determinismOf(hits: number, runs: number): string {
+  if (hits === runs) return `reproduced ${hits}/${runs}`;
+  if (hits === 0) return `reproduced 0/${runs}: seen in the campaign only (timing-dependent, rare)`;
+  return `${hits}/${runs}: timing-dependent`;
+}

@@ -1,0 +1,249 @@
+import { performance } from 'node:perf_hooks';
+import { DEFAULT_HANG_AFTER_MS, DEFAULT_IN_FLIGHT_MS, DEFAULT_PROCESS_START_MS } from '../options/defaults.ts';
+import { TraceRecorder, type TraceEvent } from '../sim/trace.ts';
+import { handshake, Inbox, type ServerHello, type Target, type TargetConnection } from '../target/index.ts';
+import type { JsonValue } from '../util/json.ts';
+import { isJsonObject } from '../util/jsonrpc.ts';
+import type { Anchor, Plan, PlannedCall } from './plan.ts';
+
+export interface RunPlanOptions {
+  /** Bound after which a call nobody gave up, or a POST that never ends, is left and judged. @default DEFAULT_HANG_AFTER_MS */
+  readonly hangAfterMs?: number;
+  /** How long the run watches after the last call settled or was given up (late progress, late results). @default 2 × DEFAULT_IN_FLIGHT_MS */
+  readonly tailMs?: number;
+  /** Bound of the handshake. @default DEFAULT_PROCESS_START_MS */
+  readonly startMs?: number;
+  /** With `--reuse`: an open connection to run on (not closed at the end); ids continue from `firstId`. */
+  readonly reuse?: { readonly conn: TargetConnection; readonly inbox: Inbox; readonly firstId: number; readonly recorder: TraceRecorder; readonly t0: number };
+}
+
+/** One real-time run: its trace (same format as simulated runs, `t` in real ms from the start) and timings. */
+export interface RealtimeRun {
+  readonly trace: TraceEvent[];
+  readonly hello: ServerHello | undefined;
+  /** Real ms from the start to the end of the handshake (process start-up included). */
+  readonly startupMs: number;
+  readonly totalMs: number;
+  /** The tools the server listed (`tools/list` of this run). */
+  readonly tools: readonly { readonly name: string; readonly inputSchema: JsonValue }[];
+}
+
+const LATE_ANSWER_MS = 200;
+
+/** The whole run's bound, in units of `hangAfterMs`: calls chained on anchors each get the bound of their own. */
+const RUN_BOUND_FACTOR = 4;
+
+/** The answer mcp-sim's client gives a server→client request it accepts. */
+function answerTo(method: string): JsonValue {
+  if (method === 'roots/list') return { roots: [] };
+  if (method === 'sampling/createMessage') return { role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'mcp-sim' };
+  if (method === 'elicitation/create') return { action: 'decline' };
+  return {};
+}
+
+/**
+ * Runs `plan` against `target` in real time: open (start the process or a session), handshake,
+ * `tools/list`, then every planned call at its anchor, cancels, drops and timeouts at theirs,
+ * server→client requests answered by the plan's policy; watches `tailMs` after the last call is
+ * done (or until `hangAfterMs` for calls nobody gave up), and closes (stdin EOF then SIGTERM after
+ * the grace period, or DELETE). Every frame goes into the trace with its real time; the run
+ * records what it did as `action` events and each call as `call-start` / `call-settle`.
+ */
+export async function runPlan(target: Target, plan: Plan, options: RunPlanOptions = {}): Promise<RealtimeRun> {
+  const hangAfterMs = options.hangAfterMs ?? DEFAULT_HANG_AFTER_MS;
+  const tailMs = options.tailMs ?? 2 * DEFAULT_IN_FLIGHT_MS;
+  const t0 = options.reuse?.t0 ?? performance.now();
+  const now = () => Math.round((performance.now() - t0) * 10) / 10;
+  const recorder = options.reuse?.recorder ?? new TraceRecorder(now);
+  const inbox = options.reuse?.inbox ?? new Inbox();
+  /** Timers of the plan's actions (anchors, timeouts): while one is set, the run is not idle. */
+  const timers = new Set<NodeJS.Timeout>();
+  /** The `--hang-after` bound of each written call. */
+  const hangTimers = new Set<NodeJS.Timeout>();
+  let conn: TargetConnection | undefined = options.reuse?.conn;
+  let hello: ServerHello | undefined;
+  let startupMs = 0;
+  let tools: RealtimeRun['tools'] = [];
+  try {
+    if (!conn) {
+      conn = await target.open(recorder, inbox);
+      hello = await handshake(conn, inbox, options.startMs ?? DEFAULT_PROCESS_START_MS);
+    }
+    startupMs = now();
+    const c = conn;
+    let nextId = options.reuse?.firstId ?? 1;
+    let outcome: 'quiescent' | 'real-time-bound' = 'quiescent';
+    const listId = nextId++;
+    c.send({ jsonrpc: '2.0', id: listId, method: 'tools/list' });
+    const list = await inbox.waitFor((f) => isJsonObject(f) && f.id === listId && ('result' in f || 'error' in f), hangAfterMs);
+    const listed = isJsonObject(list) && isJsonObject(list.result) && Array.isArray(list.result.tools) ? list.result.tools : [];
+    tools = listed.filter(isJsonObject).map((t) => { const o = t as Record<string, JsonValue>; return { name: String(o.name), inputSchema: o.inputSchema ?? {} }; });
+
+    /** Per call: its id, when written, progress seen, whether it settled or was given up. */
+    interface Live {
+      readonly call: PlannedCall;
+      id?: number | string;
+      writtenAt?: number;
+      progress: number;
+      done: 'answered' | 'given-up' | 'hung' | undefined;
+      timeoutTimer?: NodeJS.Timeout;
+    }
+    const live = new Map<string, Live>(plan.calls.map((call) => [call.label, { call, progress: 0, done: undefined }]));
+    const waiting: { anchor: Anchor; run: () => void }[] = [];
+    const later = (ms: number, run: () => void) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        run();
+      }, ms);
+      timers.add(timer);
+    };
+    const fire = (kind: 'written' | 'progress', label: string, n: number) => {
+      for (const w of [...waiting]) {
+        const a = w.anchor;
+        if (a.kind === kind && a.call === label && (a.kind === 'written' || a.n === n)) {
+          waiting.splice(waiting.indexOf(w), 1);
+          later(a.ms, w.run);
+        }
+      }
+    };
+    const when = (anchor: Anchor, run: () => void) => {
+      if (anchor.kind === 'start') later(anchor.ms, run);
+      else waiting.push({ anchor, run });
+    };
+    let settleAll: () => void = () => {};
+    const allDone = new Promise<void>((resolve) => (settleAll = resolve));
+    const checkDone = () => {
+      if ([...live.values()].every((l) => l.done !== undefined)) settleAll();
+    };
+    let lastSettledAt = 0;
+    const giveUp = (l: Live, reason: string, how: 'notify' | 'drop' | 'both') => {
+      if (l.done !== undefined || l.id === undefined) return;
+      l.done = 'given-up';
+      lastSettledAt = now();
+      if (l.timeoutTimer) {
+        clearTimeout(l.timeoutTimer);
+        timers.delete(l.timeoutTimer);
+      }
+      recorder.record({ kind: 'action', action: `${reason === 'timeout' ? 'timeout' : 'cancel'} ${l.call.label}${how === 'notify' ? '' : how === 'drop' ? ' (drop its POST stream)' : ' (and drop its POST stream)'}`, choice: 0, enabled: 0 });
+      if (how !== 'drop') c.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: l.id, reason } });
+      if (how !== 'notify') c.drop(l.id);
+      recorder.record({ kind: 'call-settle', call: l.call.label, from: 'client', outcome: 'rejected', message: reason === 'timeout' ? 'timed out (client)' : 'cancelled (client)' });
+      checkDone();
+    };
+    const armTimeout = (l: Live) => {
+      const t = l.call.timeout;
+      if (!t || l.done !== undefined) return;
+      if (l.timeoutTimer) clearTimeout(l.timeoutTimer);
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        giveUp(l, 'timeout', 'notify');
+      }, t.ms);
+      l.timeoutTimer = timer;
+      timers.add(timer);
+    };
+    const byId = (id: unknown) => [...live.values()].filter((l) => l.id !== undefined && l.id === id && l.done === undefined);
+    const byToken = (token: unknown) => [...live.values()].find((l) => l.call.progressToken !== undefined && l.call.progressToken === token && l.writtenAt !== undefined);
+    inbox.listen((frame) => {
+      if (!isJsonObject(frame)) return;
+      if (typeof frame.method === 'string' && 'id' in frame) {
+        const id = frame.id as JsonValue;
+        const method = frame.method;
+        const reply = () =>
+          c.send(
+            plan.serverRequests === 'error' && method !== 'ping'
+              ? { jsonrpc: '2.0', id, error: { code: -32603, message: 'declined by the mcp-sim client' } }
+              : { jsonrpc: '2.0', id, result: answerTo(method) },
+          );
+        if (plan.serverRequests === 'late') later(LATE_ANSWER_MS, reply);
+        else reply();
+        return;
+      }
+      if (frame.method === 'notifications/progress' && isJsonObject(frame.params)) {
+        const l = byToken(frame.params.progressToken);
+        if (!l) return;
+        l.progress++;
+        if (l.done === undefined) {
+          recorder.record({ kind: 'onprogress', call: l.call.label, progress: Number(frame.params.progress), ...(typeof frame.params.total === 'number' && { total: frame.params.total }) });
+          if (l.call.timeout?.resetOnProgress) armTimeout(l);
+        }
+        fire('progress', l.call.label, l.progress);
+        return;
+      }
+      if ('result' in frame || 'error' in frame) {
+        for (const l of byId(frame.id)) {
+          l.done = 'answered';
+          lastSettledAt = now();
+          if (l.timeoutTimer) {
+            clearTimeout(l.timeoutTimer);
+            timers.delete(l.timeoutTimer);
+          }
+          const error = isJsonObject(frame.error) ? frame.error : undefined;
+          recorder.record({
+            kind: 'call-settle',
+            call: l.call.label,
+            from: 'client',
+            outcome: error ? 'rejected' : 'resolved',
+            ...(error && typeof error.code === 'number' && { code: error.code }),
+            ...(error && typeof error.message === 'string' && { message: error.message }),
+          });
+        }
+        checkDone();
+      }
+    });
+    for (const l of live.values()) {
+      const call = l.call;
+      when(call.at, () => {
+        const twin = call.sameIdAs ? live.get(call.sameIdAs) : undefined;
+        l.id = twin?.id !== undefined && twin.done === undefined ? twin.id : nextId++;
+        l.writtenAt = now();
+        const params: Record<string, JsonValue> = { name: call.tool, arguments: call.arguments as JsonValue };
+        if (call.progressToken !== undefined) params._meta = { progressToken: call.progressToken };
+        recorder.record({ kind: 'action', action: `call ${call.label} ${call.tool}`, choice: 0, enabled: 0 });
+        recorder.record({ kind: 'call-start', call: call.label, from: 'client', conn: 0, method: 'tools/call', id: l.id, options: call.timeout ? { timeout: call.timeout.ms, resetTimeoutOnProgress: call.timeout.resetOnProgress } : {} });
+        c.send({ jsonrpc: '2.0', id: l.id, method: 'tools/call', params });
+        armTimeout(l);
+        // A call nobody gives up is waited for until the bound, then left to the oracle (liveness.call-settles).
+        const hang = setTimeout(() => {
+          if (l.done !== undefined) return;
+          l.done = 'hung';
+          outcome = 'real-time-bound';
+          checkDone();
+        }, hangAfterMs);
+        hangTimers.add(hang);
+        fire('written', call.label, 0);
+      });
+      if (call.cancel) when(call.cancel, () => giveUp(l, 'mcp-sim cancelled the call', call.cancelHow ?? 'notify'));
+    }
+    // Calls whose anchor never comes (a progress that never arrives) are left unsent: done.
+    const unsent = () => {
+      for (const l of live.values()) if (l.writtenAt === undefined && l.done === undefined) l.done = 'given-up';
+      checkDone();
+    };
+    const ended = inbox.waitFor(() => false, RUN_BOUND_FACTOR * hangAfterMs).then(() => undefined);
+    const bound = new Promise<'bound'>((resolve) => hangTimers.add(setTimeout(() => resolve('bound'), RUN_BOUND_FACTOR * hangAfterMs)));
+    // Poll for anchors that can no longer come: every written call settled and nothing fires.
+    const idle = setInterval(() => {
+      const pendingWritten = [...live.values()].some((l) => l.writtenAt !== undefined && l.done === undefined);
+      if (!pendingWritten && timers.size === 0) unsent();
+    }, 20);
+    const first = await Promise.race([allDone.then(() => 'done' as const), bound, ended.then(() => (inbox.endedBecause ? ('ended' as const) : ('bound' as const)))]);
+    clearInterval(idle);
+    if (first === 'bound') outcome = 'real-time-bound';
+    if (first !== 'ended') {
+      // Watch for late frames; an open POST of a given-up or answered call gets until the bound.
+      const until = performance.now() + tailMs;
+      while (performance.now() < until || (c.openExchanges() > 0 && now() < lastSettledAt + hangAfterMs + 20)) {
+        await new Promise((r) => setTimeout(r, 10));
+        if (inbox.endedBecause) break;
+      }
+    }
+    for (const t of [...timers, ...hangTimers]) clearTimeout(t);
+    timers.clear();
+    if (!options.reuse) await c.close();
+    recorder.record({ kind: 'end', outcome });
+  } finally {
+    for (const t of [...timers, ...hangTimers]) clearTimeout(t);
+    if (!options.reuse && conn && !conn.exited) await conn.close().catch(() => undefined);
+  }
+  return { trace: recorder.events, hello, startupMs, totalMs: now(), tools };
+}

@@ -1,0 +1,53 @@
+import type { JsonValue } from '../util/json.ts';
+
+/**
+ * The frames a connection reads, in arrival order, and waits on them: `waitFor` resolves with the
+ * first frame (already read or still to come) that matches, or `undefined` when the time runs
+ * out or the connection ends first. Connections push; runners and the handshake wait.
+ */
+export class Inbox {
+  readonly frames: JsonValue[] = [];
+  private ended: string | undefined;
+  private readonly waiters = new Set<{ match: (f: JsonValue) => boolean; done: (f: JsonValue | undefined) => void }>();
+  private readonly listeners: ((frame: JsonValue) => void)[] = [];
+
+  /** Calls `listener` for every frame pushed from now on. */
+  listen(listener: (frame: JsonValue) => void): void {
+    this.listeners.push(listener);
+  }
+
+  push(frame: JsonValue): void {
+    this.frames.push(frame);
+    for (const l of this.listeners) l(frame);
+    for (const w of [...this.waiters]) if (w.match(frame)) w.done(frame);
+  }
+
+  /** The connection ended (the process exited, the stream closed): every waiter gives up. */
+  end(why: string): void {
+    this.ended ??= why;
+    for (const w of [...this.waiters]) w.done(undefined);
+  }
+
+  /** Why the connection ended, once it has. */
+  get endedBecause(): string | undefined {
+    return this.ended;
+  }
+
+  waitFor(match: (frame: JsonValue) => boolean, ms: number): Promise<JsonValue | undefined> {
+    const seen = this.frames.find(match);
+    if (seen !== undefined) return Promise.resolve(seen);
+    if (this.ended !== undefined) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      const waiter = {
+        match,
+        done: (f: JsonValue | undefined) => {
+          clearTimeout(timer);
+          this.waiters.delete(waiter);
+          resolve(f);
+        },
+      };
+      const timer = setTimeout(() => waiter.done(undefined), ms);
+      this.waiters.add(waiter);
+    });
+  }
+}

@@ -1,0 +1,60 @@
+import type { TraceRecorder } from '../sim/trace.ts';
+import type { JsonValue } from '../util/json.ts';
+import type { Inbox } from './Inbox.ts';
+
+/**
+ * What is under test when mcp-sim cannot load it: a server process spoken to over stdio, or a
+ * Streamable HTTP endpoint (started by mcp-sim or already running). One small interface for
+ * both: `open` a connection that records every frame it writes and reads into a trace, with the
+ * real time of each; `send`, `observe` (the listener), and `close` it; and what it can tell.
+ */
+export interface Target {
+  readonly kind: 'process' | 'url';
+  /** The command or URL, as the report names it. */
+  readonly label: string;
+  /** What this kind of target can tell from outside, and what it cannot (the report lists both). */
+  readonly visibility: TargetVisibility;
+  /**
+   * Opens a connection: starts the process (stdio, or `--start`) or a new session. Every frame
+   * and HTTP event is recorded into `recorder`; each server frame is also pushed to `inbox`,
+   * which ends when the connection does.
+   */
+  open(recorder: TraceRecorder, inbox: Inbox): Promise<TargetConnection>;
+}
+
+export interface TargetVisibility {
+  readonly sees: readonly string[];
+  readonly cannotSee: readonly string[];
+}
+
+/** One connection to the target: a process's stdin/stdout, or an HTTP session. */
+export interface TargetConnection {
+  /** Writes one client frame (stdio: one line; HTTP: one POST). Recorded as a `send`. */
+  send(frame: JsonValue): void;
+  /**
+   * HTTP only: drops the POST stream that carries request `id` (the client disconnects without a
+   * cancel). False when there is no such open stream (stdio has none).
+   */
+  drop(id: string | number): boolean;
+  /** HTTP only: how many POST exchanges carrying a request are still open (no end of body yet). */
+  openExchanges(): number;
+  /**
+   * Ends the connection as a client does: stdio: stdin EOF, the grace period, SIGTERM to the
+   * group, the grace period, SIGKILL (the exit is recorded); HTTP: DELETE of the session, every
+   * open stream dropped, and a started process stopped. Resolves when it is all gone.
+   */
+  close(): Promise<void>;
+  /** The process under this connection has exited (stdio) or the process started for it (HTTP). */
+  readonly exited: boolean;
+}
+
+/** A target that cannot be fuzzed: one line for the user, exit 2 (`fuzz --stdio`, `--url`). */
+export class BadTargetError extends Error {
+  override name = 'BadTargetError';
+  constructor(
+    readonly kind: 'not-found' | 'exited' | 'not-mcp' | 'refused' | 'protocol-version' | 'start-timeout' | 'no-tools' | 'bad-option',
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,235 @@
+import { connect } from 'node:net';
+import { EventSourceParserStream } from 'eventsource-parser/stream';
+import { DEFAULT_PROCESS_START_MS } from '../options/defaults.ts';
+import type { TraceRecorder } from '../sim/trace.ts';
+import type { JsonValue } from '../util/json.ts';
+import { isJsonObject } from '../util/jsonrpc.ts';
+import { messageOf } from '../util/errors.ts';
+import { fillPort } from './freePort.ts';
+import type { Inbox } from './Inbox.ts';
+import { commandLabel, startProcess, type CommandSpec, type ProcessTargetOptions } from './processTarget.ts';
+import { BadTargetError, type Target, type TargetConnection } from './Target.ts';
+
+/** A Streamable HTTP endpoint: already running (`url`), or started by mcp-sim (`start`, `{port}` filled in both). */
+export interface UrlSpec {
+  readonly url: string;
+  /** A command that starts the server; stopped when the connection closes. */
+  readonly start?: CommandSpec;
+}
+
+export interface UrlTargetOptions extends ProcessTargetOptions {
+  /** How long a started server has to listen on its port. @default DEFAULT_PROCESS_START_MS */
+  readonly startMs?: number;
+}
+
+/** Resolves once something accepts a TCP connection on `host:port`, or throws after `ms`. */
+async function listening(host: string, port: number, ms: number, gone: () => string | undefined): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = connect({ host, port }, () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (ok) return;
+    const why = gone();
+    if (why !== undefined) throw new BadTargetError('exited', `mcp-sim: --start: ${why} before listening on ${host}:${port}.`);
+    if (Date.now() > deadline) throw new BadTargetError('start-timeout', `mcp-sim: --start: nothing listens on ${host}:${port} after ${ms} ms: check that the command binds the {port} it is given.`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+interface Exchange {
+  readonly controller: AbortController;
+  readonly ids: readonly (string | number)[];
+  open: boolean;
+}
+
+/** A Streamable HTTP server: a new session per connection (the server's `Mcp-Session-Id`, when it gives one). */
+export function urlTarget(spec: UrlSpec, options: UrlTargetOptions = {}): Target {
+  return {
+    kind: 'url',
+    label: spec.start ? `${spec.url} (started by: ${commandLabel(spec.start)})` : spec.url,
+    visibility: {
+      sees: ['every POST, its status, headers and JSON body or SSE events, with their real times', 'when each response stream ends', ...(spec.start ? ['the started process\'s stderr and exit'] : [])],
+      cannotSee: [
+        'when the server read a request (only when the POST was sent)',
+        'whether a handler started, saw the cancel or stopped its work (only what it wrote afterwards)',
+        'frames the server sent on no stream the client holds (a stateless server has no GET stream)',
+        'what the server\'s SDK dropped or added on its own (its policy shows only as frames)',
+      ],
+    },
+    async open(recorder: TraceRecorder, inbox: Inbox): Promise<TargetConnection> {
+      let url = spec.url;
+      const started = spec.start ? await startProcess(spec.start, recorder, inbox, options) : undefined;
+      if (started) {
+        url = fillPort(spec.url, started.port);
+        const parsed = new URL(url);
+        try {
+          await listening(parsed.hostname, Number(parsed.port || 80), options.startMs ?? DEFAULT_PROCESS_START_MS, () => inbox.endedBecause);
+        } catch (error) {
+          await started.kill();
+          throw error;
+        }
+      }
+      let session: string | undefined;
+      let protocolVersion: string | undefined;
+      let clientSeq = 0;
+      let serverSeq = 0;
+      let exchangeNo = 0;
+      const exchanges = new Map<number, Exchange>();
+      const headers = (): Record<string, string> => ({
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...(session !== undefined && { 'mcp-session-id': session }),
+        ...(protocolVersion !== undefined && { 'mcp-protocol-version': protocolVersion }),
+      });
+      const deliver = (frame: JsonValue, exchange: number, sse: boolean, eventId?: string) => {
+        const seq = serverSeq++;
+        if (sse) recorder.record({ kind: 'sse-event', at: 'client', conn: 0, exchange, seq, ...(eventId && { eventId }) });
+        recorder.record({ kind: 'deliver', to: 'client', conn: 0, seq, frame, burst: 1 });
+        if (isJsonObject(frame) && isJsonObject(frame.result) && typeof frame.result.protocolVersion === 'string') protocolVersion = frame.result.protocolVersion;
+        inbox.push(frame);
+        return seq;
+      };
+      const parse = (text: string): JsonValue => {
+        try {
+          return JSON.parse(text) as JsonValue;
+        } catch {
+          return text;
+        }
+      };
+      const post = async (frame: JsonValue, seq: number) => {
+        const exchange = exchangeNo++;
+        const ids = isJsonObject(frame) && 'id' in frame && typeof frame.method === 'string' ? [frame.id as string | number] : [];
+        const controller = new AbortController();
+        const ex: Exchange = { controller, ids, open: true };
+        exchanges.set(exchange, ex);
+        recorder.record({ kind: 'http-request', at: 'client', conn: 0, exchange, method: 'POST', ...(session !== undefined && { session }), seqs: [seq] });
+        try {
+          const response = await fetch(url, { method: 'POST', headers: headers(), body: JSON.stringify(frame), signal: controller.signal });
+          const contentType = response.headers.get('content-type') ?? undefined;
+          const sid = response.headers.get('mcp-session-id') ?? undefined;
+          if (sid !== undefined) session = sid;
+          if (contentType?.includes('text/event-stream') && response.body) {
+            recorder.record({ kind: 'http-response', at: 'client', conn: 0, exchange, status: response.status, contentType, ...(sid && { session: sid }), seqs: [] });
+            const events = response.body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
+            for await (const event of events) {
+              if (event.data === '') {
+                recorder.record({ kind: 'sse-event', at: 'client', conn: 0, exchange, ...(event.id && { eventId: event.id }) });
+                continue;
+              }
+              deliver(parse(event.data), exchange, true, event.id);
+            }
+            ex.open = false;
+            recorder.record({ kind: 'sse-end', at: 'client', conn: 0, exchange });
+            return;
+          }
+          const text = await response.text();
+          ex.open = false;
+          if (response.status >= 400) {
+            const body = parse(text);
+            const seqs = isJsonObject(body) && ('result' in body || 'error' in body) && body.id !== null && body.id !== undefined ? [serverSeq] : [];
+            recorder.record({ kind: 'http-response', at: 'client', conn: 0, exchange, status: response.status, ...(contentType && { contentType }), seqs, error: text.slice(0, 200) });
+            if (seqs.length > 0) deliver(body, exchange, false);
+            return;
+          }
+          const body = text.trim() === '' ? undefined : parse(text);
+          const frames = body === undefined ? [] : Array.isArray(body) ? body : [body];
+          recorder.record({ kind: 'http-response', at: 'client', conn: 0, exchange, status: response.status, ...(contentType && { contentType }), ...(sid && { session: sid }), seqs: frames.map((_, k) => serverSeq + k) });
+          for (const f of frames) deliver(f, exchange, false);
+        } catch (error) {
+          ex.open = false;
+          if (controller.signal.aborted) return;
+          const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+          const detail = cause?.code ?? cause?.message ?? messageOf(error);
+          recorder.record({ kind: 'send-failed', from: 'client', conn: 0, frame, error: detail });
+          // No response at all: the endpoint is gone (or was never there); nothing more will come.
+          inbox.end(`${url} refused the connection or cannot be reached (${detail})`);
+        }
+      };
+      /** The standalone GET stream, where a server sends what belongs to no open POST: opened once the session is initialized. */
+      const listen = async () => {
+        const exchange = exchangeNo++;
+        const controller = new AbortController();
+        exchanges.set(exchange, { controller, ids: [], open: true });
+        recorder.record({ kind: 'http-request', at: 'client', conn: 0, exchange, method: 'GET', ...(session !== undefined && { session }), seqs: [] });
+        try {
+          const { 'content-type': _c, ...rest } = headers();
+          const response = await fetch(url, { method: 'GET', headers: { ...rest, accept: 'text/event-stream' }, signal: controller.signal });
+          const contentType = response.headers.get('content-type') ?? undefined;
+          recorder.record({ kind: 'http-response', at: 'client', conn: 0, exchange, status: response.status, ...(contentType && { contentType }), seqs: [] });
+          if (!response.ok || !contentType?.includes('text/event-stream') || !response.body) {
+            await response.arrayBuffer().catch(() => undefined);
+            exchanges.get(exchange)!.open = false;
+            return;
+          }
+          for await (const event of response.body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream())) {
+            if (event.data !== '') deliver(parse(event.data), exchange, true, event.id);
+          }
+          exchanges.get(exchange)!.open = false;
+          recorder.record({ kind: 'sse-end', at: 'client', conn: 0, exchange });
+        } catch {
+          exchanges.get(exchange)!.open = false;
+        }
+      };
+      return {
+        send(frame) {
+          const seq = clientSeq++;
+          recorder.record({ kind: 'send', from: 'client', conn: 0, seq, frame });
+          void post(frame, seq);
+          if (isJsonObject(frame) && frame.method === 'notifications/initialized' && session !== undefined) void listen();
+        },
+        drop(id) {
+          for (const [exchange, ex] of exchanges) {
+            if (ex.open && ex.ids.includes(id)) {
+              ex.open = false;
+              ex.controller.abort();
+              recorder.record({ kind: 'http-disconnect', at: 'client', conn: 0, exchange });
+              return true;
+            }
+          }
+          return false;
+        },
+        openExchanges: () => [...exchanges.values()].filter((ex) => ex.open && ex.ids.length > 0).length,
+        async close() {
+          if (session !== undefined) {
+            const exchange = exchangeNo++;
+            recorder.record({ kind: 'http-request', at: 'client', conn: 0, exchange, method: 'DELETE', session, seqs: [] });
+            try {
+              const response = await fetch(url, { method: 'DELETE', headers: headers(), signal: AbortSignal.timeout(options.graceMs ?? 2_000) });
+              await response.arrayBuffer().catch(() => undefined);
+              recorder.record({ kind: 'http-response', at: 'client', conn: 0, exchange, status: response.status, seqs: [] });
+            } catch (error) {
+              recorder.record({ kind: 'send-failed', from: 'client', conn: 0, frame: { http: 'DELETE' }, error: messageOf(error) });
+            }
+          }
+          for (const [exchange, ex] of exchanges) {
+            if (!ex.open) continue;
+            ex.open = false;
+            ex.controller.abort();
+            recorder.record({ kind: 'http-disconnect', at: 'client', conn: 0, exchange });
+          }
+          await started?.kill();
+        },
+        get exited() {
+          return started?.exited ?? false;
+        },
+      };
+    },
+  };
+}
+
+/** A `--url` that is not a Streamable HTTP endpoint's URL: one line, exit 2. `{port}` needs `start` (no process to give it a port otherwise). */
+export function checkUrl(url: string, started = false): void {
+  if (url.includes('{port}') && !started) throw new BadTargetError('bad-option', `mcp-sim: --url ${url} has {port} but no --start: {port} is the free port given to a server mcp-sim starts; give the running server's port instead.`);
+  let parsed: URL;
+  try {
+    parsed = new URL(url.replaceAll('{port}', '1'));
+  } catch {
+    throw new BadTargetError('bad-option', `mcp-sim: --url ${JSON.stringify(url)} is not a URL: give http://127.0.0.1:PORT/mcp.`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new BadTargetError('bad-option', `mcp-sim: --url ${url}: only http(s) URLs are Streamable HTTP endpoints.`);
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { judgeWire } from '../../src/model/wireJudge.ts';
+import type { TraceEvent, TraceEventBody } from '../../src/sim/trace.ts';
+
+/** Black-box traces written by hand: what a client wrote and read, at real times in ms. */
+function trace(...timed: [number, TraceEventBody][]): TraceEvent[] {
+  return timed.map(([t, body], i) => ({ ...body, i, step: 0, t }) as TraceEvent);
+}
+const bounds = { inFlightMs: 150, hangAfterMs: 1_000, graceMs: 500 };
+const ids = (events: TraceEvent[], extra: Partial<typeof bounds> & { durations?: Map<string, number> } = {}) => judgeWire(events, { ...bounds, ...extra }).findings.map((f) => f.invariant);
+
+const callWork = (id: number, token?: number): TraceEventBody => ({
+  kind: 'send',
+  from: 'client',
+  conn: 0,
+  seq: id,
+  frame: { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'work', arguments: { steps: 4 }, ...(token !== undefined && { _meta: { progressToken: token } }) } },
+});
+const start = (id: number): TraceEventBody => ({ kind: 'call-start', call: `c${id}`, from: 'client', conn: 0, method: 'tools/call', id, options: {} });
+const cancel = (id: number): TraceEventBody => ({ kind: 'send', from: 'client', conn: 0, seq: 90 + id, frame: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } } });
+const progress = (token: number, value: number, total = 4): TraceEventBody => ({ kind: 'deliver', to: 'client', conn: 0, seq: 0, burst: 1, frame: { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: value, total } } });
+const result = (id: number): TraceEventBody => ({ kind: 'deliver', to: 'client', conn: 0, seq: 0, burst: 1, frame: { jsonrpc: '2.0', id, result: { content: [] } } });
+const errorOf = (id: number, message: string): TraceEventBody => ({ kind: 'deliver', to: 'client', conn: 0, seq: 0, burst: 1, frame: { jsonrpc: '2.0', id, error: { code: 0, message } } });
+const end: TraceEventBody = { kind: 'end', outcome: 'quiescent' };
+const eof: TraceEventBody = { kind: 'eof', to: 'server', conn: 0 };
+const exit = (after: 'eof' | 'sigterm', code = 0): TraceEventBody => ({ kind: 'exit', code, signal: null, after });
+
+describe('wire oracle (black box, real time)', () => {
+  it('progress.after-cancel: fires on progress every step after the cancel / silent on one progress that crossed it', () => {
+    const head: [number, TraceEventBody][] = [[0, start(1)], [0, callWork(1, 7)], [20, progress(7, 1)], [25, cancel(1)]];
+    expect(ids(trace(...head, [40, progress(7, 2)], [60, progress(7, 3)], [80, progress(7, 4)], [300, end]))).toContain('progress.after-cancel');
+    expect(ids(trace(...head, [30, progress(7, 2)], [300, end]))).not.toContain('progress.after-cancel');
+    // Three read at once, right after the cancel was written: they were in the pipe before it.
+    expect(ids(trace(...head, [25, progress(7, 2)], [25, progress(7, 3)], [26, progress(7, 4)], [300, end]))).not.toContain('progress.after-cancel');
+  });
+
+  it('progress.after-cancel (after the in-flight bound): fires on one progress 200 ms after the cancel / silent on the same progress before the cancel', () => {
+    expect(ids(trace([0, start(1)], [0, callWork(1, 7)], [25, cancel(1)], [225, progress(7, 1)], [400, end]))).toContain('progress.after-cancel');
+    expect(ids(trace([0, start(1)], [0, callWork(1, 7)], [20, progress(7, 1)], [225, cancel(1)], [400, end]))).not.toContain('progress.after-cancel');
+  });
+
+  it('liveness.call-settles: fires on a call unanswered for the bound / silent on the same call answered, or cancelled', () => {
+    expect(ids(trace([0, start(1)], [0, callWork(1)], [1_200, end]))).toContain('liveness.call-settles');
+    // The server's SDK answers it with an error only when stdin closes: not within the bound.
+    expect(ids(trace([0, start(1)], [0, callWork(1)], [1_100, eof], [1_102, errorOf(1, 'Connection closed')], [1_200, end]))).toContain('liveness.call-settles');
+    expect(ids(trace([0, start(1)], [0, callWork(1)], [90, result(1)], [1_200, end]))).not.toContain('liveness.call-settles');
+    expect(ids(trace([0, start(1)], [0, callWork(1)], [30, cancel(1)], [1_200, end]))).not.toContain('liveness.call-settles');
+  });
+
+  it('lifecycle.stdio-exit: fires on a server ended by SIGTERM after EOF, or exiting 1 with a stack trace / silent on exit code 0 after EOF', () => {
+    expect(ids(trace([0, eof], [1_000, exit('sigterm')], [1_001, end]))).toContain('lifecycle.stdio-exit');
+    expect(ids(trace([0, { kind: 'stderr', text: 'Traceback (most recent call last):\n  File "s.py"\nBrokenPipeError\n' }], [1, eof], [20, exit('eof', 1)], [21, end]))).toContain('lifecycle.stdio-exit');
+    expect(ids(trace([0, { kind: 'stderr', text: 'INFO processing request\n' }], [1, eof], [20, exit('eof')], [21, end]))).not.toContain('lifecycle.stdio-exit');
+  });
+
+  it('cancel.no-response-after (black box): a result long after the cancel fires; an error that says cancelled is the SDK\'s policy, apart', () => {
+    const head: [number, TraceEventBody][] = [[0, start(1)], [0, callWork(1)], [10, cancel(1)]];
+    expect(ids(trace(...head, [90, result(1)], [300, end]), { inFlightMs: 50 })).toContain('cancel.no-response-after');
+    const policy = judgeWire(trace(...head, [12, errorOf(1, 'Request cancelled')], [300, end]), bounds);
+    expect(policy.findings).toEqual([]);
+    expect(policy.policy[0]!.message).toMatch(/SDK's policy/);
+    const isError: TraceEventBody = { kind: 'deliver', to: 'client', conn: 0, seq: 0, burst: 1, frame: { jsonrpc: '2.0', id: 1, result: { isError: true, content: [{ type: 'text', text: 'context canceled' }] } } };
+    expect(ids(trace(...head, [300, isError], [400, end]), { inFlightMs: 50 })).not.toContain('cancel.no-response-after');
+  });
+
+  it('cancel.no-response-after (counterfactual): a result right after the cancel fires when the call takes 80 ms without it / silent when it was due then', () => {
+    const events = trace([0, start(1)], [0, callWork(1)], [10, cancel(1)], [12, result(1)], [300, end]);
+    expect(judgeWire(events, bounds).undecided).toEqual(['c1']);
+    expect(ids(events, { inFlightMs: 20, durations: new Map([['c1', 80]]) })).toContain('cancel.no-response-after');
+    expect(ids(events, { inFlightMs: 20, durations: new Map([['c1', 12]]) })).not.toContain('cancel.no-response-after');
+  });
+
+  it('progress rules from the wire: a self-made token, a repeated value, a changing total and progress after the result each fire once', () => {
+    const events = trace([0, start(1)], [0, callWork(1, 7)], [10, progress(99, 1)], [20, progress(7, 1)], [30, progress(7, 1)], [40, progress(7, 2, 8)], [50, result(1)], [60, progress(7, 3, 8)], [300, end]);
+    expect(ids(events).sort()).toEqual(['progress.after-response', 'progress.increasing', 'progress.token-requested', 'progress.total-stable']);
+  });
+});
