@@ -1,0 +1,82 @@
+import type { HandlerProgram } from '../../sim/scenario.ts';
+import type { TraceEvent, TraceEventBody, WireId } from '../../sim/trace.ts';
+
+/** The prefix of a side-channel line on a test bed's stderr (testbeds/PROGRAM.md). */
+export const SIDE_CHANNEL_PREFIX = 'mcp-sim-event ';
+
+/** One side-channel line, as a test bed writes it. */
+export interface SideChannelEvent {
+  readonly event: 'handler-start' | 'abort-observed' | 'step' | 'handler-end';
+  readonly id: WireId;
+  readonly index?: number;
+  readonly outcome?: 'result' | 'error' | 'aborted' | 'swallowed';
+}
+
+/** A side-channel line that does not follow PROGRAM.md: the test bed's bug, shown, never dropped. */
+export class SideChannelError extends Error {
+  override name = 'SideChannelError';
+}
+
+function parse(line: string): SideChannelEvent {
+  let body: unknown;
+  try {
+    body = JSON.parse(line.slice(SIDE_CHANNEL_PREFIX.length));
+  } catch {
+    throw new SideChannelError(`side channel: ${JSON.stringify(line)} is not \`mcp-sim-event {json}\` (testbeds/PROGRAM.md)`);
+  }
+  const e = body as Partial<SideChannelEvent>;
+  const known = ['handler-start', 'abort-observed', 'step', 'handler-end'];
+  if (typeof e !== 'object' || e === null || !known.includes(e.event as string) || (typeof e.id !== 'number' && typeof e.id !== 'string')) {
+    throw new SideChannelError(`side channel: ${JSON.stringify(line)} needs "event" (${known.join(', ')}) and "id" (testbeds/PROGRAM.md)`);
+  }
+  return e as SideChannelEvent;
+}
+
+/**
+ * The trace with each side-channel line of the test bed's stderr turned into the simulator's own
+ * handler events (`handler-start`, `handler-step` with the program's step, `handler-abort`,
+ * `handler-end`), in the order the lines were written; other stderr text stays a `stderr` event.
+ * `programOf` gives the program a request id ran (the step's `op`). Stderr is its own pipe, so a
+ * handler event's place among the frames is as close as the two pipes allow, not exact.
+ */
+export function withHandlerEvents(trace: readonly TraceEvent[], programOf: (id: WireId) => HandlerProgram | undefined): TraceEvent[] {
+  const out: TraceEvent[] = [];
+  let partial = '';
+  const push = (e: TraceEvent, body: TraceEventBody) => out.push({ ...body, i: out.length, step: e.step, t: e.t } as TraceEvent);
+  for (const e of trace) {
+    if (e.kind !== 'stderr') {
+      push(e, e);
+      continue;
+    }
+    const lines = (partial + e.text).split('\n');
+    partial = lines.pop() ?? '';
+    const other: string[] = [];
+    for (const line of lines) {
+      if (!line.startsWith(SIDE_CHANNEL_PREFIX)) {
+        other.push(line);
+        continue;
+      }
+      const s = parse(line);
+      const where = { side: 'server' as const, conn: 0, id: s.id };
+      switch (s.event) {
+        case 'handler-start':
+          push(e, { kind: 'handler-start', ...where, method: 'tools/call' });
+          break;
+        case 'abort-observed':
+          push(e, { kind: 'handler-abort', ...where, reason: 'cancelled' });
+          break;
+        case 'step': {
+          const op = programOf(s.id)?.steps[s.index ?? -1];
+          if (op === undefined) throw new SideChannelError(`side channel: step ${s.index} of request ${s.id} is not a step of its program`);
+          push(e, { kind: 'handler-step', ...where, index: s.index!, op });
+          break;
+        }
+        case 'handler-end':
+          push(e, { kind: 'handler-end', ...where, outcome: s.outcome ?? 'result' });
+          break;
+      }
+    }
+    if (other.length > 0) push(e, { kind: 'stderr', text: `${other.join('\n')}\n` });
+  }
+  return out;
+}
