@@ -55,10 +55,10 @@ def downstream(method: str) -> tuple[Any, type]:
     raise MCPError(-32602, f"call step: unknown method {method!r}")
 
 
-async def interpret(ctx: ServerRequestContext, program: dict[str, Any], token: Any) -> None:
+async def interpret(ctx: ServerRequestContext, program: dict[str, Any], token: Any, ev: Any) -> None:
     rid = ctx.request_id
     for index, step in enumerate(program["steps"]):
-        event({"event": "step", "id": rid, "index": index})
+        ev({"event": "step", "index": index})
         kind = step["kind"]
         if kind == "progress":
             fault = (program.get("faults") or {}).get("progressToken")
@@ -99,30 +99,35 @@ async def call_tool(ctx: ServerRequestContext, params: types.CallToolRequestPara
     if params.name != "run" or not isinstance(program, dict) or not isinstance(program.get("steps"), list):
         raise MCPError(-32602, f"tool {params.name!r} with arguments.program (a HandlerProgram) expected")
     rid = ctx.request_id
+    call = (params.arguments or {}).get("call")
+
+    def ev(body: dict[str, Any]) -> None:
+        event({**body, "id": rid, "call": call})
+
     token = (ctx.meta or {}).get("progress_token")
     policy = program.get("onAbort", "honour")
-    event({"event": "handler-start", "id": rid})
+    ev({"event": "handler-start"})
     try:
         if policy == "ignore":
             with anyio.CancelScope(shield=True):
-                await interpret(ctx, program, token)
+                await interpret(ctx, program, token, ev)
             # Outside the shield: a cancel that came meanwhile shows as an expired deadline.
             if anyio.current_effective_deadline() == float("-inf"):
-                event({"event": "abort-observed", "id": rid})
+                ev({"event": "abort-observed"})
         else:
-            await interpret(ctx, program, token)
+            await interpret(ctx, program, token, ev)
     except anyio.get_cancelled_exc_class():
-        event({"event": "abort-observed", "id": rid})
+        ev({"event": "abort-observed"})
         if policy == "swallow":
-            event({"event": "handler-end", "id": rid, "outcome": "swallowed"})
+            ev({"event": "handler-end", "outcome": "swallowed"})
             return RESULT
-        event({"event": "handler-end", "id": rid, "outcome": "aborted"})
+        ev({"event": "handler-end", "outcome": "aborted"})
         raise
     end = program["end"]
     if end["kind"] == "error":
-        event({"event": "handler-end", "id": rid, "outcome": "error"})
+        ev({"event": "handler-end", "outcome": "error"})
         raise MCPError(end["code"], end.get("message", "scripted error"))
-    event({"event": "handler-end", "id": rid, "outcome": "result"})
+    ev({"event": "handler-end", "outcome": "result"})
     return RESULT
 
 

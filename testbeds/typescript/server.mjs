@@ -26,7 +26,7 @@ const types = await load('types.js');
 const sdkVersion = JSON.parse(readFileSync(join(cacheDir, 'node_modules/@modelcontextprotocol/sdk/package.json'), 'utf8')).version;
 
 /** One side-channel line: the oracle reads these to judge the handler, not only the wire. */
-const event = (body) => process.stderr.write(`mcp-sim-event ${JSON.stringify(body)}\n`);
+const writeEvent = (body) => process.stderr.write(`mcp-sim-event ${JSON.stringify(body)}\n`);
 
 const RESULT = { content: [{ type: 'text', text: 'ok' }] };
 const DOWNSTREAM = {
@@ -55,11 +55,13 @@ server.setRequestHandler(types.CallToolRequestSchema, async (request, extra) => 
     throw new types.McpError(types.ErrorCode.InvalidParams, `tool ${JSON.stringify(request.params.name)} with arguments.program (a HandlerProgram) expected`);
   }
   const id = extra.requestId;
+  const call = request.params.arguments?.call;
+  const event = (body) => writeEvent({ ...body , ...(call !== undefined && { call }) });
   const signal = extra.signal;
   const listens = program.onAbort !== 'ignore';
   const token = request.params._meta?.progressToken;
-  event({ event: 'handler-start', id });
-  const observed = () => event({ event: 'abort-observed', id });
+  event({ event: 'handler-start' });
+  const observed = () => event({ event: 'abort-observed' });
   if (signal.aborted) observed();
   else signal.addEventListener('abort', observed, { once: true });
 
@@ -82,12 +84,12 @@ server.setRequestHandler(types.CallToolRequestSchema, async (request, extra) => 
       );
     });
   };
-  const end = (outcome) => event({ event: 'handler-end', id, outcome });
+  const end = (outcome) => event({ event: 'handler-end', outcome });
 
   try {
     for (const [index, step] of program.steps.entries()) {
       if (listens && signal.aborted) throw new Aborted();
-      event({ event: 'step', id, index });
+      event({ event: 'step', index });
       if (step.kind === 'progress') {
         const t = program.faults?.progressToken === 'invent' ? `invented-${index}` : token;
         if (t !== undefined) {

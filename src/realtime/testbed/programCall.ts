@@ -13,7 +13,7 @@ export interface ProgramCallOptions {
 }
 
 /**
- * A real-time call that carries `program` to a test bed: `tools/call run {program}`, written
+ * A real-time call that carries `program` to a test bed: `tools/call run {program, call}`, written
  * right after the handshake. The program travels exactly as the simulator holds it, so the test
  * bed in each language interprets the same object the simulated handler runs.
  */
@@ -21,7 +21,8 @@ export function programCall(label: string, program: HandlerProgram, options: Pro
   return {
     label,
     tool: TESTBED_TOOL,
-    arguments: { program: program as unknown as JsonValue },
+    // `call` names the call on the side channel, for SDKs that hide a handler's request id (go-sdk).
+    arguments: { program: program as unknown as JsonValue, call: label },
     at: { kind: 'start', ms: 0 },
     ...(options.progressToken !== undefined && { progressToken: options.progressToken }),
     ...(options.cancelAfterProgress && { cancel: { kind: 'progress', call: label, n: options.cancelAfterProgress.n, ms: options.cancelAfterProgress.ms }, cancelHow: 'notify' as const }),

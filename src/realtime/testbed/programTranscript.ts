@@ -1,5 +1,5 @@
 import type { TraceEvent, WireId } from '../../sim/trace.ts';
-import type { JsonValue } from '../../util/json.ts';
+import { canonicalJson, type JsonValue } from '../../util/json.ts';
 import { isJsonObject } from '../../util/jsonrpc.ts';
 
 /**
@@ -16,12 +16,6 @@ export interface ProgramTranscript {
 }
 
 const SETUP_METHODS = new Set(['initialize', 'notifications/initialized', 'tools/list']);
-
-function sorted(value: JsonValue): JsonValue {
-  if (Array.isArray(value)) return value.map(sorted);
-  if (!isJsonObject(value)) return value;
-  return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sorted(value[k]!)]));
-}
 
 export function programTranscript(trace: readonly TraceEvent[]): ProgramTranscript {
   const names = new Map<string, string>();
@@ -57,7 +51,7 @@ export function programTranscript(trace: readonly TraceEvent[]): ProgramTranscri
       }
       // The program is mcp-sim's own input, the same for every SDK: the request shows only its tool.
       if (frame.method === 'tools/call' && isJsonObject(frame.params)) frame.params = { ...frame.params, arguments: '<program>' };
-      wire.push(`${fromClient ? '→' : '←'} ${JSON.stringify(sorted(frame))}`);
+      wire.push(`${fromClient ? '→' : '←'} ${canonicalJson(frame)}`);
     } else if (e.kind === 'call-start') {
       if (e.id !== undefined) callIds.set(JSON.stringify(e.id), e.call);
     } else if (e.kind === 'handler-start' || e.kind === 'handler-step' || e.kind === 'handler-abort' || e.kind === 'handler-end') {

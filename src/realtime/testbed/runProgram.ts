@@ -1,27 +1,57 @@
+import { performance } from 'node:perf_hooks';
+import { DEFAULT_PROCESS_START_MS } from '../../options/defaults.ts';
 import type { HandlerProgram } from '../../sim/scenario.ts';
-import type { TraceEvent } from '../../sim/trace.ts';
-import { processTarget } from '../../target/index.ts';
-import { runPlan, type RealtimeRun, type RunPlanOptions } from '../runPlan.ts';
+import { TraceRecorder, type TraceEvent } from '../../sim/trace.ts';
+import { handshake, Inbox, processTarget } from '../../target/index.ts';
+import { runPlan, type RunPlanOptions } from '../runPlan.ts';
 import { withHandlerEvents } from './handlerEvents.ts';
 import { programCall, type ProgramCallOptions } from './programCall.ts';
 import type { SdkTestbed } from './sdkTestbed.ts';
 
-/** A program's run on one test bed: the real-time run, and its trace with the handler events read from the side channel. */
-export interface TestbedProgramRun {
-  readonly run: RealtimeRun;
-  readonly trace: TraceEvent[];
+/** One scripted program to run on a test bed, and how the client calls it. */
+export interface TestbedProgram {
+  readonly program: HandlerProgram;
+  readonly call?: ProgramCallOptions;
+}
+
+/** The programs' runs on one test bed process: per program, its slice of the trace with the side channel's handler events. */
+export interface TestbedProgramsRun {
+  readonly traces: TraceEvent[][];
+  /** Real ms from the spawn to the end of the handshake. */
+  readonly startupMs: number;
+  readonly totalMs: number;
 }
 
 /**
- * Runs one scripted handler program on `testbed` over stdio, black box and real time: starts its
- * process, handshakes, calls `run` with the program (progress token, cancel as `options` say),
- * answers the server's requests as `runPlan` does, closes, and reads the side channel.
+ * Runs `programs` one after the other on one `testbed` process over stdio, black box and real
+ * time: spawn, handshake, then per program a `runPlan` on the open connection (`tools/list`, the
+ * call `run {program}`, cancel as its options say, server requests answered), then stdin EOF.
+ * One process for all keeps a fixed-scenario comparison to one start-up per SDK.
  */
-export async function runTestbedProgram(testbed: SdkTestbed, program: HandlerProgram, options: ProgramCallOptions & RunPlanOptions = {}): Promise<TestbedProgramRun> {
-  const call = programCall('c1', program, options);
-  const run = await runPlan(processTarget(testbed.stdio), { calls: [call], serverRequests: 'answer' }, options);
-  // The call's id: runPlan records it on its call-start.
-  const start = run.trace.find((e) => e.kind === 'call-start' && e.call === call.label);
-  const id = start?.kind === 'call-start' ? start.id : undefined;
-  return { run, trace: withHandlerEvents(run.trace, (requestId) => (requestId === id ? program : undefined)) };
+export async function runTestbedPrograms(testbed: SdkTestbed, programs: readonly TestbedProgram[], options: Omit<RunPlanOptions, 'reuse'> = {}): Promise<TestbedProgramsRun> {
+  const t0 = performance.now();
+  const now = () => Math.round((performance.now() - t0) * 10) / 10;
+  const recorder = new TraceRecorder(now);
+  const inbox = new Inbox();
+  const conn = await processTarget(testbed.stdio).open(recorder, inbox);
+  const traces: TraceEvent[][] = [];
+  let startupMs = 0;
+  try {
+    await handshake(conn, inbox, options.startMs ?? DEFAULT_PROCESS_START_MS);
+    startupMs = now();
+    let firstId = 1;
+    for (const [n, { program, call }] of programs.entries()) {
+      const from = recorder.events.length;
+      const planned = programCall(`c${n + 1}`, program, call);
+      await runPlan(processTarget(testbed.stdio), { calls: [planned], serverRequests: 'answer' }, { ...options, reuse: { conn, inbox, firstId, recorder, t0 } });
+      firstId += 2; // runPlan's tools/list, then the call
+      const slice = recorder.events.slice(from);
+      const start = slice.find((e) => e.kind === 'call-start');
+      const id = start?.kind === 'call-start' ? start.id : undefined;
+      traces.push(withHandlerEvents(slice, (requestId) => (requestId === id ? program : undefined)));
+    }
+  } finally {
+    await conn.close();
+  }
+  return { traces, startupMs, totalMs: now() };
 }

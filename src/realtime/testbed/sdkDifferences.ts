@@ -1,0 +1,73 @@
+import { canonicalJson, type JsonValue } from '../../util/json.ts';
+import { isJsonObject } from '../../util/jsonrpc.ts';
+import type { SdkTestbedLanguage } from './sdkTestbed.ts';
+
+/**
+ * A known, named policy difference of one SDK on the wire, for the same scripted program: what
+ * that SDK adds, drops or words differently where the handler did the same thing. `rewrite` turns
+ * a frame of that SDK into the TypeScript 1.x test bed's form (`undefined`: the frame has no
+ * counterpart there); a frame it does not concern comes back unchanged (the same object).
+ * Every entry must fire on the fixed programs: a difference that no longer happens is removed.
+ */
+export interface SdkDifference {
+  readonly language: SdkTestbedLanguage;
+  readonly name: string;
+  /** Which side's code does it: the SDK on its own, or what the handler returned as that SDK's users write it. */
+  readonly by: 'sdk' | 'idiom';
+  rewrite(frame: { readonly [key: string]: JsonValue }, fromServer: boolean): { readonly [key: string]: JsonValue } | undefined;
+}
+
+const TS_ERROR_PREFIX = /^MCP error -?\d+: /;
+
+export const SDK_DIFFERENCES: readonly SdkDifference[] = [
+  {
+    language: 'typescript',
+    name: "an error's message is sent as `MCP error <code>: <message>` (McpError prefixes its own message)",
+    by: 'sdk',
+    rewrite: (f) =>
+      isJsonObject(f.error) && typeof f.error.message === 'string' && TS_ERROR_PREFIX.test(f.error.message)
+        ? { ...f, error: { ...f.error, message: f.error.message.replace(TS_ERROR_PREFIX, '') } }
+        : f,
+  },
+  {
+    language: 'python',
+    name: 'a tool result carries `"isError": false`',
+    by: 'sdk',
+    rewrite: (f) => {
+      if (!isJsonObject(f.result) || f.result.isError !== false) return f;
+      const { isError: _, ...result } = f.result;
+      return { ...f, result };
+    },
+  },
+  {
+    language: 'python',
+    name: '`roots/list` is sent without `params` (TypeScript and Go send `"params": {}`)',
+    by: 'sdk',
+    rewrite: (f, fromServer) => (fromServer && f.method === 'roots/list' && !('params' in f) ? { ...f, params: {} } : f),
+  },
+  {
+    language: 'go',
+    name: 'a cancelled request is answered: the handler returned ctx.Err() and the SDK wrote it as JSON-RPC error code 0 "context canceled" (the spec: SHOULD NOT respond)',
+    by: 'sdk',
+    rewrite: (f, fromServer) => (fromServer && isJsonObject(f.error) && f.error.code === 0 && f.error.message === 'context canceled' ? undefined : f),
+  },
+];
+
+/** `wire` (a transcript's lines) with `language`'s known differences undone, and which of them fired. */
+export function withoutKnownDifferences(language: SdkTestbedLanguage, wire: readonly string[]): { wire: string[]; fired: Set<string> } {
+  const fired = new Set<string>();
+  const mine = SDK_DIFFERENCES.filter((d) => d.language === language);
+  const out: string[] = [];
+  for (const line of wire) {
+    const arrow = line.slice(0, 1);
+    let frame: { readonly [key: string]: JsonValue } | undefined = JSON.parse(line.slice(2)) as { [key: string]: JsonValue };
+    for (const d of mine) {
+      if (frame === undefined) break;
+      const next: { readonly [key: string]: JsonValue } | undefined = d.rewrite(frame, arrow === '←');
+      if (next !== frame) fired.add(d.name);
+      frame = next;
+    }
+    if (frame !== undefined) out.push(`${arrow} ${canonicalJson(frame)}`);
+  }
+  return { wire: out, fired };
+}

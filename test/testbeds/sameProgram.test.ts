@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import {
+  SDK_DIFFERENCES,
+  SDK_TESTBED_LANGUAGES,
+  programTranscript,
+  runTestbedPrograms,
+  sdkTestbed,
+  withoutKnownDifferences,
+  type ProgramTranscript,
+  type SdkTestbed,
+  type SdkTestbedLanguage,
+} from '../../src/realtime/testbed/index.ts';
+import { FIXED_PROGRAMS } from './fixedPrograms.ts';
+
+/**
+ * The same scripted programs (no race) on every installed SDK test bed over stdio, compared
+ * frame by frame with the TypeScript 1.x test bed, modulo ids and the named SDK differences of
+ * SDK_DIFFERENCES; the side channel's handler events must match exactly. Black box, real time.
+ * A test bed that is not installed shows as a skipped test whose name says why.
+ */
+const beds = SDK_TESTBED_LANGUAGES.map((language) => sdkTestbed(language));
+const installed = beds.filter((b): b is SdkTestbed => !('skipped' in b));
+const reference = installed.find((b) => b.language === 'typescript');
+
+/** Every installed bed's transcripts: one process per bed running the programs in turn, the beds in parallel. */
+const transcripts = (async () => {
+  const all = await Promise.all(
+    installed.map(async (bed) => {
+      const run = await runTestbedPrograms(bed, FIXED_PROGRAMS);
+      return [bed.language, run.traces.map(programTranscript)] as const;
+    }),
+  );
+  return new Map<SdkTestbedLanguage, ProgramTranscript[]>(all);
+})();
+// Each process's failure is reported by the test that reads it.
+transcripts.catch(() => undefined);
+
+describe('sameProgram: fixed scripted programs on every SDK test bed (stdio, real time)', () => {
+  for (const bed of beds) {
+    if ('skipped' in bed) {
+      it.skip(`${bed.language}: skipped, ${bed.skipped}`, () => {});
+      continue;
+    }
+    if (bed.language === 'typescript') continue;
+    it.skipIf(reference === undefined)(`${bed.language} (${bed.manifest.sdk.name} ${bed.manifest.sdk.version}): same frames and handler events as typescript, modulo ids and its named differences`, async () => {
+      const all = await transcripts;
+      const fired = new Set<string>();
+      const strip = (language: SdkTestbedLanguage, wire: readonly string[]) => {
+        const undone = withoutKnownDifferences(language, wire);
+        for (const name of undone.fired) fired.add(name);
+        return undone.wire;
+      };
+      FIXED_PROGRAMS.forEach((f, n) => {
+        const theirs = all.get(bed.language)![n]!;
+        const ours = all.get('typescript')![n]!;
+        expect({ program: f.name, wire: strip(bed.language, theirs.wire), handler: theirs.handler }).toEqual({
+          program: f.name,
+          wire: strip('typescript', ours.wire),
+          handler: ours.handler,
+        });
+      });
+      // A named difference that no longer happens is stale: remove it from SDK_DIFFERENCES.
+      const named = SDK_DIFFERENCES.filter((d) => d.language === bed.language || d.language === 'typescript').map((d) => d.name);
+      expect([...fired].sort()).toEqual([...named].sort());
+    }, 60_000);
+  }
+  it.skipIf(reference === undefined)('typescript: the reference transcripts have the frames each program implies', async () => {
+    const ts = (await transcripts).get('typescript')!;
+    const [progress, error, roots, cancel] = ts;
+    expect(progress!.wire.filter((l) => l.includes('notifications/progress'))).toHaveLength(2);
+    expect(error!.wire.at(-1)).toContain('"code":-32000');
+    expect(roots!.wire.some((l) => l.startsWith('← ') && l.includes('"method":"roots/list"'))).toBe(true);
+    // Cancelled and honoured: no answer after the cancel, the handler ends aborted.
+    expect(cancel!.wire.at(-1)).toContain('notifications/cancelled');
+    expect(cancel!.handler.at(-1)).toBe('end c1 aborted');
+  }, 60_000);
+});
