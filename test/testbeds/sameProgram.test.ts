@@ -69,7 +69,9 @@ describe('sameProgram: fixed scripted programs on every SDK test bed (stdio, rea
     const [progress, error, roots, cancel] = ts;
     expect(progress!.wire.filter((l) => l.includes('notifications/progress'))).toHaveLength(2);
     expect(error!.wire.at(-1)).toContain('"code":-32000');
-    expect(roots!.wire.some((l) => l.startsWith('← ') && l.includes('"method":"roots/list"'))).toBe(true);
+    expect(roots!.wire.filter((l) => l.startsWith('← ') && l.includes('"method":"roots/list"'))).toHaveLength(1);
+    // Answered once: each program's runPlan listens on its own inbox (ForwardingInbox).
+    expect(roots!.wire.filter((l) => l.startsWith('→ ') && l.includes('"roots":[]'))).toHaveLength(1);
     // Cancelled and honoured: no answer after the cancel, the handler ends aborted.
     expect(cancel!.wire.at(-1)).toContain('notifications/cancelled');
     expect(cancel!.handler.at(-1)).toBe('end c1 aborted');

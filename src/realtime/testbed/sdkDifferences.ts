@@ -17,6 +17,12 @@ export interface SdkDifference {
   rewrite(frame: { readonly [key: string]: JsonValue }, fromServer: boolean): { readonly [key: string]: JsonValue } | undefined;
 }
 
+function withoutIsErrorFalse(f: { readonly [key: string]: JsonValue }): { readonly [key: string]: JsonValue } {
+  if (!isJsonObject(f.result) || f.result.isError !== false) return f;
+  const { isError: _, ...result } = f.result;
+  return { ...f, result };
+}
+
 const TS_ERROR_PREFIX = /^MCP error -?\d+: /;
 
 export const SDK_DIFFERENCES: readonly SdkDifference[] = [
@@ -29,21 +35,24 @@ export const SDK_DIFFERENCES: readonly SdkDifference[] = [
         ? { ...f, error: { ...f.error, message: f.error.message.replace(TS_ERROR_PREFIX, '') } }
         : f,
   },
-  {
-    language: 'python',
-    name: 'a tool result carries `"isError": false`',
-    by: 'sdk',
-    rewrite: (f) => {
-      if (!isJsonObject(f.result) || f.result.isError !== false) return f;
-      const { isError: _, ...result } = f.result;
-      return { ...f, result };
-    },
-  },
+  { language: 'python', name: 'a tool result carries `"isError": false`', by: 'sdk', rewrite: withoutIsErrorFalse },
+  { language: 'rust', name: 'a tool result carries `"isError": false` (CallToolResult::success sets it)', by: 'sdk', rewrite: withoutIsErrorFalse },
   {
     language: 'python',
     name: '`roots/list` is sent without `params` (TypeScript and Go send `"params": {}`)',
     by: 'sdk',
     rewrite: (f, fromServer) => (fromServer && f.method === 'roots/list' && !('params' in f) ? { ...f, params: {} } : f),
+  },
+  {
+    language: 'rust',
+    name: 'a server→client request carries `_meta.progressToken` (rmcp numbers one for every request it sends)',
+    by: 'sdk',
+    rewrite: (f, fromServer) => {
+      if (!fromServer || typeof f.method !== 'string' || !('id' in f) || !isJsonObject(f.params) || !isJsonObject(f.params._meta) || !('progressToken' in f.params._meta)) return f;
+      const { progressToken: _, ...meta } = f.params._meta;
+      const { _meta: __, ...params } = f.params;
+      return { ...f, params: Object.keys(meta).length > 0 ? { ...params, _meta: meta } : params };
+    },
   },
   {
     language: 'go',
