@@ -48,20 +48,27 @@ export function withHandlerEvents(trace: readonly TraceEvent[], programOf: (id: 
   let partial = '';
   const idOfCall = new Map<string, WireId>();
   const push = (e: TraceEvent, body: TraceEventBody) => out.push({ ...body, i: out.length, step: e.step, t: e.t } as TraceEvent);
+  let last: TraceEvent | undefined;
   for (const e of trace) {
     if (e.kind !== 'stderr') {
       if (e.kind === 'call-start' && e.id !== undefined) idOfCall.set(e.call, e.id);
       push(e, e);
       continue;
     }
+    last = e;
     const lines = (partial + e.text).split('\n');
     partial = lines.pop() ?? '';
+    // Ordinary stderr lines between side-channel lines keep their place among them.
     const other: string[] = [];
+    const flush = () => {
+      if (other.length > 0) push(e, { kind: 'stderr', text: `${other.splice(0).join('\n')}\n` });
+    };
     for (const line of lines) {
       if (!line.startsWith(SIDE_CHANNEL_PREFIX)) {
         other.push(line);
         continue;
       }
+      flush();
       const s = parse(line);
       const id = s.id ?? idOfCall.get(s.call!);
       if (id === undefined) throw new SideChannelError(`side channel: ${JSON.stringify(line)} names call ${JSON.stringify(s.call)}, which mcp-sim never sent`);
@@ -84,7 +91,9 @@ export function withHandlerEvents(trace: readonly TraceEvent[], programOf: (id: 
           break;
       }
     }
-    if (other.length > 0) push(e, { kind: 'stderr', text: `${other.join('\n')}\n` });
+    flush();
   }
+  // Text after the last newline (a process that died mid-line) is kept, never dropped.
+  if (partial !== '' && last !== undefined) push(last, { kind: 'stderr', text: partial });
   return out;
 }
