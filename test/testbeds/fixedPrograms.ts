@@ -1,6 +1,13 @@
 import type { HandlerProgram } from '../../src/sim/scenario.ts';
 import type { ProgramCallOptions } from '../../src/realtime/testbed/index.ts';
 
+/**
+ * How long a cancelled program sleeps: far longer than a loaded machine takes to deliver the
+ * cancel, so the cancel always lands in the sleep (no race). Only a bed that misses the cancel
+ * waits it out, and then fails the comparison.
+ */
+const CANCELLED_SLEEP_MS = 5_000;
+
 /** A scripted program with no race: every SDK must put the same frames on the wire for it. */
 export interface FixedProgram {
   readonly name: string;
@@ -27,7 +34,12 @@ export const FIXED_PROGRAMS: readonly FixedProgram[] = [
   },
   {
     name: 'a cancel after the first progress, honoured',
-    program: { steps: [{ kind: 'progress', progress: 1, total: 3 }, { kind: 'sleep', ms: 1_500 }, { kind: 'progress', progress: 2, total: 3 }], end: { kind: 'result' }, onAbort: 'honour' },
+    program: { steps: [{ kind: 'progress', progress: 1, total: 3 }, { kind: 'sleep', ms: CANCELLED_SLEEP_MS }, { kind: 'progress', progress: 2, total: 3 }], end: { kind: 'result' }, onAbort: 'honour' },
+    call: { progressToken: 'p1', cancelAfterProgress: { n: 1, ms: 0 } },
+  },
+  {
+    name: 'a cancel after the first progress, swallowed',
+    program: { steps: [{ kind: 'progress', progress: 1, total: 3 }, { kind: 'sleep', ms: CANCELLED_SLEEP_MS }, { kind: 'progress', progress: 2, total: 3 }], end: { kind: 'result' }, onAbort: 'swallow' },
     call: { progressToken: 'p1', cancelAfterProgress: { n: 1, ms: 0 } },
   },
 ];

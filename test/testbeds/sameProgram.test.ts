@@ -66,7 +66,7 @@ describe('sameProgram: fixed scripted programs on every SDK test bed (stdio, rea
   }
   it.skipIf(reference === undefined)('typescript: the reference transcripts have the frames each program implies', async () => {
     const ts = (await transcripts).get('typescript')!;
-    const [progress, error, roots, cancel] = ts;
+    const [progress, error, roots, cancel, swallowed] = ts;
     expect(progress!.wire.filter((l) => l.includes('notifications/progress'))).toHaveLength(2);
     expect(error!.wire.at(-1)).toContain('"code":-32000');
     expect(roots!.wire.filter((l) => l.startsWith('← ') && l.includes('"method":"roots/list"'))).toHaveLength(1);
@@ -75,5 +75,8 @@ describe('sameProgram: fixed scripted programs on every SDK test bed (stdio, rea
     // Cancelled and honoured: no answer after the cancel, the handler ends aborted.
     expect(cancel!.wire.at(-1)).toContain('notifications/cancelled');
     expect(cancel!.handler.at(-1)).toBe('end c1 aborted');
+    // Swallowed: the handler returned a result after the cancel; the 1.x SDK does not write it.
+    expect(swallowed!.wire.at(-1)).toContain('notifications/cancelled');
+    expect(swallowed!.handler.at(-1)).toBe('end c1 swallowed');
   }, 60_000);
 });
