@@ -4,4 +4,4 @@ export { programCall, TESTBED_TOOL, type ProgramCallOptions } from './programCal
 export { withHandlerEvents, SIDE_CHANNEL_PREFIX, SideChannelError, type SideChannelEvent } from './handlerEvents.ts';
 export { runTestbedPrograms, type TestbedProgram, type TestbedProgramsRun } from './runProgram.ts';
 export { programTranscript, type ProgramTranscript } from './programTranscript.ts';
-export { SDK_DIFFERENCES, withoutKnownDifferences, type SdkDifference } from './sdkDifferences.ts';
+export { SDK_DIFFERENCES, SDK_LACKS, withoutKnownDifferences, type SdkDifference, type SdkLack } from './sdkDifferences.ts';
