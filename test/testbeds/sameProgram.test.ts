@@ -29,11 +29,13 @@ const lacks = (language: SdkTestbedLanguage, program: string) => SDK_LACKS.find(
  * Every installed bed's transcripts by program name: one process per bed running the programs in
  * turn (those its SDK lacks left out), the beds in parallel.
  */
+const exits = new Map<SdkTestbedLanguage, string | undefined>();
 const transcripts = (async () => {
   const all = await Promise.all(
     installed.map(async (bed) => {
       const programs = FIXED_PROGRAMS.filter((f) => !lacks(bed.language, f.name));
       const run = await runTestbedPrograms(bed, programs);
+      exits.set(bed.language, run.exit?.after);
       return [bed.language, new Map(programs.map((f, n) => [f.name, programTranscript(run.traces[n]!)]))] as const;
     }),
   );
@@ -67,6 +69,8 @@ describe('sameProgram: fixed scripted programs on every SDK test bed (stdio, rea
           handler: ours.handler,
         });
       }
+      // Every bed exits by itself at stdin EOF, as a stdio server must.
+      expect(exits.get(bed.language)).toBe('eof');
       // A named difference that no longer happens is stale: remove it from SDK_DIFFERENCES.
       const named = SDK_DIFFERENCES.filter((d) => d.language === bed.language || d.language === 'typescript').map((d) => d.name);
       expect([...fired].sort()).toEqual([...named].sort());
@@ -90,5 +94,6 @@ describe('sameProgram: fixed scripted programs on every SDK test bed (stdio, rea
     // Swallowed: the handler returned a result after the cancel; the 1.x SDK does not write it.
     expect(swallowed!.wire.at(-1)).toContain('notifications/cancelled');
     expect(swallowed!.handler.at(-1)).toBe('end c1 swallowed');
+    expect(exits.get('typescript')).toBe('eof');
   }, 60_000);
 });

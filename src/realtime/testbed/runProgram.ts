@@ -38,6 +38,8 @@ export interface TestbedProgramsRun {
   /** Real ms from the spawn to the end of the handshake. */
   readonly startupMs: number;
   readonly totalMs: number;
+  /** How the process ended after stdin EOF (by itself, or SIGTERM/SIGKILL after a grace period). */
+  readonly exit: Extract<TraceEvent, { kind: 'exit' }> | undefined;
 }
 
 /**
@@ -74,5 +76,6 @@ export async function runTestbedPrograms(testbed: SdkTestbed, programs: readonly
   } finally {
     await conn.close();
   }
-  return { traces, startupMs, totalMs: now() };
+  const exit = [...recorder.events].reverse().find((e): e is Extract<TraceEvent, { kind: 'exit' }> => e.kind === 'exit');
+  return { traces, startupMs, totalMs: now(), exit };
 }
