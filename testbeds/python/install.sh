@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs the Python SDK test bed (testbeds/PROGRAM.md): a venv in the cache with exactly the
+# packages pinned in requirements.txt (the whole closure, `==`), from PyPI, wheels only.
+# Idempotent: a marker holds the hash of requirements.txt and the interpreter version; when it
+# matches, nothing is reinstalled. Exit 3: no usable Python; exit 1: any other failure.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+cache="${MCP_SIM_TESTBED_CACHE:-$root/node_modules/.cache/mcp-sim/testbeds}/sdk-python"
+python="${MCP_SIM_PYTHON:-python3}"
+started="$(date +%s.%N)"
+
+seconds() { awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+fail() { echo "testbed sdk-python: $1" >&2; exit 1; }
+trap 'fail "install failed (command above exited non-zero); fix it and run install.sh again"' ERR
+
+if ! command -v "$python" >/dev/null 2>&1 || ! "$python" -c 'import sys, venv, ensurepip; sys.exit(0 if sys.version_info >= (3, 10) else 1)' 2>/dev/null; then
+  echo "testbed sdk-python: missing toolchain: '$python' with Python >= 3.10, venv and ensurepip (set MCP_SIM_PYTHON to use another)"
+  exit 3
+fi
+
+venv="$cache/venv"
+marker="$venv/.mcp-sim-requirements"
+want="$( { cat "$here/requirements.txt"; "$python" -c 'import sys; print(sys.version)'; } | sha256sum | cut -d' ' -f1)"
+if [[ -f "$marker" && "$(cat "$marker")" == "$want" && -x "$venv/bin/python" ]]; then
+  echo "testbed sdk-python: ready (cached venv, $(seconds) s)"
+  exit 0
+fi
+
+rm -rf "$venv"
+mkdir -p "$cache"
+"$python" -m venv "$venv"
+# --no-deps: requirements.txt is the whole closure, so pip resolves nothing on its own.
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input \
+  --only-binary=:all: --no-deps -r "$here/requirements.txt"
+"$venv/bin/python" -m pip check --disable-pip-version-check >/dev/null
+"$venv/bin/python" -c 'import mcp.server.lowlevel, mcp_types'
+echo "$want" > "$marker"
+version="$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))')"
+echo "testbed sdk-python: ready (venv with mcp $version, $(seconds) s)"
