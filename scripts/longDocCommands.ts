@@ -34,6 +34,7 @@ export const LONG_COMMANDS: readonly LongCommand[] = [
   { command: `${SE} --case 96 --expect liveness.quiescent`, by: 'test/fuzz/cli.test.ts', why: 'every replay command of docs/fuzz-findings.md, in a fresh process' },
   { command: `${SE} --case 30 --expect cancel.reaches-work`, by: 'test/fuzz/cli.test.ts', why: 'every replay command of docs/fuzz-findings.md, in a fresh process' },
   { command: GEMINI, by: 'npm run fuzz:testbed', why: 'installs the server from the npm registry first' },
+  { command: 'npx mcp-sim fuzz --stdio "node_modules/.cache/mcp-sim/testbeds/python/venv/bin/python examples/servers/python/cancel_not_wired.py" --runs 6 --rate-runs 3', by: 'test/docs/testbedCommands.test.ts', why: 'real time, Python start-up ~1 s per process; needs the test beds (npm run testbeds)' },
   { command: 'npm run testbeds:sdk', by: '.ci/run', why: 'builds the SDK test beds of five languages (a cold Rust build alone takes minutes)' },
   { command: 'npx vitest run test/testbeds/sameProgram.test.ts', by: 'test/testbeds/sameProgram.test.ts', why: 'the test itself, in npm test, once .ci/run has built the test beds' },
   { command: `${GEMINI} --case 1 --expect harness.offline`, by: 'npm run fuzz:testbed', why: 'installs the server from the npm registry first' },
