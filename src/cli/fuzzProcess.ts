@@ -121,7 +121,8 @@ export async function fuzzProcessCommand(flags: ProcessFlags): Promise<number> {
 }
 
 function writeJson(file: string, report: ProcessFuzzReport, replays: ReadonlyMap<string, readonly string[]>): void {
-  const document = { kind: 'fuzz-process', ...report, findings: report.findings.map((f) => ({ ...f, replay: replays.get(f.invariant) ?? [] })) };
+  // `clock: 'real'`: the trace viewer draws each finding's recorded trace as it is (docs/report-format.md).
+  const document = { kind: 'fuzz-process', clock: 'real', ...report, findings: report.findings.map((f) => ({ ...f, replay: replays.get(f.invariant) ?? [] })) };
   if (file === JSON_TO_STDOUT) process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
   else writeJsonAtomic(file, document, { mkdir: true });
 }

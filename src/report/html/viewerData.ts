@@ -46,7 +46,13 @@ type Json = Record<string, any>;
 export async function viewerData(report: Json, options: ViewerDataOptions): Promise<ViewerData> {
   const realTime = report.clock === 'real' || report.realTime === true;
   const subtitle = `${report.tool?.name ?? report.madeWith?.tool?.name ?? 'mcp-sim'}@${report.tool?.version ?? report.madeWith?.tool?.version ?? '?'} on ${options.sdk.name}@${options.sdk.version}`;
-  if (realTime) return { version: 1, clock: 'real', title: `mcp-sim ${kindOf(report)}${options.source ? `: ${options.source}` : ''}`, subtitle, ...recorded(report) };
+  if (realTime) {
+    // A black-box target is no SDK of mcp-sim's: name the server it talked to instead.
+    const t = report.target as Json | undefined;
+    const server = t?.server?.name ? `${t.server.name}${t.server.version ? `@${t.server.version}` : ''}` : undefined;
+    const target = t?.label ? `${t.kind ?? 'target'} ${t.label}${server ? ` (server ${server})` : ''}` : subtitle;
+    return { version: 1, clock: 'real', title: `mcp-sim ${kindOf(report)}${options.source ? `: ${options.source}` : ''}`, subtitle: target, ...recorded(report) };
+  }
   const runner = options.runner ?? ((c: Case) => simulated(c, options.sdk));
   const planned = plan(report);
   const findings: ViewerFinding[] = [];
@@ -73,7 +79,7 @@ export async function viewerData(report: Json, options: ViewerDataOptions): Prom
 /**
  * A real-time report (a black-box process target: `"clock": "real"`): its runs cannot be run
  * again byte for byte, so the page draws the traces the report carries, as they are. Each finding
- * (of `findings`, or `violations`/`warnings`/`notes`) with an `events` array (trace events as
+ * (of `findings`, or `violations`/`warnings`/`notes`) with an `events` (or `trace`) array (trace events as
  * `src/sim/trace.ts` records them, `t` in real ms) becomes one; a finding without is listed with
  * no run. What a real-time run cannot observe (enabled actions, the SDK's maps) is absent.
  */
@@ -81,9 +87,9 @@ function recorded(r: Json): Pick<ViewerData, 'findings' | 'runs'> {
   const all: Json[] = Array.isArray(r.findings) ? r.findings : [...(r.violations ?? []), ...(r.warnings ?? []), ...(r.notes ?? [])];
   const runs: ViewerRun[] = [];
   const findings: ViewerFinding[] = [];
-  for (const f of all.filter((x) => Array.isArray(x.events))) {
-    const events = f.events as TraceEvent[];
-    const k = runs.push({ label: 'recorded', note: `the run as recorded in real time${f.reproduced ? `, reproduced ${f.reproduced}` : ''}`, tape: [], seed: 0, traceHash: '', events: events as never, steps: stepsOf(events, undefined, new Map()), findings: [{ invariant: f.invariant, level: f.level ?? '', message: f.message ?? '' }] }) - 1;
+  for (const f of all.filter((x) => Array.isArray(x.events ?? x.trace))) {
+    const events = (f.events ?? f.trace) as TraceEvent[];
+    const k = runs.push({ label: 'recorded', note: `the run as recorded in real time${f.reproduced ? `, reproduced ${f.reproduced}` : f.determinism ? `, ${f.determinism}` : ''}`, tape: [], seed: 0, traceHash: '', events: events as never, steps: stepsOf(events, undefined, new Map()), findings: [{ invariant: f.invariant, level: f.level ?? '', message: f.message ?? '' }] }) - 1;
     const known = invariants.has(f.invariant as InvariantId) ? catalogued(f.invariant as InvariantId) : undefined;
     const replay: unknown[] = Array.isArray(f.replay) ? f.replay : f.replay?.command ? [f.replay.command] : [];
     findings.push({
