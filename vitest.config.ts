@@ -1,11 +1,21 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The tests that need the test beds of other languages built (`npm run testbeds`,
+ * `npm run testbeds:sdk`): they run in `npm run test:testbeds` (vitest.testbeds.config.ts),
+ * which .ci/run calls after building them, so `npm test` needs nothing but Node.
+ */
+export const TESTBED_TESTS = ['test/docs/testbedCommands.test.ts', 'test/testbeds/sameProgram.test.ts', 'examples/servers/java/javaTestbed.test.ts'];
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'properties/**/*.test.ts', 'examples/**/*.test.ts'],
+    exclude: ['**/node_modules/**', ...TESTBED_TESTS],
     // Simulated runs are CPU-bound and long; the default 5 s would flag honest property runs.
     testTimeout: 120_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // One test file per core: vitest's default on 2 cores is a single worker.
+    maxWorkers: 2,
   },
 });

@@ -36,7 +36,7 @@ export const LONG_COMMANDS: readonly LongCommand[] = [
   { command: GEMINI, by: 'npm run fuzz:testbed', why: 'installs the server from the npm registry first' },
   { command: 'npx mcp-sim fuzz --stdio "node_modules/.cache/mcp-sim/testbeds/python/venv/bin/python examples/servers/python/cancel_not_wired.py" --runs 6 --rate-runs 3', by: 'test/docs/testbedCommands.test.ts', why: 'real time, Python start-up ~1 s per process; needs the test beds (npm run testbeds)' },
   { command: 'npm run testbeds:sdk', by: '.ci/run', why: 'builds the SDK test beds of five languages (a cold Rust build alone takes minutes)' },
-  { command: 'npx vitest run test/testbeds/sameProgram.test.ts', by: 'test/testbeds/sameProgram.test.ts', why: 'the test itself, in npm test, once .ci/run has built the test beds' },
+  { command: 'npm run test:testbeds', by: '.ci/run', why: 'the tests on the test beds, once .ci/run has built them (npm run testbeds, npm run testbeds:sdk)' },
   { command: `${GEMINI} --case 1 --expect harness.offline`, by: 'npm run fuzz:testbed', why: 'installs the server from the npm registry first' },
   { command: `${GEMINI} --case 26 --expect cancel.zombie-work`, by: 'npm run fuzz:testbed', why: 'installs the server from the npm registry first' },
   { command: 'npm run mutants', by: 'npm run mutants', why: 'about 8 minutes' },
