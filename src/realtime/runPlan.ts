@@ -64,6 +64,7 @@ export async function runPlan(target: Target, plan: Plan, options: RunPlanOption
   let hello: ServerHello | undefined;
   let startupMs = 0;
   let tools: RealtimeRun['tools'] = [];
+  let unlisten: (() => void) | undefined;
   try {
     if (!conn) {
       conn = await target.open(recorder, inbox);
@@ -143,7 +144,7 @@ export async function runPlan(target: Target, plan: Plan, options: RunPlanOption
     };
     const byId = (id: unknown) => [...live.values()].filter((l) => l.id !== undefined && l.id === id && l.done === undefined);
     const byToken = (token: unknown) => [...live.values()].find((l) => l.call.progressToken !== undefined && l.call.progressToken === token && l.writtenAt !== undefined);
-    inbox.listen((frame) => {
+    unlisten = inbox.listen((frame) => {
       if (!isJsonObject(frame)) return;
       if (typeof frame.method === 'string' && 'id' in frame) {
         const id = frame.id as JsonValue;
@@ -242,6 +243,7 @@ export async function runPlan(target: Target, plan: Plan, options: RunPlanOption
     if (!options.reuse) await c.close();
     recorder.record({ kind: 'end', outcome });
   } finally {
+    unlisten?.();
     for (const t of [...timers, ...hangTimers]) clearTimeout(t);
     if (!options.reuse && conn && !conn.exited) await conn.close().catch(() => undefined);
   }

@@ -9,16 +9,21 @@ export class Inbox {
   readonly frames: JsonValue[] = [];
   private ended: string | undefined;
   private readonly waiters = new Set<{ match: (f: JsonValue) => boolean; done: (f: JsonValue | undefined) => void }>();
-  private readonly listeners: ((frame: JsonValue) => void)[] = [];
+  private readonly listeners = new Set<(frame: JsonValue) => void>();
 
-  /** Calls `listener` for every frame pushed from now on. */
-  listen(listener: (frame: JsonValue) => void): void {
-    this.listeners.push(listener);
+  /**
+   * Calls `listener` for every frame pushed from now on, until the returned function is called:
+   * a runner that shares a connection with the runs after it (`runPlan`'s `reuse`) must stop
+   * listening when it ends, or it would answer their server requests too.
+   */
+  listen(listener: (frame: JsonValue) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   push(frame: JsonValue): void {
     this.frames.push(frame);
-    for (const l of this.listeners) l(frame);
+    for (const l of [...this.listeners]) l(frame);
     for (const w of [...this.waiters]) if (w.match(frame)) w.done(frame);
   }
 

@@ -8,24 +8,6 @@ import { withHandlerEvents } from './handlerEvents.ts';
 import { programCall, type ProgramCallOptions } from './programCall.ts';
 import type { SdkTestbed } from './sdkTestbed.ts';
 
-/**
- * The connection's inbox, forwarding every frame (and its end) to the inbox of the program now
- * running. `runPlan` listens on the inbox it is given for as long as that inbox lives, so each
- * program gets a fresh one: otherwise every earlier program's listener answers the server's
- * requests again (one `roots/list` answered three times by the third program).
- */
-class ForwardingInbox extends Inbox {
-  current: Inbox | undefined;
-  override push(frame: Parameters<Inbox['push']>[0]): void {
-    super.push(frame);
-    this.current?.push(frame);
-  }
-  override end(why: string): void {
-    super.end(why);
-    this.current?.end(why);
-  }
-}
-
 /** One scripted program to run on a test bed, and how the client calls it. */
 export interface TestbedProgram {
   readonly program: HandlerProgram;
@@ -52,7 +34,7 @@ export async function runTestbedPrograms(testbed: SdkTestbed, programs: readonly
   const t0 = performance.now();
   const now = () => Math.round((performance.now() - t0) * 10) / 10;
   const recorder = new TraceRecorder(now);
-  const inbox = new ForwardingInbox();
+  const inbox = new Inbox();
   const conn = await processTarget(testbed.stdio).open(recorder, inbox);
   const traces: TraceEvent[][] = [];
   let startupMs = 0;
@@ -63,10 +45,9 @@ export async function runTestbedPrograms(testbed: SdkTestbed, programs: readonly
     for (const [n, { program, call }] of programs.entries()) {
       const from = recorder.events.length;
       const planned = programCall(`c${n + 1}`, program, call);
-      const own = new Inbox();
-      inbox.current = own;
-      if (inbox.endedBecause !== undefined) own.end(inbox.endedBecause);
-      await runPlan(processTarget(testbed.stdio), { calls: [planned], serverRequests: 'answer' }, { ...options, reuse: { conn, inbox: own, firstId, recorder, t0 } });
+      // runPlan stops listening on the shared inbox when it ends, so each program's listener
+      // answers only its own run's server requests.
+      await runPlan(processTarget(testbed.stdio), { calls: [planned], serverRequests: 'answer' }, { ...options, reuse: { conn, inbox, firstId, recorder, t0 } });
       firstId += 2; // runPlan's tools/list, then the call
       const slice = recorder.events.slice(from);
       const start = slice.find((e) => e.kind === 'call-start');
