@@ -8,6 +8,13 @@ import type { ProgramCallOptions } from '../../src/realtime/testbed/index.ts';
  */
 const CANCELLED_SLEEP_MS = 5_000;
 
+/**
+ * How long after the first progress the cancel is sent: long enough that every bed has moved on
+ * from sending that progress into the sleep (rmcp once saw a cancel sent 0 ms after the progress
+ * before it started the sleep step, in one of three CI runs), far shorter than the sleep.
+ */
+const CANCEL_AFTER_PROGRESS_MS = 200;
+
 /** A scripted program with no race: every SDK must put the same frames on the wire for it. */
 export interface FixedProgram {
   readonly name: string;
@@ -35,11 +42,11 @@ export const FIXED_PROGRAMS: readonly FixedProgram[] = [
   {
     name: 'a cancel after the first progress, honoured',
     program: { steps: [{ kind: 'progress', progress: 1, total: 3 }, { kind: 'sleep', ms: CANCELLED_SLEEP_MS }, { kind: 'progress', progress: 2, total: 3 }], end: { kind: 'result' }, onAbort: 'honour' },
-    call: { progressToken: 'p1', cancelAfterProgress: { n: 1, ms: 0 } },
+    call: { progressToken: 'p1', cancelAfterProgress: { n: 1, ms: CANCEL_AFTER_PROGRESS_MS } },
   },
   {
     name: 'a cancel after the first progress, swallowed',
     program: { steps: [{ kind: 'progress', progress: 1, total: 3 }, { kind: 'sleep', ms: CANCELLED_SLEEP_MS }, { kind: 'progress', progress: 2, total: 3 }], end: { kind: 'result' }, onAbort: 'swallow' },
-    call: { progressToken: 'p1', cancelAfterProgress: { n: 1, ms: 0 } },
+    call: { progressToken: 'p1', cancelAfterProgress: { n: 1, ms: CANCEL_AFTER_PROGRESS_MS } },
   },
 ];
