@@ -101,7 +101,8 @@ export function urlTarget(spec: UrlSpec, options: UrlTargetOptions = {}): Target
           return text;
         }
       };
-      const post = async (frame: JsonValue, seq: number) => {
+      /** One POST of `frame`; `headed` is called when its response head arrived or it failed. */
+      const post = async (frame: JsonValue, seq: number, headed: () => void) => {
         const exchange = exchangeNo++;
         const ids = isJsonObject(frame) && 'id' in frame && typeof frame.method === 'string' ? [frame.id as string | number] : [];
         const controller = new AbortController();
@@ -109,7 +110,7 @@ export function urlTarget(spec: UrlSpec, options: UrlTargetOptions = {}): Target
         exchanges.set(exchange, ex);
         recorder.record({ kind: 'http-request', at: 'client', conn: 0, exchange, method: 'POST', ...(session !== undefined && { session }), seqs: [seq] });
         try {
-          const response = await fetch(url, { method: 'POST', headers: headers(), body: JSON.stringify(frame), signal: controller.signal });
+          const response = await fetch(url, { method: 'POST', headers: headers(), body: JSON.stringify(frame), signal: controller.signal }).finally(headed);
           const contentType = response.headers.get('content-type') ?? undefined;
           const sid = response.headers.get('mcp-session-id') ?? undefined;
           if (sid !== undefined) session = sid;
@@ -179,8 +180,9 @@ export function urlTarget(spec: UrlSpec, options: UrlTargetOptions = {}): Target
         send(frame) {
           const seq = clientSeq++;
           recorder.record({ kind: 'send', from: 'client', conn: 0, seq, frame });
-          void post(frame, seq);
+          const headed = new Promise<void>((resolve) => void post(frame, seq, resolve));
           if (isJsonObject(frame) && frame.method === 'notifications/initialized' && session !== undefined) void listen();
+          return headed;
         },
         drop(id) {
           for (const [exchange, ex] of exchanges) {

@@ -44,6 +44,13 @@ describe('runCase against a fixture process (black box, real time)', () => {
     expect(await ids(stdio(fault), plan)).toContain(id);
   });
 
+  it('runCase: a cancel is followed by its barrier ping; the cancel-not-wired server\'s progress after the ping\'s answer is what fires', async () => {
+    const { trace, findings } = await runCase(stdio('cancel-not-wired'), cancelled, bounds);
+    const sends = trace.flatMap((e) => (e.kind === 'send' && typeof e.frame === 'object' && e.frame !== null && 'method' in e.frame ? [String(e.frame.method)] : []));
+    expect(sends.slice(sends.indexOf('notifications/cancelled'), sends.indexOf('notifications/cancelled') + 2)).toEqual(['notifications/cancelled', 'ping']);
+    expect(findings.find((f) => f.invariant === 'progress.after-cancel')?.message).toMatch(/after it answered the ping sent right after the cancel/);
+  });
+
   it('runCase: the correct HTTP server ends a cancelled request\'s POST / the post-hangs one leaves it open (http.exchange-completes)', async () => {
     expect(await ids(http('none'), cancelled)).toEqual([]);
     const found = await runCase(http('post-hangs'), cancelled, bounds);
