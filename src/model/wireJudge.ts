@@ -100,7 +100,11 @@ export function judgeWire(trace: readonly TraceEvent[], options: WireJudgeOption
   /** The barrier ping's id → the call whose cancel it follows. */
   const barriers = new Map<string, CallInfo>();
   let lastCancelAction: string | undefined;
+  /** The session id the server gave (a stateful server), and each session whose DELETE it accepted. */
+  let sessionGiven: string | undefined;
+  const deleted = new Map<string, number>();
   const notificationSeqs = new Set<number>();
+  const initializeSeqs = new Set<number>();
   let stderr = '';
   let eofAt: number | undefined;
   let exit: Extract<TraceEvent, { kind: 'exit' }> | undefined;
@@ -109,6 +113,26 @@ export function judgeWire(trace: readonly TraceEvent[], options: WireJudgeOption
     if (c.flagged.has(id)) return;
     c.flagged.add(id);
     findings.push(finding(id, at, message, c.label, { sender: 'client', ids: [idKey(c.id)], call: c.label }));
+  };
+
+  /**
+   * Session errors (basic/transports#session-management): a POST with a session id whose DELETE
+   * the server accepted must get 404 (MUST); a POST other than initialize without a session id,
+   * to a server that gave this client one, SHOULD get 400.
+   */
+  const sessionFindings = (req: Extract<TraceEvent, { kind: 'http-request' }>, res: Extract<TraceEvent, { kind: 'http-response' }>) => {
+    if (req.method === 'DELETE' && req.session !== undefined && res.status >= 200 && res.status < 300) {
+      deleted.set(req.session, res.status);
+      return;
+    }
+    if (req.method !== 'POST') return;
+    if (req.session !== undefined && deleted.has(req.session) && res.status !== 404) {
+      findings.push(finding('http.session-deleted-404', res.i, `after the client's DELETE of session ${JSON.stringify(req.session)} was answered ${deleted.get(req.session)}, a POST with that Mcp-Session-Id was answered ${res.status}, not 404 Not Found: a terminated session must be gone (404 is how a client knows to start a new one)`));
+    }
+    const initializes = req.seqs.some((q) => initializeSeqs.has(q));
+    if (req.session === undefined && sessionGiven !== undefined && !initializes && res.status !== 400) {
+      findings.push(finding('http.session-required-400', res.i, `a POST without an Mcp-Session-Id header (not an initialize) was answered ${res.status}${res.status < 300 ? ' (accepted)' : ''}, although this server runs sessions (it gave this client ${JSON.stringify(sessionGiven)}): a server that requires a session should answer 400 Bad Request`));
+    }
   };
 
   /**
@@ -171,7 +195,6 @@ export function judgeWire(trace: readonly TraceEvent[], options: WireJudgeOption
       const c = e.seqs.map((q) => callBySeq.get(q)).find((x) => x !== undefined);
       if (c) callByExchange.set(e.exchange, c);
     } else if (e.kind === 'sse-event' && e.at === 'client' && e.seq !== undefined) exchangeOfServerSeq.set(e.seq, e.exchange);
-    else if (e.kind === 'http-response' && e.at === 'client') for (const q of e.seqs) exchangeOfServerSeq.set(q, e.exchange);
     else if (e.kind === 'stderr') stderr += e.text;
     else if (e.kind === 'eof' && e.to === 'server') eofAt ??= e.t;
     else if (e.kind === 'exit') exit = e;
@@ -180,6 +203,7 @@ export function judgeWire(trace: readonly TraceEvent[], options: WireJudgeOption
       if (typeof f.method === 'string' && 'id' in f) {
         const key = idKey(f.id);
         requestSeqs.set(e.seq, key);
+        if (f.method === 'initialize') initializeSeqs.add(e.seq);
         if (sentIds.has(key) && !answered.has(key)) duplicateIds.add(key);
         sentIds.add(key);
         answered.delete(key);
@@ -284,6 +308,9 @@ export function judgeWire(trace: readonly TraceEvent[], options: WireJudgeOption
     } else if (e.kind === 'http-response' && e.at === 'client') {
       // A POST of notifications or responses only: 202, no body (or an HTTP error).
       const req = trace.find((r) => r.kind === 'http-request' && r.exchange === e.exchange && r.at === 'client');
+      for (const q of e.seqs) exchangeOfServerSeq.set(q, e.exchange);
+      if (req?.kind === 'http-request') sessionFindings(req, e);
+      if (e.session !== undefined) sessionGiven ??= e.session;
       if (req && req.kind === 'http-request' && req.method === 'POST' && req.seqs.length > 0 && req.seqs.every((s) => notificationSeqs.has(s)) && e.status < 400 && (e.status !== 202 || e.seqs.length > 0)) {
         findings.push(finding('http.accepted-202', e.i, `the server answered a POST of a notification with ${e.status}${e.contentType ? ` ${e.contentType}` : ''}, not 202 Accepted with no body`));
       }

@@ -132,3 +132,35 @@ describe('wire oracle: progress.after-cancel with a ping barrier (robust to a lo
     expect(ids(trace(...head, [40, progress(7, 2)], [60, progress(7, 3)], [80, progress(7, 4)], [600, end]))).toContain('progress.after-cancel');
   });
 });
+
+describe('wire oracle: session errors over Streamable HTTP (black box)', () => {
+  const initialize: [number, TraceEventBody][] = [
+    [0, { kind: 'send', from: 'client', conn: 0, seq: 0, frame: { jsonrpc: '2.0', id: 0, method: 'initialize', params: {} } }],
+    [0, post(0, 0)],
+    [5, { kind: 'http-response', at: 'client', conn: 0, exchange: 0, status: 200, contentType: 'application/json', session: 's1', seqs: [0] }],
+    [5, { kind: 'deliver', to: 'client', conn: 0, seq: 0, burst: 1, frame: { jsonrpc: '2.0', id: 0, result: {} } }],
+  ];
+  const probe = (t: number, exchange: number, status: number, session?: string): [number, TraceEventBody][] => [
+    [t, { kind: 'http-request', at: 'client', conn: 0, exchange, method: 'POST', ...(session !== undefined && { session }), seqs: [], raw: true }],
+    [t + 1, { kind: 'http-response', at: 'client', conn: 0, exchange, status, seqs: [] }],
+  ];
+  const del = (t: number, status: number): [number, TraceEventBody][] => [
+    [t, { kind: 'http-request', at: 'client', conn: 0, exchange: 5, method: 'DELETE', session: 's1', seqs: [] }],
+    [t + 1, { kind: 'http-response', at: 'client', conn: 0, exchange: 5, status, seqs: [] }],
+  ];
+
+  it('http.session-deleted-404: fires on a POST with the deleted session id answered 200 / silent on 404, and when the DELETE was refused (405)', () => {
+    expect(ids(trace(...initialize, ...del(50, 200), ...probe(60, 6, 200, 's1'), [70, end]))).toEqual(['http.session-deleted-404']);
+    expect(ids(trace(...initialize, ...del(50, 204), ...probe(60, 6, 404, 's1'), [70, end]))).toEqual([]);
+    expect(ids(trace(...initialize, ...del(50, 405), ...probe(60, 6, 200, 's1'), [70, end]))).toEqual([]);
+  });
+
+  it('http.session-required-400: fires on a POST without a session id accepted (200) or answered 404 by a server that gave one / silent on 400, and on a stateless server', () => {
+    expect(ids(trace(...initialize, ...probe(40, 4, 200), [70, end]))).toEqual(['http.session-required-400']);
+    expect(ids(trace(...initialize, ...probe(40, 4, 404), [70, end]))).toEqual(['http.session-required-400']);
+    expect(ids(trace(...initialize, ...probe(40, 4, 400), [70, end]))).toEqual([]);
+    // No session given (stateless): nothing requires one; the initialize POST itself has none.
+    const stateless = initialize.map(([t, e]) => [t, e.kind === 'http-response' ? { ...e, session: undefined } : e] as [number, TraceEventBody]);
+    expect(ids(trace(...stateless, ...probe(40, 4, 200), [70, end]))).toEqual([]);
+  });
+});

@@ -58,6 +58,16 @@ describe('runCase against a fixture process (black box, real time)', () => {
     expect(f?.message).toMatch(/its POST never ended .* after the cancel \(bound --hang-after 700 ms\)/);
   });
 
+  it.each([
+    ['session-survives-delete', 'http.session-deleted-404'],
+    ['no-session-accepted', 'http.session-required-400'],
+  ])('runCase: the %s HTTP server is flagged (%s) / the correct one answers 400 without a session id and 404 after DELETE', async (fault, id) => {
+    expect(await ids(http(fault), concurrent)).toEqual([id]);
+    const { trace } = await runCase(http('none'), concurrent, bounds);
+    const probes = trace.flatMap((e) => (e.kind === 'http-request' && e.raw ? [trace.find((r) => r.kind === 'http-response' && r.exchange === e.exchange)] : []));
+    expect(probes.map((r) => r?.kind === 'http-response' && r.status)).toEqual([400, 404]);
+  });
+
   it('runCase: the trace has the simulator\'s format, with real times and the process exit', async () => {
     const { trace } = await runCase(stdio('none'), concurrent, bounds);
     expect(trace.map((e) => e.kind)).toEqual(expect.arrayContaining(['send', 'deliver', 'call-start', 'call-settle', 'onprogress', 'eof', 'exit', 'end']));
