@@ -130,9 +130,13 @@ export function judgeWire(trace: readonly TraceEvent[], options: WireJudgeOption
       findings.push(finding('http.session-deleted-404', res.i, `after the client's DELETE of session ${JSON.stringify(req.session)} was answered ${deleted.get(req.session)}, a POST with that Mcp-Session-Id was answered ${res.status}, not 404 Not Found: a terminated session must be gone (404 is how a client knows to start a new one)`));
     }
     const initializes = req.seqs.some((q) => initializeSeqs.has(q));
-    if (req.session === undefined && sessionGiven !== undefined && !initializes && res.status !== 400) {
-      findings.push(finding('http.session-required-400', res.i, `a POST without an Mcp-Session-Id header (not an initialize) was answered ${res.status}${res.status < 300 ? ' (accepted)' : ''}, although this server runs sessions (it gave this client ${JSON.stringify(sessionGiven)}): a server that requires a session should answer 400 Bad Request`));
+    if (req.session !== undefined || sessionGiven === undefined || initializes || res.status === 400) return;
+    // Served with no session (no Mcp-Session-Id on the answer): this server does not require one for such a request; the SHOULD is for servers that do.
+    if (res.status < 300 && res.session === undefined) {
+      policy.push({ at: res.i, call: '-', message: `a POST without an Mcp-Session-Id header (a ping, not an initialize) was answered ${res.status} outside any session, although this server runs sessions (it gave this client ${JSON.stringify(sessionGiven)}): it serves session-less requests (an SDK's choice; a server that requires a session answers 400)` });
+      return;
     }
+    findings.push(finding('http.session-required-400', res.i, `a POST without an Mcp-Session-Id header (not an initialize) was answered ${res.status}${res.status < 300 ? ` inside session ${JSON.stringify(res.session)}` : ''}, although this server runs sessions (it gave this client ${JSON.stringify(sessionGiven)}): a server that requires a session should answer 400 Bad Request${res.status < 300 ? ', not serve the request in a session the client did not name' : ''}`));
   };
 
   /**

@@ -191,7 +191,8 @@ export function urlTarget(spec: UrlSpec, options: UrlTargetOptions = {}): Target
           const { 'mcp-session-id': _s, ...rest } = headers();
           const response = await fetch(url, { method: 'POST', headers: { ...rest, ...(sid !== undefined && { 'mcp-session-id': sid }) }, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' }), signal: controller.signal });
           const contentType = response.headers.get('content-type') ?? undefined;
-          recorder.record({ kind: 'http-response', at: 'client', conn: 0, exchange, status: response.status, ...(contentType && { contentType }), seqs: [] });
+          const given = response.headers.get('mcp-session-id') ?? undefined;
+          recorder.record({ kind: 'http-response', at: 'client', conn: 0, exchange, status: response.status, ...(contentType && { contentType }), ...(given && { session: given }), seqs: [] });
           await response.body?.cancel().catch(() => undefined);
         } catch (error) {
           recorder.record({ kind: 'send-failed', from: 'client', conn: 0, frame: { http: 'POST', probe: id }, error: messageOf(error) });

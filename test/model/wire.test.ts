@@ -140,9 +140,9 @@ describe('wire oracle: session errors over Streamable HTTP (black box)', () => {
     [5, { kind: 'http-response', at: 'client', conn: 0, exchange: 0, status: 200, contentType: 'application/json', session: 's1', seqs: [0] }],
     [5, { kind: 'deliver', to: 'client', conn: 0, seq: 0, burst: 1, frame: { jsonrpc: '2.0', id: 0, result: {} } }],
   ];
-  const probe = (t: number, exchange: number, status: number, session?: string): [number, TraceEventBody][] => [
+  const probe = (t: number, exchange: number, status: number, session?: string, answeredIn?: string): [number, TraceEventBody][] => [
     [t, { kind: 'http-request', at: 'client', conn: 0, exchange, method: 'POST', ...(session !== undefined && { session }), seqs: [], raw: true }],
-    [t + 1, { kind: 'http-response', at: 'client', conn: 0, exchange, status, seqs: [] }],
+    [t + 1, { kind: 'http-response', at: 'client', conn: 0, exchange, status, ...(answeredIn !== undefined && { session: answeredIn }), seqs: [] }],
   ];
   const del = (t: number, status: number): [number, TraceEventBody][] => [
     [t, { kind: 'http-request', at: 'client', conn: 0, exchange: 5, method: 'DELETE', session: 's1', seqs: [] }],
@@ -155,12 +155,15 @@ describe('wire oracle: session errors over Streamable HTTP (black box)', () => {
     expect(ids(trace(...initialize, ...del(50, 405), ...probe(60, 6, 200, 's1'), [70, end]))).toEqual([]);
   });
 
-  it('http.session-required-400: fires on a POST without a session id accepted (200) or answered 404 by a server that gave one / silent on 400, and on a stateless server', () => {
-    expect(ids(trace(...initialize, ...probe(40, 4, 200), [70, end]))).toEqual(['http.session-required-400']);
+  it('http.session-required-400: fires on a POST without a session id served in the client\'s session (200) or answered 404 by a server that gave one / silent on 400, and on a stateless server', () => {
+    expect(ids(trace(...initialize, ...probe(40, 4, 200, undefined, 's1'), [70, end]))).toEqual(['http.session-required-400']);
+    // Served outside any session (go-sdk v1.8.0 makes an ephemeral one): the server does not require a session for it; reported as its policy.
+    const served = judgeWire(trace(...initialize, ...probe(40, 4, 200), [70, end]), bounds);
+    expect([served.findings, served.policy.map((p) => p.message)]).toEqual([[], [expect.stringMatching(/answered 200 outside any session/)]]);
     expect(ids(trace(...initialize, ...probe(40, 4, 404), [70, end]))).toEqual(['http.session-required-400']);
     expect(ids(trace(...initialize, ...probe(40, 4, 400), [70, end]))).toEqual([]);
     // No session given (stateless): nothing requires one; the initialize POST itself has none.
     const stateless = initialize.map(([t, e]) => [t, e.kind === 'http-response' ? { ...e, session: undefined } : e] as [number, TraceEventBody]);
-    expect(ids(trace(...stateless, ...probe(40, 4, 200), [70, end]))).toEqual([]);
+    expect(ids(trace(...stateless, ...probe(40, 4, 200, undefined, 's1'), [70, end]))).toEqual([]);
   });
 });
