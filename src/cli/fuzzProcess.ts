@@ -52,7 +52,6 @@ export interface ProcessFlags {
 export function targetSpecOf(flags: ProcessFlags): ProcessTargetSpec {
   if (flags.stdio !== undefined && flags.url !== undefined) throw new BadTargetError('bad-option', 'mcp-sim fuzz: --stdio and --url name two targets: give one (use --url URL --start CMD to start an HTTP server).');
   if (flags.start !== undefined && flags.url === undefined) throw new BadTargetError('bad-option', 'mcp-sim fuzz: --start needs --url (the URL the started server answers on, with {port}).');
-  if (flags.reuse) throw new BadTargetError('bad-option', 'mcp-sim fuzz: --reuse is not available yet: every case runs on a fresh process or session.');
   const env: Record<string, string> = {};
   for (const kv of flags.env ?? []) {
     const eq = kv.indexOf('=');
@@ -91,6 +90,7 @@ export async function fuzzProcessCommand(flags: ProcessFlags): Promise<number> {
       ...(flags.rateRuns !== undefined && { rateRuns: flags.rateRuns }),
       ...(flags.tools !== undefined && { tools: flags.tools.split(',') }),
       ...(flags.duplicateIds && { duplicateIds: true }),
+      ...(flags.reuse && { reuse: true }),
       shrink: flags.shrink !== false,
     });
     const replays = new Map<string, string[]>();
