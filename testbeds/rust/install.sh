@@ -25,12 +25,21 @@ if ! [[ "$version" =~ ^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.]+)?$ ]]; then
 fi
 cache="${MCP_SIM_TESTBED_CACHE:-$root/node_modules/.cache/mcp-sim/testbeds}/sdk-rust/$version"
 start=$(date +%s.%N)
-mkdir -p "$cache" || exit 1
 pinned="$here/releases/$version"
 note=""
 if [ -f "$pinned/Cargo.toml" ]; then
   project="$pinned"
 else
+  # Is it a release of rmcp at all? (exit 4), before whether the interpreter can build it (exit 1).
+  if ! info=$(cargo info --quiet "rmcp@$version" 2>&1); then
+    if grep -q 'could not find' <<<"$info"; then
+      echo "testbed sdk-rust: crates.io has no rmcp $version"
+      exit 4
+    fi
+    printf '%s\n' "$info" >&2
+    echo "testbed sdk-rust: cannot look up rmcp $version on crates.io (see above)" >&2
+    exit 1
+  fi
   case "$version" in
     2.*) feature="rmcp-v2" ;;
     3.*) feature="rmcp-v3" ;;
@@ -50,11 +59,6 @@ else
   fi
   if [ ! -f "$project/Cargo.lock" ]; then
     if ! out=$(cargo generate-lockfile --quiet --manifest-path "$project/Cargo.toml" 2>&1); then
-      if grep -q 'failed to select a version for the requirement `rmcp' <<<"$out"; then
-        echo "testbed sdk-rust: crates.io has no rmcp $version"
-        rm -rf "$cache"
-        exit 4
-      fi
       printf '%s\n' "$out" >&2
       echo "testbed sdk-rust: resolving rmcp $version failed (see above)" >&2
       exit 1
@@ -62,6 +66,7 @@ else
   fi
   note=", unpinned: resolved at install, lockfile $project/Cargo.lock"
 fi
+mkdir -p "$cache" || exit 1
 if ! CARGO_TARGET_DIR="$cache/target" cargo build --quiet --locked --manifest-path "$project/Cargo.toml" --bin sdk-testbed; then
   echo "testbed sdk-rust: cargo build of rmcp $version failed (see above)" >&2
   exit 1
