@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HandlerProgram } from '../../src/sim/scenario.ts';
+import { DEFAULT_HANG_AFTER_MS, DEFAULT_IN_FLIGHT_MS, DEFAULT_PROCESS_GRACE_MS } from '../../src/options/defaults.ts';
+import { runCase } from '../../src/realtime/fuzzProcess.ts';
 import { runPlan } from '../../src/realtime/runPlan.ts';
 import {
   programCall,
@@ -160,15 +162,36 @@ describe('rust test bed across rmcp releases (real time)', () => {
     }
   }
 
-  const bad = sdkTestbed('rust', { version: '2.1.0' });
-  const good = sdkTestbed('rust', { version: '2.2.0' });
-  it.skipIf('skipped' in bad || 'skipped' in good)('rust-sdk #957: the same cancelled program differs between 2.1.0 (its error response is written after the cancel) and 2.2.0 (nothing after the cancel)', async () => {
-    const honoured = [byName('a cancel after the first progress, honoured')];
-    const [before] = (await transcripts(bad as SdkTestbed, honoured, 'stdio')).out;
-    const [after] = (await transcripts(good as SdkTestbed, honoured, 'stdio')).out;
-    expect(before!.wire.slice(0, -1)).toEqual(after!.wire);
-    expect(before!.wire.at(-1)).toBe(CANCELLED_ERROR);
-    expect(after!.wire.at(-1)).toBe(CANCEL);
-    expect(before!.handler).toEqual(after!.handler);
+  /** fuzz's own case (run, the black-box oracle, the counterfactual run without the cancel where a result crossed it): the invariants it finds. */
+  const oracle = async (bed: SdkTestbed, transport: SdkTestbedTransport, f: FixedProgram) =>
+    (await runCase(testbedTarget(bed, transport), { calls: [programCall('c1', f.program, f.call)], serverRequests: 'answer' }, { hangAfterMs: DEFAULT_HANG_AFTER_MS, inFlightMs: DEFAULT_IN_FLIGHT_MS, graceMs: DEFAULT_PROCESS_GRACE_MS })).findings.map((x) => x.invariant);
+  /** The swallowed cancel with a sleep the counterfactual finishes within the hang bound, so the oracle can tell the result did not cross the cancel. */
+  const SWALLOWED_SHORT: FixedProgram = { ...SHORT_CANCEL, name: 'a cancel after the first progress, swallowed, 1.5 s sleep', program: { ...SHORT_CANCEL.program, onAbort: 'swallow' } };
+
+  const [v957bad, v957good] = [sdkTestbed('rust', { version: '2.1.0' }), sdkTestbed('rust', { version: '2.2.0' })];
+  it.skipIf('skipped' in v957bad || 'skipped' in v957good)('rust-sdk #957: 2.1.0 writes the cancelled call\'s response (its error when honoured, its result when swallowed: cancel.no-response-after), 2.2.0 writes nothing after the cancel', async () => {
+    const cancelled = [byName('a cancel after the first progress, honoured'), byName('a cancel after the first progress, swallowed')];
+    const [bad, good] = await Promise.all([v957bad, v957good].map((bed) => transcripts(bed as SdkTestbed, cancelled, 'stdio')));
+    expect(bad!.out.map((t) => t.wire.slice(0, -1))).toEqual(good!.out.map((t) => t.wire));
+    expect(bad!.out.map((t) => t.wire.at(-1))).toEqual([CANCELLED_ERROR, OK]);
+    expect(good!.out.map((t) => t.wire.at(-1))).toEqual([CANCEL, CANCEL]);
+    expect(bad!.out.map((t) => t.handler)).toEqual(good!.out.map((t) => t.handler));
+    // The oracle names it where the handler returned a result (an error after a cancel it reports as the SDK's policy).
+    const [badFound, goodFound] = await Promise.all([v957bad, v957good].map((bed) => oracle(bed as SdkTestbed, 'stdio', SWALLOWED_SHORT)));
+    expect(badFound).toEqual(['cancel.no-response-after']);
+    expect(goodFound).toEqual([]);
+  }, 60_000);
+
+  const [v990bad, v990good] = [sdkTestbed('rust', { version: '2.2.0' }), sdkTestbed('rust', { version: '3.0.0' })];
+  it.skipIf('skipped' in v990bad || 'skipped' in v990good)('rust-sdk #990: over http-stateless-json, 2.2.0 answers the POST with the first progress and the call never settles (liveness.call-settles), 3.0.0 sends it all on an SSE stream', async () => {
+    const progressed = byName('progress steps then a result');
+    const [bad, good] = await Promise.all([v990bad, v990good].map((bed) => transcripts(bed as SdkTestbed, [progressed], 'http-stateless-json')));
+    const response = (run: typeof bad) => run!.run.traces[0]!.filter((e) => e.kind === 'http-response').at(-1);
+    expect(response(bad)).toMatchObject({ status: 200, contentType: 'application/json' });
+    expect(response(good)).toMatchObject({ status: 200, contentType: 'text/event-stream' });
+    expect(bad!.out[0]!.wire).toEqual(good!.out[0]!.wire.slice(0, 2));
+    const [badFound, goodFound] = await Promise.all([v990bad, v990good].map((bed) => oracle(bed as SdkTestbed, 'http-stateless-json', progressed)));
+    expect(badFound).toEqual(['liveness.call-settles']);
+    expect(goodFound).toEqual([]);
   }, 60_000);
 });
