@@ -57,10 +57,16 @@ else
   printf '{ "name": "mcp-sim-testbed-sdk-typescript", "private": true, "version": "0.0.0", "type": "module" }\n' > "$cache/package.json"
   if [[ "$sdk" == @modelcontextprotocol/sdk ]]; then
     (cd "$cache" && npmq install --ignore-scripts --save-exact "$sdk@$version")
-  # The node:http adapter of 2.x is its own package with its own versions: take the newest whose
-  # peer range accepts this server release, else install the server alone (HTTP then refuses).
-  elif ! (cd "$cache" && npmq install --ignore-scripts --save-exact "$sdk@$version" @modelcontextprotocol/node); then
-    (cd "$cache" && npmq install --ignore-scripts --save-exact "$sdk@$version")
+  else
+    # The node:http adapter of 2.x is a package with versions of its own: take the newest whose
+    # peer range accepts this server release (npm refuses the others), else the server alone
+    # (server.mjs then says --http is not available in this install).
+    adapters="$(npm view @modelcontextprotocol/node versions --json 2>/dev/null | node -e 'const v = JSON.parse(require("fs").readFileSync(0, "utf8")); console.log([].concat(v).filter((x) => !x.includes("-")).reverse().join(" "))' || true)"
+    installed=""
+    for adapter in $adapters; do
+      if (cd "$cache" && npmq install --ignore-scripts --save-exact "$sdk@$version" "@modelcontextprotocol/node@$adapter" 2>/dev/null); then installed=1; break; fi
+    done
+    [[ -n "$installed" ]] || (cd "$cache" && npmq install --ignore-scripts --save-exact "$sdk@$version")
   fi
   how="unpinned: resolved at install"
 fi
