@@ -4,6 +4,7 @@ import { judgeWire } from '../../src/model/wireJudge.ts';
 import { DEFAULT_HANG_AFTER_MS, DEFAULT_IN_FLIGHT_MS, DEFAULT_PROCESS_GRACE_MS } from '../../src/options/defaults.ts';
 import {
   HTTP_MODES,
+  installSdkTestbed,
   programTranscript,
   runTestbedPrograms,
   sdkTestbed,
@@ -133,6 +134,16 @@ describe('typescript test bed across releases (stdio and every Streamable HTTP m
       }, 90_000);
     }
   }
+
+  it('install.sh: a version npm does not have exits 4 naming it; an installed release is cached (idempotent)', async () => {
+    const unknown = await installSdkTestbed('typescript', { version: '9.9.9' });
+    expect(unknown).toEqual({ code: 4, lastLine: 'testbed sdk-typescript: unknown version 9.9.9: npm has no @modelcontextprotocol/server@9.9.9' });
+    const installed = releases.find((version) => !('skipped' in sdkTestbed('typescript', { version })));
+    if (installed === undefined) return;
+    const again = await installSdkTestbed('typescript', { version: installed });
+    expect(again.code).toBe(0);
+    expect(again.lastLine).toMatch(new RegExp(`^testbed sdk-typescript: ready \\(@modelcontextprotocol/\\w+ ${installed.replaceAll('.', '\\.')}, cached, \\d+\\.\\d s\\)$`));
+  }, 60_000);
 
   it('the pinned releases straddle the fix: its bad and good releases are both pinned', () => {
     expect(releases).toEqual(expect.arrayContaining([FIX.bad, FIX.good, ...FIX.badToo]));
