@@ -53,7 +53,12 @@ interface CallInfo {
   /** The cancel's barrier: the ping sent right after it (`barrierPingId`), and when its answer was read. */
   barrierSent?: boolean;
   barrierAt?: { readonly i: number; readonly t: number };
-  lastProgress?: number;
+  /**
+   * The last progress read, per stream it came on (the POST exchange, the GET stream; -1 for
+   * stdio): the order of two streams is not the order the server wrote them, so `increasing` is
+   * judged within a stream.
+   */
+  readonly lastProgress: Map<number, number>;
   total?: number;
   flagged: Set<string>;
 }
@@ -93,6 +98,10 @@ export function judgeWire(trace: readonly TraceEvent[], options: WireJudgeOption
   const callBySeq = new Map<number, CallInfo>();
   const callByExchange = new Map<number, CallInfo>();
   const exchangeOfServerSeq = new Map<number, number>();
+  /** Each call's own POST exchange, the GET streams, and the exchanges whose stream has ended. */
+  const postExchangeOf = new Map<CallInfo, number>();
+  const getExchanges = new Set<number>();
+  const endedExchanges = new Set<number>();
   /** Calls sent and not yet answered, by id (several when the client reused an id in flight). */
   const inFlight = new Map<string, CallInfo[]>();
   /** Answers read for an id several calls share, when no stream told them apart (stdio). */
@@ -197,8 +206,13 @@ export function judgeWire(trace: readonly TraceEvent[], options: WireJudgeOption
     else if (e.kind === 'action') lastCancelAction = /^(?:cancel|timeout) (c\d+)/.exec(e.action)?.[1];
     else if (e.kind === 'http-request' && e.at === 'client') {
       const c = e.seqs.map((q) => callBySeq.get(q)).find((x) => x !== undefined);
-      if (c) callByExchange.set(e.exchange, c);
-    } else if (e.kind === 'sse-event' && e.at === 'client' && e.seq !== undefined) exchangeOfServerSeq.set(e.seq, e.exchange);
+      if (c) {
+        callByExchange.set(e.exchange, c);
+        if (!postExchangeOf.has(c)) postExchangeOf.set(c, e.exchange);
+      }
+      if (e.method === 'GET') getExchanges.add(e.exchange);
+    } else if (e.kind === 'sse-end' && e.at === 'client') endedExchanges.add(e.exchange);
+    else if (e.kind === 'sse-event' && e.at === 'client' && e.seq !== undefined) exchangeOfServerSeq.set(e.seq, e.exchange);
     else if (e.kind === 'stderr') stderr += e.text;
     else if (e.kind === 'eof' && e.to === 'server') eofAt ??= e.t;
     else if (e.kind === 'exit') exit = e;
@@ -214,7 +228,7 @@ export function judgeWire(trace: readonly TraceEvent[], options: WireJudgeOption
         if (f.method === 'tools/call') {
           const params = isJsonObject(f.params) ? (f.params as Record<string, JsonValue>) : {};
           const meta = isJsonObject(params._meta) ? (params._meta as Record<string, JsonValue>) : {};
-          const c: CallInfo = { label: labels.get(key) ?? `client:${show(f.id)}`, id: f.id!, tool: String(params.name), args: params.arguments ?? {}, token: meta.progressToken, sentAt: e.t, afterCancel: [], flagged: new Set() };
+          const c: CallInfo = { label: labels.get(key) ?? `client:${show(f.id)}`, id: f.id!, tool: String(params.name), args: params.arguments ?? {}, token: meta.progressToken, sentAt: e.t, afterCancel: [], lastProgress: new Map(), flagged: new Set() };
           byId.set(key, c);
           callBySeq.set(e.seq, c);
           inFlight.set(key, [...(inFlight.get(key) ?? []), c]);
@@ -256,10 +270,16 @@ export function judgeWire(trace: readonly TraceEvent[], options: WireJudgeOption
         }
         if (c.cancelledAt !== undefined && c.answeredAt === undefined) c.afterCancel.push({ i: e.i, t: e.t, progress: p.progress ?? null });
         const progress = Number(p.progress);
-        if (c.lastProgress !== undefined && !(progress > c.lastProgress)) {
-          once(c, 'progress.increasing', e.i, `${describe(c)}: progress went from ${c.lastProgress} to ${progress}: each progress must be greater than the last (a rounded percentage repeats)`);
+        const stream = exchangeOfServerSeq.get(e.seq) ?? -1;
+        const last = c.lastProgress.get(stream);
+        if (last !== undefined && !(progress > last)) {
+          once(c, 'progress.increasing', e.i, `${describe(c)}: progress went from ${last} to ${progress}${stream >= 0 ? ' on one stream' : ''}: each progress must be greater than the last (a rounded percentage repeats)`);
         }
-        c.lastProgress = progress;
+        c.lastProgress.set(stream, progress);
+        const own = postExchangeOf.get(c);
+        if (stream >= 0 && own !== undefined && stream !== own && !endedExchanges.has(own) && c.cancelledAt === undefined && c.answeredAt === undefined) {
+          once(c, 'http.related-on-request-stream', e.i, `${describe(c)}: the server sent progress ${p.progress} for it on ${getExchanges.has(stream) ? 'the standalone GET stream' : `another POST's stream (exchange ${stream})`} while the call's own POST stream was open: messages on the GET stream SHOULD be unrelated to running requests, and two streams give the client no order (progress 2 can arrive before 1)`);
+        }
         if (typeof p.total === 'number') {
           if (c.total !== undefined && p.total !== c.total) once(c, 'progress.total-stable', e.i, `${describe(c)}: total changed from ${c.total} to ${p.total} during the call: a client's progress bar jumps back`);
           c.total ??= p.total;

@@ -167,3 +167,25 @@ describe('wire oracle: session errors over Streamable HTTP (black box)', () => {
     expect(ids(trace(...stateless, ...probe(40, 4, 200, undefined, 's1'), [70, end]))).toEqual([]);
   });
 });
+
+describe('wire oracle: progress on two streams (Streamable HTTP)', () => {
+  const get: TraceEventBody = { kind: 'http-request', at: 'client', conn: 0, exchange: 9, method: 'GET', seqs: [] };
+  /** c1 (token 7) on exchange 0, a GET stream on exchange 9. */
+  const head = (): [number, TraceEventBody][] => [[0, get], [0, start(1)], [0, callWork(1, 7, 0)], [0, post(0, 0)], [1, sseHead(0)]];
+
+  it('progress.increasing is judged within a stream: silent on 2 (GET) read before 1 (POST) after a cancel, as rmcp 3.11.0 does / fires on 2 then 1 on one stream', () => {
+    const crossed = trace(...head(), ...onStream(10, 0, 1, progress(7, 1)), [20, cancel(1)], ...onStream(25, 9, 2, progress(7, 3)), ...onStream(30, 0, 3, progress(7, 2)), [31, sseEnd(0)], [300, end]);
+    expect(ids(crossed)).not.toContain('progress.increasing');
+    const oneStream = trace(...head(), ...onStream(10, 0, 1, progress(7, 2)), ...onStream(30, 0, 2, progress(7, 1)), ...onStream(40, 0, 3, result(1)), [41, sseEnd(0)], [300, end]);
+    expect(ids(oneStream)).toContain('progress.increasing');
+  });
+
+  it('http.related-on-request-stream: fires on progress on the GET stream while the call runs on its open POST stream / silent once the call was cancelled, or on its own stream', () => {
+    const onGet = trace(...head(), ...onStream(10, 9, 1, progress(7, 1)), ...onStream(40, 0, 2, result(1)), [41, sseEnd(0)], [300, end]);
+    expect(ids(onGet)).toEqual(['http.related-on-request-stream']);
+    const afterCancel = trace(...head(), [5, cancel(1)], ...onStream(10, 9, 1, progress(7, 1)), [41, sseEnd(0)], [300, end]);
+    expect(ids(afterCancel)).not.toContain('http.related-on-request-stream');
+    const own = trace(...head(), ...onStream(10, 0, 1, progress(7, 1)), ...onStream(40, 0, 2, result(1)), [41, sseEnd(0)], [300, end]);
+    expect(ids(own)).toEqual([]);
+  });
+});
