@@ -44,7 +44,7 @@ const SENDS_AFTER_ABORT = new Set([FIX.bad, ...FIX.badToo]);
 /** How long each program's run watches after its call settled or was cancelled: the late progress comes about 400 ms after the cancel. */
 const TAIL_MS = 1_000;
 /** How long a call is waited for before it is left: generous, as on a loaded machine a POST can take seconds. */
-const HANG_AFTER_MS = 10_000;
+const HANG_AFTER_MS = 6_000;
 
 const named = (name: string) => FIXED_PROGRAMS.find((f) => f.name === name)!;
 const PROGRESS = named('progress steps then a result');
