@@ -67,15 +67,6 @@ const progress = (progressToken: string | number, p: number, more: { readonly to
 
 type Run = { wire: string[]; handler: string[]; findings: string[] };
 
-/**
- * The wire without mcp-sim's own barrier pings (runPlan pings after a cancel, so the judge knows
- * when the server has read it) and their answers: the frames the programs are about.
- */
-function withoutPings(wire: readonly string[]): string[] {
-  const pings = new Set(wire.flatMap((l) => /^→ \{"id":("[^"]*"|\d+),"method":"ping"\}$/.exec(l)?.[1] ?? []));
-  return wire.filter((l) => ![...pings].some((id) => l === `→ {"id":${id},"method":"ping"}` || l.startsWith(`← {"id":${id},`)));
-}
-
 const transports: SdkTestbedTransport[] = ['stdio', ...HTTP_MODES.map((m) => `http-${m}` as const)];
 
 describe('typescript test bed across releases (stdio and every Streamable HTTP mode, real time)', () => {
@@ -96,7 +87,7 @@ describe('typescript test bed across releases (stdio and every Streamable HTTP m
         const programs = json ? [PROGRESS, ERROR, ROOTS] : [PROGRESS, ERROR, ROOTS, CANCEL, LATE];
         const run = await runTestbedPrograms(bed, programs, { transport, tailMs: TAIL_MS, hangAfterMs: HANG_AFTER_MS });
         const [progressRun, errorRun, rootsRun, cancelRun, lateRun] = run.traces.map((trace): Run => ({
-          ...((t) => ({ ...t, wire: withoutPings(t.wire) }))(programTranscript(trace)),
+          ...programTranscript(trace),
           findings: judgeWire(trace, { inFlightMs: DEFAULT_IN_FLIGHT_MS, hangAfterMs: HANG_AFTER_MS, graceMs: DEFAULT_PROCESS_GRACE_MS }).findings.map((f) => f.invariant),
         }));
         // stdio exits by itself at stdin EOF; an HTTP server runs until mcp-sim's SIGTERM.
