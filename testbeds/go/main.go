@@ -13,9 +13,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"log"
 	"os"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -179,19 +181,36 @@ func run(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, er
 }
 
 func main() {
-	for _, a := range os.Args[1:] {
-		if a == "--http" {
-			fmt.Fprintln(os.Stderr, "mcp-sim testbed go: --http is not built yet (stdio only)")
-			os.Exit(2)
-		}
-	}
-	server := mcp.NewServer(&mcp.Implementation{Name: "mcp-sim-testbed-go", Version: "v1.8.0"}, nil)
+	httpFlag := flag.Bool("http", false, "serve Streamable HTTP on 127.0.0.1 instead of stdio")
+	port := flag.Int("port", 0, "with --http: the loopback port")
+	mode := flag.String("mode", "stateful-sse", "with --http: stateful-sse, stateful-json, stateless-sse or stateless-json")
+	flag.Parse()
+	server := mcp.NewServer(&mcp.Implementation{Name: "mcp-sim-testbed-go", Version: sdkVersion()}, nil)
 	server.AddTool(&mcp.Tool{
 		Name:        "run",
 		Description: "Runs the scripted handler program in `program` (mcp-sim testbeds/PROGRAM.md).",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"program":{"type":"object"}},"required":["program"]}`),
 	}, run)
+	if *httpFlag {
+		if err := serveHTTP(server, *port, *mode); err != nil {
+			log.Fatalf("server: %v", err)
+		}
+		return
+	}
 	if err := server.Run(context.Background(), &mcp.StdioTransport{}); err != nil && !errors.Is(err, context.Canceled) {
 		log.Printf("server: %v", err)
 	}
+}
+
+// sdkVersion is the go-sdk release this binary was built with (from its build info), so the
+// serverInfo names the release under test.
+func sdkVersion() string {
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, dep := range info.Deps {
+			if dep.Path == "github.com/modelcontextprotocol/go-sdk" {
+				return dep.Version
+			}
+		}
+	}
+	return "unknown"
 }
