@@ -88,7 +88,31 @@ func downstream(ctx context.Context, ss *mcp.ServerSession, method string) error
 	return err
 }
 
+// handlers counts the run handlers still going, so the process can let them report how the
+// connection's end reached them before it exits (see awaitHandlers).
+var handlers sync.WaitGroup
+
+// closeGrace bounds how long the process waits, once its transport has ended, for handlers to
+// observe that end and write their last side-channel events: a handler the SDK never cancels
+// (or one that ignores the cancel) is left, and its missing handler-end is what mcp-sim sees.
+const closeGrace = time.Second
+
+// awaitHandlers waits for the running handlers, at most closeGrace.
+func awaitHandlers() {
+	done := make(chan struct{})
+	go func() {
+		handlers.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(closeGrace):
+	}
+}
+
 func run(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	handlers.Add(1)
+	defer handlers.Done()
 	var args struct {
 		Program *program `json:"program"`
 		Call    string   `json:"call"`
@@ -192,7 +216,9 @@ func main() {
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"program":{"type":"object"}},"required":["program"]}`),
 	}, run)
 	if *httpFlag {
-		if err := serveHTTP(server, *port, *mode); err != nil {
+		err := serveHTTP(server, *port, *mode)
+		awaitHandlers()
+		if err != nil {
 			log.Fatalf("server: %v", err)
 		}
 		return
@@ -200,6 +226,7 @@ func main() {
 	if err := server.Run(context.Background(), &mcp.StdioTransport{}); err != nil && !errors.Is(err, context.Canceled) {
 		log.Printf("server: %v", err)
 	}
+	awaitHandlers()
 }
 
 // sdkVersion is the go-sdk release this binary was built with (from its build info), so the
