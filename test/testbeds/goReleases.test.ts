@@ -22,14 +22,18 @@ import { FIXED_PROGRAMS, type FixedProgram } from './fixedPrograms.ts';
  * for them, black box, real time. The releases differ in one lifecycle bug, go-sdk #1004 (fixed
  * in v1.7.0 by PR #1011): on a stateful HTTP session, a POST that reuses the id of a request still
  * in flight is rejected from v1.7.0 on, and before that cross-wired (the first request's response
- * goes to the second POST, the first POST never ends). A release that is not installed shows as a
- * skipped test that names its install command.
+ * goes to the second POST, the first POST never ends). And in a second one, over stdio: from
+ * v1.7.0 (PR #1007) stdin EOF cancels the handlers still running and the process exits; v1.6.1
+ * leaves them running and does not exit. A release that is not installed shows as a skipped test
+ * that names its install command.
  */
 const manifest = sdkTestbedManifest('go')!;
 const releases = sdkTestbedReleases(manifest).map((r) => r.version);
 
 /** The first release that rejects a duplicate in-flight id on a stateful session (go-sdk PR #1011). */
 const DUPLICATE_ID_FIXED_IN = 'v1.7.0';
+/** The first release whose jsonrpc2 layer cancels in-flight handlers when the reader ends (stdin EOF), so a stdio server exits at EOF: go-sdk PR #1007, commit cd7d80c. */
+const EOF_CANCELS_FROM = 'v1.7.0';
 const atLeast = (version: string, than: string) => version.localeCompare(than, 'en', { numeric: true }) >= 0;
 
 const named = (name: string): FixedProgram => FIXED_PROGRAMS.find((f) => f.name === name)!;
@@ -94,8 +98,14 @@ function sideChannel(trace: readonly TraceEvent[]): string[] {
   });
 }
 
-/** Per call label: the status of its POST's response (undefined: none came) and the frames that POST delivered. */
-function postOf(trace: readonly TraceEvent[], label: string): { status: number | undefined; frames: unknown[] } {
+/**
+ * Per call label: the status of its POST's response (undefined: none came) and the frames that
+ * POST delivered, before the client's close (DELETE): what happens to an orphaned POST while the
+ * session closes races the client dropping it.
+ */
+function postOf(whole: readonly TraceEvent[], label: string): { status: number | undefined; frames: unknown[] } {
+  const closeAt = whole.findIndex((e) => e.kind === 'http-request' && e.method === 'DELETE');
+  const trace = closeAt < 0 ? whole : whole.slice(0, closeAt);
   const start = trace.find((e) => e.kind === 'call-start' && e.call === label);
   const sendAt = start ? trace.findIndex((e) => e.i > start.i && e.kind === 'send') : -1;
   const send = trace[sendAt];
@@ -114,6 +124,16 @@ async function duplicateIdRun(bed: SdkTestbed, transport: SdkTestbedTransport): 
   const c1 = programCall('c1', slow);
   const c2 = { ...programCall('c2', fast), at: { kind: 'written', call: 'c1', ms: 300 } as const, sameIdAs: 'c1' };
   const run = await runPlan(testbedTarget(bed, transport), { calls: [c1, c2], serverRequests: 'answer' }, { hangAfterMs: 2_000 });
+  return run.trace;
+}
+
+/**
+ * A handler that never ends (`hang`, honour), then the client's close: stdin EOF over stdio,
+ * DELETE of the session over stateful HTTP. The whole run's trace, the close included.
+ */
+async function hangThenClose(bed: SdkTestbed, transport: SdkTestbedTransport): Promise<TraceEvent[]> {
+  const hang: HandlerProgram = { steps: [], end: { kind: 'hang' }, onAbort: 'honour' };
+  const run = await runPlan(testbedTarget(bed, transport), { calls: [programCall('c1', hang)], serverRequests: 'answer' }, { hangAfterMs: 800 });
   return run.trace;
 }
 
@@ -164,6 +184,25 @@ describe('go-sdk releases: fixed programs on each pinned release, stdio and ever
           expect(run.exit?.after).toBe('sigterm');
         }, 90_000);
       }
+
+      // The other fix between v1.6.1 and v1.7.0, over stdio: before it, stdin EOF neither cancels a running
+      // handler nor lets Server.Run return while one runs, so the process never exits by itself
+      // (lifecycle.stdio-exit; SIGTERM after the grace period).
+      const eofCancels = atLeast(version, EOF_CANCELS_FROM);
+      it(`stdio: stdin EOF with a handler that never ends: ${eofCancels ? 'the handler is cancelled (it reports the abort) and the process exits by itself' : 'no abort reaches the handler and the process does not exit (SIGTERM)'}`, async () => {
+        const trace = await hangThenClose(bed, 'stdio');
+        expect(sideChannel(trace)).toEqual(eofCancels ? ['handler-start c1', 'abort-observed c1', 'handler-end c1 aborted'] : ['handler-start c1']);
+        expect(trace.find((e) => e.kind === 'exit')).toMatchObject(eofCancels ? { after: 'eof', code: 0 } : { after: 'sigterm', signal: 'SIGTERM' });
+      }, 60_000);
+
+      it('http-stateful-sse: DELETE of a session whose handler never ends gets no answer, and the handler is never cancelled (not even by SIGTERM)', async () => {
+        const trace = await hangThenClose(bed, 'http-stateful-sse');
+        const del = trace.find((e) => e.kind === 'http-request' && e.method === 'DELETE');
+        expect(del).toBeDefined();
+        expect(trace.some((e) => e.kind === 'http-response' && del?.kind === 'http-request' && e.exchange === del.exchange)).toBe(false);
+        expect(sideChannel(trace)).toEqual(['handler-start c1']);
+        expect(trace.find((e) => e.kind === 'exit')).toMatchObject({ after: 'sigterm', code: 0 });
+      }, 60_000);
 
       const fixed = atLeast(version, DUPLICATE_ID_FIXED_IN);
       for (const transport of ['http-stateful-sse', 'http-stateful-json'] as const) {
