@@ -45,8 +45,8 @@ interface ReleaseBehaviour {
   readonly crashesOnSwallow: boolean;
   /** How the process ends when stdin closes with a handler still running. */
   readonly eofWithHandlerInFlight: 'eof' | 'sigterm';
-  /** The `roots/list` request the server writes. */
-  readonly rootsRequest: string;
+  /** Every server→client request carries `"_meta": {}` in its params (2.0.0 only). */
+  readonly emptyMeta: boolean;
   /**
    * A server request in stateless HTTP mode: `refused` (the SDK fails the call at once: there is no
    * session to answer on) or `stranded` (1.x writes it on the POST's stream; the client's answer,
@@ -57,12 +57,11 @@ interface ReleaseBehaviour {
 
 const V1_CANCEL = '← {"error":{"code":0,"message":"Request cancelled"},"id":"c1"}';
 const V2_HTTP_CANCEL = '← {"error":{"code":-32800,"message":"Request cancelled"},"id":"c1"}';
-const ROOTS = '← {"id":"s1","method":"roots/list"}';
-const v1 = (eof: 'eof' | 'sigterm'): ReleaseBehaviour => ({ cancelAnswer: V1_CANCEL, cancelAnswerHttp: V1_CANCEL, crashesOnSwallow: true, eofWithHandlerInFlight: eof, rootsRequest: ROOTS, statelessServerRequest: 'stranded' });
+const v1 = (eof: 'eof' | 'sigterm'): ReleaseBehaviour => ({ cancelAnswer: V1_CANCEL, cancelAnswerHttp: V1_CANCEL, crashesOnSwallow: true, eofWithHandlerInFlight: eof, emptyMeta: false, statelessServerRequest: 'stranded' });
 
 const BEHAVIOUR: Readonly<Record<string, ReleaseBehaviour>> = {
-  '2.3.0': { cancelAnswer: undefined, cancelAnswerHttp: V2_HTTP_CANCEL, crashesOnSwallow: false, eofWithHandlerInFlight: 'eof', rootsRequest: ROOTS, statelessServerRequest: 'refused' },
-  '2.0.0': { cancelAnswer: undefined, cancelAnswerHttp: V2_HTTP_CANCEL, crashesOnSwallow: false, eofWithHandlerInFlight: 'eof', rootsRequest: '← {"id":"s1","method":"roots/list","params":{"_meta":{}}}', statelessServerRequest: 'refused' },
+  '2.3.0': { cancelAnswer: undefined, cancelAnswerHttp: V2_HTTP_CANCEL, crashesOnSwallow: false, eofWithHandlerInFlight: 'eof', emptyMeta: false, statelessServerRequest: 'refused' },
+  '2.0.0': { cancelAnswer: undefined, cancelAnswerHttp: V2_HTTP_CANCEL, crashesOnSwallow: false, eofWithHandlerInFlight: 'eof', emptyMeta: true, statelessServerRequest: 'refused' },
   '1.30.0': v1('eof'),
   '1.27.0': v1('eof'),
   '1.26.0': v1('sigterm'),
@@ -74,6 +73,11 @@ const ERROR = fixed('an error end');
 const ROOTS_CALL = fixed('a roots/list call answered, then progress');
 const HONOURED = fixed('a cancel after the first progress, honoured');
 const SWALLOWED = fixed('a cancel after the first progress, swallowed');
+/** The other two server requests a call step sends (the test bed's `call` steps), then progress. */
+const SAMPLING_ELICITATION: TestbedProgram = {
+  program: { steps: [{ kind: 'call', method: 'sampling/createMessage', timeoutMs: 5_000 }, { kind: 'call', method: 'elicitation/create' }, { kind: 'progress', progress: 1 }], end: { kind: 'result' }, onAbort: 'honour' },
+  call: { progressToken: 'q' },
+};
 /** A handler still running when the client closes: one progress (so the run knows it started), then no end. */
 const IN_FLIGHT: TestbedProgram = { program: { steps: [{ kind: 'progress', progress: 1 }], end: { kind: 'hang' }, onAbort: 'honour' }, call: { progressToken: 'h' } };
 /** A cancel that stateless HTTP cannot deliver: the sleep is short enough for the result to land within the run's tail. */
@@ -89,11 +93,17 @@ const RESULT = '← {"id":"c1","result":{"content":[{"text":"ok","type":"text"}]
 const CANCEL = '→ {"method":"notifications/cancelled","params":{"reason":"mcp-sim cancelled the call","requestId":"c1"}}';
 const ERROR_FRAME = '← {"error":{"code":-32000,"message":"scripted failure"},"id":"c1"}';
 
+/** A server request as `b` writes it: `params` (canonical JSON, keys sorted) with `"_meta":{}` first where it adds that. */
+const serverRequest = (b: ReleaseBehaviour, id: string, method: string, params?: string) => {
+  const body = b.emptyMeta ? (params === undefined ? '{"_meta":{}}' : `{"_meta":{},${params.slice(1)}`) : params;
+  return `← {"id":"${id}","method":"${method}"${body === undefined ? '' : `,"params":${body}`}}`;
+};
+
 /** The frames of the first three fixed programs over a transport that streams (stdio, SSE). */
 const streamed = (b: ReleaseBehaviour) => ({
   progress: [call('p1'), progress(1, 'p1', { total: 2, message: 'half' }), progress(2, 'p1', { total: 2 }), RESULT],
   error: [call(), ERROR_FRAME],
-  roots: [call(7), b.rootsRequest, '→ {"id":"s1","result":{"roots":[]}}', progress(1, 7), RESULT],
+  roots: [call(7), serverRequest(b, 's1', 'roots/list'), '→ {"id":"s1","result":{"roots":[]}}', progress(1, 7), RESULT],
 });
 
 /** Longer than the default tail: a 1.x answer to a cancel comes late on a loaded machine, and must land in its own program's slice. */
@@ -118,9 +128,18 @@ describe('python test bed across releases of mcp (black box, real time)', () => 
     }
     const b = BEHAVIOUR[version]!;
     describe(`mcp ${version}`, () => {
-      it('stdio: progress, an error end, a roots/list call, a cancel honoured; exits at stdin EOF', async () => {
-        const r = await run(bed, [PROGRESS, ERROR, ROOTS_CALL, HONOURED]);
-        const [p, e, roots, cancel] = r.transcripts;
+      it('stdio: progress, an error end, server requests, a cancel honoured; exits at stdin EOF', async () => {
+        const r = await run(bed, [PROGRESS, ERROR, ROOTS_CALL, SAMPLING_ELICITATION, HONOURED]);
+        const [p, e, roots, sampling, cancel] = r.transcripts;
+        expect(sampling!.wire).toEqual([
+          call('q'),
+          serverRequest(b, 's1', 'sampling/createMessage', '{"maxTokens":16,"messages":[{"content":{"text":"run","type":"text"},"role":"user"}]}'),
+          '→ {"id":"s1","result":{"content":{"text":"ok","type":"text"},"model":"mcp-sim","role":"assistant"}}',
+          serverRequest(b, 's2', 'elicitation/create', '{"message":"run","mode":"form","requestedSchema":{"properties":{},"type":"object"}}'),
+          '→ {"id":"s2","result":{"action":"decline"}}',
+          progress(1, 'q'),
+          RESULT,
+        ]);
         const want = streamed(b);
         expect(p!.wire).toEqual(want.progress);
         expect(e!.wire).toEqual(want.error);
@@ -178,7 +197,7 @@ describe('python test bed across releases of mcp (black box, real time)', () => 
           expect(roots!.wire).toEqual([call(7), progress(1, 7), RESULT]);
         } else {
           // Answered, but on a POST of its own that a fresh instance drops: the call's POST stays open.
-          expect(roots!.wire).toEqual([call(7), b.rootsRequest, '→ {"id":"s1","result":{"roots":[]}}']);
+          expect(roots!.wire).toEqual([call(7), serverRequest(b, 's1', 'roots/list'), '→ {"id":"s1","result":{"roots":[]}}']);
           expect(roots!.handler).toEqual(['start c1', 'step c1 #0 call']);
           expect(r.stderr).toContain('Received response with an unknown request ID');
         }
