@@ -135,7 +135,8 @@ describe('python test bed across releases of mcp (black box, real time)', () => 
   for (const version of releases) {
     const bed = sdkTestbed('python', { version });
     if ('skipped' in bed) {
-      it.skip(`mcp ${version}: skipped, ${bed.skipped}`, () => {});
+      // sdkTestbed's hint names the install command without the release: add it.
+      it.skip(`mcp ${version}: skipped, ${bed.skipped}, with MCP_SIM_SDK_VERSION=${version}`, () => {});
       continue;
     }
     const b = BEHAVIOUR[version]!;
