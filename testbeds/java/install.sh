@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
-# Builds the Java SDK test bed (testbeds/PROGRAM.md) into the cache: <cache>/sdk-java/testbed.jar,
-# Maven's local repository in <cache>/sdk-java/m2 (everything from Maven Central; `-o` works
-# after one online build: MCP_SIM_TESTBED_OFFLINE=1). Idempotent: a hash of pom.xml and src skips
-# an unchanged build. Exit 3: java or mvn missing; exit 1: any other failure.
+# Builds the Java SDK test bed (testbeds/PROGRAM.md) for one release of io.modelcontextprotocol.sdk:mcp,
+# MCP_SIM_SDK_VERSION (default: the first release testbed.json lists), into
+#   <cache>/sdk-java/<version>/testbed.jar   (<cache>: $MCP_SIM_TESTBED_CACHE, else <repo>/node_modules/.cache/mcp-sim/testbeds)
+# with Maven's local repository shared by the releases in <cache>/sdk-java/m2 (everything from
+# Maven Central; `-o` works after one online build: MCP_SIM_TESTBED_OFFLINE=1).
+# A pinned release builds from releases/<version>/pom.xml; a version not listed gets a pom made
+# from the newest pinned one, written with its resolved dependency list into its directory.
+# Idempotent: a hash of the poms and src skips an unchanged build.
+# Exit 3: java or mvn missing; exit 4: Maven Central has no such release; exit 1: any other failure.
 set -euo pipefail
 for tool in java mvn; do
   if ! command -v "$tool" >/dev/null 2>&1; then
@@ -12,22 +17,55 @@ for tool in java mvn; do
 done
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-cache="${MCP_SIM_TESTBED_CACHE:-$root/node_modules/.cache/mcp-sim/testbeds}/sdk-java"
+base="${MCP_SIM_TESTBED_CACHE:-$root/node_modules/.cache/mcp-sim/testbeds}/sdk-java"
 start=$(date +%s.%N)
 elapsed() { awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }'; }
-mkdir -p "$cache"
-hash="$(cd "$here" && find pom.xml src -type f | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -d' ' -f1)"
-if [[ -f "$cache/testbed.jar" && -f "$cache/source.sha256" && "$(cat "$cache/source.sha256")" == "$hash" ]]; then
-  echo "testbed sdk-java: ready (mcp 2.1.0, unchanged sources, $(elapsed) s)"
-  exit 0
+# The releases testbed.json lists, newest first (node is there: mcp-sim runs this script).
+listed="$(node -e 'for (const r of require(process.argv[1]).releases) console.log(r.version)' "$here/testbed.json")"
+newest="$(head -n1 <<<"$listed")"
+version="${MCP_SIM_SDK_VERSION:-$newest}"
+if [[ ! "$version" =~ ^[0-9A-Za-z.+-]+$ ]]; then
+  echo "testbed sdk-java: not a release name: $version"
+  exit 4
 fi
+cache="$base/$version"
+mkdir -p "$cache"
 offline=()
 if [[ "${MCP_SIM_TESTBED_OFFLINE:-}" == "1" ]]; then offline=(-o); fi
-if ! (cd "$here" && mvn -q -B "${offline[@]}" -Dmaven.repo.local="$cache/m2" -Dtestbed.buildDir="$cache/target" \
-        -Dstyle.color=never clean package 2>&1 | sed 's/\x1b\[[0-9;]*m//g'); then
-  echo "testbed sdk-java: maven build failed (see above)" >&2
+mvn_q() { mvn -q -B "${offline[@]}" -Dmaven.repo.local="$base/m2" -Dstyle.color=never "$@" 2>&1 | sed 's/\x1b\[[0-9;]*m//g'; }
+
+if grep -qxF "$version" <<<"$listed"; then
+  pom="$here/releases/$version/pom.xml"
+  pinned="pinned"
+else
+  # Unlisted: ask Maven Central for the release before anything is built.
+  if ! mvn_q dependency:get -Dartifact="io.modelcontextprotocol.sdk:mcp:$version" -Dtransitive=false >/dev/null; then
+    echo "testbed sdk-java: io.modelcontextprotocol.sdk:mcp $version is not on Maven Central (pinned: $(tr '\n' ' ' <<<"$listed"))"
+    exit 4
+  fi
+  pom="$cache/pom.xml"
+  sed -e "s|<relativePath>../../pom.xml</relativePath>|<relativePath>$here/pom.xml</relativePath>|" \
+      -e "s|$newest|$version|g" "$here/releases/$newest/pom.xml" > "$pom.new"
+  # The shared sources, named from here (the parent's default is relative to a pinned release's folder).
+  sed -i "s|</properties>|  <testbed.sources>$here/src/main</testbed.sources>\n  </properties>|" "$pom.new"
+  mv -f "$pom.new" "$pom"
+  pinned="unpinned: resolved at install"
+fi
+
+hash="$( (cd "$here" && find pom.xml src -type f | LC_ALL=C sort | xargs sha256sum; sha256sum "$pom" | cut -d' ' -f1) | sha256sum | cut -d' ' -f1)"
+if [[ -f "$cache/testbed.jar" && -f "$cache/source.sha256" && "$(cat "$cache/source.sha256")" == "$hash" ]]; then
+  echo "testbed sdk-java: ready (mcp $version, $pinned, unchanged sources, $(elapsed) s)"
+  exit 0
+fi
+if ! mvn_q -f "$pom" -Dtestbed.buildDir="$cache/target" clean package; then
+  echo "testbed sdk-java: maven build of mcp $version failed (see above)"
   exit 1
 fi
-cp "$cache/target/testbed.jar" "$cache/testbed.jar"
+if [[ "$pinned" != "pinned" ]]; then
+  # What an unlisted release resolved to: its lockfile, in its own directory.
+  mvn_q -f "$pom" dependency:list -DoutputFile="$cache/dependencies.txt" -DincludeScope=runtime >/dev/null
+fi
+# A new file moved into place: a server still running keeps reading the jar it opened.
+cp "$cache/target/testbed.jar" "$cache/testbed.jar.new" && mv -f "$cache/testbed.jar.new" "$cache/testbed.jar"
 echo "$hash" > "$cache/source.sha256"
-echo "testbed sdk-java: ready (mcp 2.1.0, $(elapsed) s)"
+echo "testbed sdk-java: ready (mcp $version, $pinned, $(elapsed) s)"
