@@ -37,6 +37,9 @@ const SAMPLING: TestbedProgram = {
 };
 const PROGRAMS: readonly TestbedProgram[] = [PROGRESS, ERROR, ROOTS, SAMPLING];
 
+/** The pinned releases with the two HTTP bugs of a request with no handler (#1040, #784). */
+const BUGGY = ['2.0.0', '1.1.4'];
+
 const RESULT = '← {"id":"c1","result":{"content":[{"text":"ok","type":"text"}],"isError":false}}';
 
 /** Each program's transcript lines: the wire (without the tools/call request itself) and the handler's events. */
@@ -66,7 +69,7 @@ async function unknownMethodExchange(bed: SdkTestbed, transport: SdkTestbedTrans
 
 describe('java test bed across releases (io.modelcontextprotocol.sdk:mcp; black box, real time)', () => {
   it('testbed.json lists the releases newest first, and the HTTP modes the SDK has', () => {
-    expect(releases).toEqual(['2.1.0', '2.0.1', '2.0.0']);
+    expect(releases).toEqual(['2.1.0', '2.0.1', '2.0.0', '1.1.4']);
     expect(manifest.http?.modes).toEqual(['stateful-sse', 'stateless-json']);
     expect(manifest.transports).toEqual(['stdio', 'http-stateful-sse', 'http-stateless-json']);
   });
@@ -101,7 +104,8 @@ describe('java test bed across releases (io.modelcontextprotocol.sdk:mcp; black 
           RESULT,
         ]);
         expect(sampling!.wire[0]).toContain('"maxTokens":16,"messages":[{"content":{"text":"run","type":"text"},"role":"user"}]');
-        expect(sampling!.wire[2]).toContain('"message":"run","mode":"form","requestedSchema":{"properties":{},"type":"object"}');
+        // 1.x's ElicitRequest has no mode field (releases/1.1.4/ElicitForm.java builds it).
+        expect(sampling!.wire[2]).toContain(version.startsWith('1.') ? '"params":{"message":"run","requestedSchema":{"properties":{},"type":"object"}}' : '"message":"run","mode":"form","requestedSchema":{"properties":{},"type":"object"}');
         if (transport === 'stdio') expect(run.exit?.after).toBe('eof');
       });
     }
@@ -134,9 +138,9 @@ describe('java test bed across releases (io.modelcontextprotocol.sdk:mcp; black 
       expect(waited).toEqual(['← {"id":"s1","method":"sampling/createMessage",', expect.stringMatching(/^→ \{"id":"s1","result":/), '← {"method":"notifications/progress",', RESULT]);
     });
 
-    // java-sdk #1040, fixed by #1041 in 2.0.1: McpStreamableServerSession#responseStream wrote the
-    // -32601 for a method with no handler and never closed the POST's SSE stream.
-    const fixed = version !== '2.0.0';
+    // java-sdk #1040, fixed by #1041 in 2.0.1 (and 1.1.5 on the 1.1.x line): McpStreamableServerSession#responseStream
+    // wrote the -32601 for a method with no handler and never closed the POST's SSE stream.
+    const fixed = !BUGGY.includes(version);
     it(`${version} http-stateful-sse: the POST of a request with no handler ${fixed ? 'ends after its -32601' : 'stays open after its -32601 (the bug, http.exchange-completes)'}`, async () => {
       const { answer, open } = await unknownMethodExchange(bed, 'http-stateful-sse');
       expect(answer).toMatchObject({ id: 'u1', error: { code: -32601, message: 'Method not found: mcp-sim/no-such-method' } });

@@ -4,7 +4,8 @@
 #   <cache>/sdk-java/<version>/testbed.jar   (<cache>: $MCP_SIM_TESTBED_CACHE, else <repo>/node_modules/.cache/mcp-sim/testbeds)
 # with Maven's local repository shared by the releases in <cache>/sdk-java/m2 (everything from
 # Maven Central; `-o` works after one online build: MCP_SIM_TESTBED_OFFLINE=1).
-# A pinned release builds from releases/<version>/pom.xml; a version not listed gets a pom made
+# A pinned release builds from releases/<version>/pom.xml (and its *.java, each in place of the
+# src/ file of that name, where the release's API differs); a version not listed gets a pom made
 # from the newest pinned one, written with its resolved dependency list into its directory.
 # Idempotent: a hash of the poms and src skips an unchanged build.
 # Exit 3: java or mvn missing; exit 4: Maven Central has no such release; exit 1: any other failure.
@@ -44,20 +45,27 @@ else
     exit 4
   fi
   pom="$cache/pom.xml"
-  sed -e "s|<relativePath>../../pom.xml</relativePath>|<relativePath>$here/pom.xml</relativePath>|" \
+  # Maven finds a parent by a relative path: a copy of the shared build beside the release's folder.
+  cp "$here/pom.xml" "$base/parent-pom.xml"
+  sed -e "s|<relativePath>../../pom.xml</relativePath>|<relativePath>../parent-pom.xml</relativePath>|" \
       -e "s|$newest|$version|g" "$here/releases/$newest/pom.xml" > "$pom.new"
-  # The shared sources, named from here (the parent's default is relative to a pinned release's folder).
-  sed -i "s|</properties>|  <testbed.sources>$here/src/main</testbed.sources>\n  </properties>|" "$pom.new"
   mv -f "$pom.new" "$pom"
   pinned="unpinned: resolved at install"
 fi
 
-hash="$( (cd "$here" && find pom.xml src -type f | LC_ALL=C sort | xargs sha256sum; sha256sum "$pom" | cut -d' ' -f1) | sha256sum | cut -d' ' -f1)"
+# The release's sources: src/, where the API differs a file of releases/<version>/ in place of one of src/ (same name).
+overlay=()
+if [[ "$pinned" == "pinned" ]]; then mapfile -t overlay < <(find "$here/releases/$version" -name '*.java' | LC_ALL=C sort); fi
+hash="$( (cd "$here" && find pom.xml src -type f | LC_ALL=C sort | xargs sha256sum; sha256sum "$pom" "${overlay[@]}" | cut -d' ' -f1) | sha256sum | cut -d' ' -f1)"
 if [[ -f "$cache/testbed.jar" && -f "$cache/source.sha256" && "$(cat "$cache/source.sha256")" == "$hash" ]]; then
   echo "testbed sdk-java: ready (mcp $version, $pinned, unchanged sources, $(elapsed) s)"
   exit 0
 fi
-if ! mvn_q -f "$pom" -Dtestbed.buildDir="$cache/target" clean package; then
+rm -rf "$cache/src" && cp -R "$here/src" "$cache/src"
+for file in "${overlay[@]}"; do
+  cp "$file" "$cache/src/main/java/dev/mcpsim/sdktestbed/$(basename "$file")"
+done
+if ! mvn_q -f "$pom" -Dtestbed.buildDir="$cache/target" -Dtestbed.sources="$cache/src/main" clean package; then
   echo "testbed sdk-java: maven build of mcp $version failed (see above)"
   exit 1
 fi

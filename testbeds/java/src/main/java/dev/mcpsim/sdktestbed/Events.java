@@ -20,8 +20,11 @@ final class Events {
         this.err = err;
     }
 
-    synchronized void emit(Object call, Map<String, Object> body) {
-        Map<String, Object> line = new LinkedHashMap<>(body);
+    /** One line, its keys in a fixed order: {@code event}, then {@code fields}, then {@code call}. */
+    synchronized void emit(Object call, String event, Map<String, Object> fields) {
+        Map<String, Object> line = new LinkedHashMap<>();
+        line.put("event", event);
+        line.putAll(fields);
         if (call != null) line.put("call", call);
         try {
             err.println("mcp-sim-event " + json.writeValueAsString(line));

@@ -2,7 +2,6 @@ package dev.mcpsim.sdktestbed;
 
 import io.modelcontextprotocol.server.McpAsyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema.CreateMessageRequest;
-import io.modelcontextprotocol.spec.McpSchema.ElicitRequest;
 import io.modelcontextprotocol.spec.McpSchema.ProgressNotification;
 import io.modelcontextprotocol.spec.McpSchema.Role;
 import io.modelcontextprotocol.spec.McpSchema.SamplingMessage;
@@ -10,7 +9,6 @@ import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import reactor.core.publisher.Mono;
 
 import java.util.List;
-import java.util.Map;
 
 /**
  * What a handler can say to the client while it runs: progress, and the requests of a program's
@@ -40,8 +38,7 @@ interface Peer {
                         .messages(List.of(new SamplingMessage(Role.USER, new TextContent("run"))))
                         .maxTokens(16)
                         .build());
-                    case "elicitation/create" -> exchange.createElicitation(
-                        ElicitRequest.builder("run", Map.of("type", "object", "properties", Map.of())).build());
+                    case "elicitation/create" -> exchange.createElicitation(ElicitForm.request());
                     case "roots/list" -> exchange.listRoots();
                     default -> Mono.error(new IllegalArgumentException("program: unknown call method " + method));
                 };

@@ -72,7 +72,7 @@ final class Program {
         event("handler-start");
         for (int index = 0; index < steps.size(); index++) {
             Map<String, Object> step = steps.get(index);
-            events.emit(call, Map.of("event", "step", "index", index));
+            events.emit(call, "step", Map.of("index", index));
             switch (String.valueOf(step.get("kind"))) {
                 case "progress" -> {
                     Object t = "invent".equals(faults.get("progressToken")) ? "invented-" + index : token;
@@ -154,10 +154,10 @@ final class Program {
     }
 
     private void event(String name) {
-        events.emit(call, Map.of("event", name));
+        events.emit(call, name, Map.of());
     }
 
     private void event(String name, String outcome) {
-        events.emit(call, Map.of("event", name, "outcome", outcome));
+        events.emit(call, name, Map.of("outcome", outcome));
     }
 }
