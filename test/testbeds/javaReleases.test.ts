@@ -45,6 +45,8 @@ const RESULT = '← {"id":"c1","result":{"content":[{"text":"ok","type":"text"}]
 /** Each program's transcript lines: the wire (without the tools/call request itself) and the handler's events. */
 async function transcripts(bed: SdkTestbed, transport: SdkTestbedTransport) {
   const run = await runTestbedPrograms(bed, PROGRAMS, { transport });
+  // Start-up per release and transport (spawn to initialized), for the report; real time, noisy.
+  console.info(`java ${bed.version} ${transport}: start-up ${Math.round(run.startupMs)} ms, ${PROGRAMS.length} programs in ${Math.round(run.totalMs)} ms`);
   return { run, t: run.traces.map((trace) => programTranscript(trace)).map((p) => ({ wire: p.wire.filter((l) => !l.includes('"tools/call"')), handler: p.handler })) };
 }
 
