@@ -140,6 +140,19 @@ describe('java test bed across releases (io.modelcontextprotocol.sdk:mcp; black 
       expect(waited).toEqual(['← {"id":"s1","method":"sampling/createMessage",', expect.stringMatching(/^→ \{"id":"s1","result":/), '← {"method":"notifications/progress",', RESULT]);
     });
 
+    // The stdio transport completes its inbound stream only when every request's handler has
+    // ended (a flatMap), and only then disposes its non-daemon threads: at stdin EOF a handler in
+    // flight holds the JVM, and one that never ends holds it until SIGTERM (lifecycle.stdio-exit).
+    it(`${version} stdio: at stdin EOF with a handler in flight, no result is written; a handler that never ends keeps the process until SIGTERM`, async () => {
+      const inFlight = (end: HandlerProgram['end'], steps: HandlerProgram['steps']): TestbedProgram => ({ program: { steps, end, onAbort: 'honour' } });
+      // hangAfterMs: the run gives the call up (no cancel) 1 s after it was written, then closes stdin.
+      const sleeping = await runTestbedPrograms(bed, [inFlight({ kind: 'result' }, [{ kind: 'sleep', ms: 1_500 }])], { hangAfterMs: 1_000, tailMs: 0 });
+      const hanging = await runTestbedPrograms(bed, [inFlight({ kind: 'hang' }, [])], { hangAfterMs: 1_000, tailMs: 0 });
+      const wire = (run: typeof sleeping) => programTranscript(run.traces[0]!).wire.filter((l) => !l.includes('"tools/call"'));
+      expect({ wire: wire(sleeping), exit: sleeping.exit?.after }).toEqual({ wire: [], exit: 'eof' });
+      expect({ wire: wire(hanging), exit: hanging.exit?.after }).toEqual({ wire: [], exit: 'sigterm' });
+    });
+
     // java-sdk #1040, fixed by #1041 in 2.0.1 (and 1.1.5 on the 1.1.x line): McpStreamableServerSession#responseStream
     // wrote the -32601 for a method with no handler and never closed the POST's SSE stream.
     const fixed = !BUGGY.includes(version);
