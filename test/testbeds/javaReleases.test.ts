@@ -140,6 +140,27 @@ describe('java test bed across releases (io.modelcontextprotocol.sdk:mcp; black 
       expect(waited).toEqual(['← {"id":"s1","method":"sampling/createMessage",', expect.stringMatching(/^→ \{"id":"s1","result":/), '← {"method":"notifications/progress",', RESULT]);
     });
 
+    for (const transport of ['stdio', 'http-stateful-sse'] as const) {
+      // No server-side cancellation in any release (java-sdk #130 open, PR #803 not merged): the
+      // handler never learns of the cancel, runs to its end, and its result is sent for the cancelled id.
+      it(`${version} ${transport}: a cancel is not delivered; the handler ends with a result, sent after the cancel`, async () => {
+        const cancelled: TestbedProgram = {
+          program: { steps: [{ kind: 'progress', progress: 1, total: 2 }, { kind: 'sleep', ms: 1_000 }, { kind: 'progress', progress: 2, total: 2 }], end: { kind: 'result' }, onAbort: 'honour' },
+          call: { progressToken: 'p1', cancelAfterProgress: { n: 1, ms: 100 } },
+        };
+        // Watched 2.5 s after the cancel (the call is given up at once): the late frames come ~0.9 s after it.
+        const run = await runTestbedPrograms(bed, [cancelled], { transport, tailMs: 2_500 });
+        const t = programTranscript(run.traces[0]!);
+        expect(t.wire.filter((l) => !l.includes('"tools/call"'))).toEqual([
+          '← {"method":"notifications/progress","params":{"progress":1,"progressToken":"p1","total":2}}',
+          '→ {"method":"notifications/cancelled","params":{"reason":"mcp-sim cancelled the call","requestId":"c1"}}',
+          '← {"method":"notifications/progress","params":{"progress":2,"progressToken":"p1","total":2}}',
+          RESULT,
+        ]);
+        expect(t.handler).toEqual(['start c1', 'step c1 #0 progress', 'step c1 #1 sleep', 'step c1 #2 progress', 'end c1 result']);
+      });
+    }
+
     // The stdio transport completes its inbound stream only when every request's handler has
     // ended (a flatMap), and only then disposes its non-daemon threads: at stdin EOF a handler in
     // flight holds the JVM, and one that never ends holds it until SIGTERM (lifecycle.stdio-exit).
