@@ -170,7 +170,7 @@ describe('java test bed across releases (io.modelcontextprotocol.sdk:mcp; black 
     it(`${version} stdio: at stdin EOF with a handler in flight, no result is written; a handler that never ends keeps the process until SIGTERM`, async () => {
       const inFlight = (end: HandlerProgram['end'], steps: HandlerProgram['steps']): TestbedProgram => ({ program: { steps, end, onAbort: 'honour' } });
       // hangAfterMs: the run gives the call up (no cancel) 1 s after it was written, then closes stdin.
-      const sleeping = await runTestbedPrograms(bed, [inFlight({ kind: 'result' }, [{ kind: 'sleep', ms: 1_500 }])], { hangAfterMs: 1_000, tailMs: 0 });
+      const sleeping = await runTestbedPrograms(bed, [inFlight({ kind: 'result' }, [{ kind: 'sleep', ms: 2_000 }])], { hangAfterMs: 1_000, tailMs: 0 });
       const hanging = await runTestbedPrograms(bed, [inFlight({ kind: 'hang' }, [])], { hangAfterMs: 1_000, tailMs: 0 });
       const wire = (run: typeof sleeping) => programTranscript(run.traces[0]!).wire.filter((l) => !l.includes('"tools/call"'));
       expect({ wire: wire(sleeping), exit: sleeping.exit?.after }).toEqual({ wire: [], exit: 'eof' });
