@@ -54,8 +54,11 @@ else
 fi
 
 # The release's sources: src/, where the API differs a file of releases/<version>/ in place of one of src/ (same name).
+# An unlisted version takes the files of the newest pinned release of its major version (1.x: 1.1.4's).
 overlay=()
-if [[ "$pinned" == "pinned" ]]; then mapfile -t overlay < <(find "$here/releases/$version" -name '*.java' | LC_ALL=C sort); fi
+like="$version"
+if [[ "$pinned" != "pinned" ]]; then like="$(grep -m1 "^${version%%.*}\." <<<"$listed" || true)"; fi
+if [[ -n "$like" ]]; then mapfile -t overlay < <(find "$here/releases/$like" -name '*.java' | LC_ALL=C sort); fi
 hash="$( (cd "$here" && find pom.xml src -type f | LC_ALL=C sort | xargs sha256sum; sha256sum "$pom" "${overlay[@]}" | cut -d' ' -f1) | sha256sum | cut -d' ' -f1)"
 if [[ -f "$cache/testbed.jar" && -f "$cache/source.sha256" && "$(cat "$cache/source.sha256")" == "$hash" ]]; then
   echo "testbed sdk-java: ready (mcp $version, $pinned, unchanged sources, $(elapsed) s)"
