@@ -49,5 +49,8 @@ describe('fuzz --stdio|--url --json and rogue --stdio --json validate against sc
     expect(valid(doc)).toBe('valid');
     expect(doc).toMatchObject({ schemaVersion: 1, kind: 'rogue-process', mode: 'black box, real time', target: { kind: 'process' } });
     expect(valid({ ...doc, rows: [{ ...(doc.rows as object[])[0], state: 'fine' }] })).toMatch(/state/);
+    expect(doc.rows).toEqual([expect.objectContaining({ kind: 'unknown-method-request', verdicts: [{ invariant: 'rpc.error-code', met: true, detail: 'answered error -32601' }, expect.objectContaining({ invariant: 'rpc.survives-bad-input', met: true })] })]);
+    const { cannotJudge: _c, ...silent } = doc;
+    expect(valid(silent)).toMatch(/cannotJudge/);
   });
 });
