@@ -48,6 +48,8 @@ const PING_MS = 1_500;
 /** A line that is not JSON: the one rogue frame only a raw stdio write can carry (`-32700`). */
 const NOT_JSON = { name: 'not-json', description: 'a line that is not JSON (a truncated request)', text: '{"jsonrpc": "2.0", "id": 1, "method": "tools/list"' };
 
+const NOT_OVER_HTTP = 'over HTTP a body that is not JSON is the HTTP rogue\'s (http.rejects-bad-input)';
+
 const NAMES: Readonly<Record<number, string>> = { [-32700]: 'parse error', [-32600]: 'invalid request', [-32601]: 'method not found', [-32602]: 'invalid params' };
 
 /**
@@ -136,9 +138,9 @@ export async function rogueProcess(target: Target, tool: string, filter?: string
     invariants: kind.invariants,
     ...(kind.expect?.errorCode !== undefined && { code: kind.expect.errorCode }),
   }));
-  if (matches(NOT_JSON.name)) {
+  if (matches(NOT_JSON.name) && target.kind === 'process') {
     runs.unshift({ name: NOT_JSON.name, description: NOT_JSON.description, write: (conn) => (conn.sendRaw ? (conn.sendRaw(NOT_JSON.text), true) : false), ids: [], invariants: ['rpc.error-code'] });
-  }
+  } else if (matches(NOT_JSON.name)) leftOut.push({ kind: NOT_JSON.name, why: NOT_OVER_HTTP });
   for (const run of runs) {
     const t0 = performance.now();
     const recorder = new TraceRecorder(() => performance.now() - t0);
@@ -147,7 +149,7 @@ export async function rogueProcess(target: Target, tool: string, filter?: string
     try {
       await handshake(conn, inbox, DEFAULT_PROCESS_START_MS);
       if (!run.write(conn)) {
-        leftOut.push({ kind: run.name, why: 'over HTTP a body that is not JSON is the HTTP rogue\'s (http.rejects-bad-input)' });
+        leftOut.push({ kind: run.name, why: NOT_OVER_HTTP });
         continue;
       }
       await new Promise((r) => setTimeout(r, SETTLE_MS));
