@@ -49,11 +49,16 @@ interface CallInfo {
   cancelledAt?: number;
   answeredAt?: number;
   /** Progress read after the cancel while unanswered: judged at the end, against the barrier when there is one. */
-  readonly afterCancel: { readonly i: number; readonly t: number; readonly progress: JsonValue }[];
+  readonly afterCancel: { readonly i: number; readonly t: number; readonly progress: JsonValue; readonly onHttpStream: boolean }[];
   /** The cancel's barrier: the ping sent right after it (`barrierPingId`), and when its answer was read. */
   barrierSent?: boolean;
   barrierAt?: { readonly i: number; readonly t: number };
-  lastProgress?: number;
+  /**
+   * The last progress read, per stream it came on (the POST exchange, the GET stream; -1 for
+   * stdio): the order of two streams is not the order the server wrote them, so `increasing` is
+   * judged within a stream.
+   */
+  readonly lastProgress: Map<number, number>;
   total?: number;
   flagged: Set<string>;
 }
@@ -65,6 +70,9 @@ interface CallInfo {
  * way already, however late a loaded machine made it.
  */
 export const barrierPingId = (requestId: JsonValue): string => `mcp-sim-barrier-${idKey(requestId)}`;
+
+/** Whether `id` is a barrier ping's (mcp-sim's own frames, left out where a transcript shows only the case's). */
+export const isBarrierPingId = (id: JsonValue | undefined): boolean => typeof id === 'string' && id.startsWith('mcp-sim-barrier-');
 
 /** Frames read this soon after the client wrote a cancel may have been in the pipe before it: not counted as after it. */
 const BACKLOG_MS = 10;
@@ -93,6 +101,10 @@ export function judgeWire(trace: readonly TraceEvent[], options: WireJudgeOption
   const callBySeq = new Map<number, CallInfo>();
   const callByExchange = new Map<number, CallInfo>();
   const exchangeOfServerSeq = new Map<number, number>();
+  /** Each call's own POST exchange, the GET streams, and the exchanges whose stream has ended. */
+  const postExchangeOf = new Map<CallInfo, number>();
+  const getExchanges = new Set<number>();
+  const endedExchanges = new Set<number>();
   /** Calls sent and not yet answered, by id (several when the client reused an id in flight). */
   const inFlight = new Map<string, CallInfo[]>();
   /** Answers read for an id several calls share, when no stream told them apart (stdio). */
@@ -144,14 +156,18 @@ export function judgeWire(trace: readonly TraceEvent[], options: WireJudgeOption
    * progress read after it counts (the server had read the cancel): two such, or one later than
    * the in-flight bound after it (one right after may be a step caught between its check and its
    * send). Without one (no ping, or no answer to it): progress later than the in-flight bound
-   * after the cancel, or more than two read later than BACKLOG_MS after it.
+   * after the cancel, or more than two read later than BACKLOG_MS after it. The counts hold over
+   * stdio only, where one pipe orders what was written; over HTTP only the times do.
    */
   const afterCancel = (c: CallInfo) => {
     if (c.cancelledAt === undefined) return;
     const barrier = c.barrierAt;
     if (barrier) {
       const counted = c.afterCancel.filter((p) => p.i > barrier.i);
-      const hit = counted.find((p) => p.t - barrier.t > options.inFlightMs) ?? counted[1];
+      // Over stdio one pipe orders them: two read after the ping's answer were written after it.
+      // Over HTTP the ping's answer and the progress come on two streams, which a loaded client
+      // reads in either order: there only the time after the answer counts.
+      const hit = counted.find((p) => p.t - barrier.t > options.inFlightMs) ?? counted.filter((p) => !p.onHttpStream)[1];
       if (hit) once(c, 'progress.after-cancel', hit.i, `${describe(c)} and cancelled: the server still sent progress ${hit.progress} ${Math.round(hit.t - c.cancelledAt)} ms after the cancel, and after it answered the ping sent right after the cancel (so it had read the cancel; ${counted.length} since the ping's answer): the cancellation does not reach the work`);
       return;
     }
@@ -160,7 +176,7 @@ export function judgeWire(trace: readonly TraceEvent[], options: WireJudgeOption
       const late = p.t - c.cancelledAt;
       // What is read within BACKLOG_MS of writing the cancel may have sat in the pipe before it.
       if (late > BACKLOG_MS) since++;
-      if (late > options.inFlightMs || since > 2) {
+      if (late > options.inFlightMs || (since > 2 && !p.onHttpStream)) {
         once(c, 'progress.after-cancel', p.i, `${describe(c)} and cancelled: the server still sent progress ${p.progress} ${Math.round(late)} ms after the cancel (${since} since; in-flight bound ${options.inFlightMs} ms): the cancellation does not reach the work`);
         return;
       }
@@ -197,8 +213,13 @@ export function judgeWire(trace: readonly TraceEvent[], options: WireJudgeOption
     else if (e.kind === 'action') lastCancelAction = /^(?:cancel|timeout) (c\d+)/.exec(e.action)?.[1];
     else if (e.kind === 'http-request' && e.at === 'client') {
       const c = e.seqs.map((q) => callBySeq.get(q)).find((x) => x !== undefined);
-      if (c) callByExchange.set(e.exchange, c);
-    } else if (e.kind === 'sse-event' && e.at === 'client' && e.seq !== undefined) exchangeOfServerSeq.set(e.seq, e.exchange);
+      if (c) {
+        callByExchange.set(e.exchange, c);
+        if (!postExchangeOf.has(c)) postExchangeOf.set(c, e.exchange);
+      }
+      if (e.method === 'GET') getExchanges.add(e.exchange);
+    } else if (e.kind === 'sse-end' && e.at === 'client') endedExchanges.add(e.exchange);
+    else if (e.kind === 'sse-event' && e.at === 'client' && e.seq !== undefined) exchangeOfServerSeq.set(e.seq, e.exchange);
     else if (e.kind === 'stderr') stderr += e.text;
     else if (e.kind === 'eof' && e.to === 'server') eofAt ??= e.t;
     else if (e.kind === 'exit') exit = e;
@@ -214,7 +235,7 @@ export function judgeWire(trace: readonly TraceEvent[], options: WireJudgeOption
         if (f.method === 'tools/call') {
           const params = isJsonObject(f.params) ? (f.params as Record<string, JsonValue>) : {};
           const meta = isJsonObject(params._meta) ? (params._meta as Record<string, JsonValue>) : {};
-          const c: CallInfo = { label: labels.get(key) ?? `client:${show(f.id)}`, id: f.id!, tool: String(params.name), args: params.arguments ?? {}, token: meta.progressToken, sentAt: e.t, afterCancel: [], flagged: new Set() };
+          const c: CallInfo = { label: labels.get(key) ?? `client:${show(f.id)}`, id: f.id!, tool: String(params.name), args: params.arguments ?? {}, token: meta.progressToken, sentAt: e.t, afterCancel: [], lastProgress: new Map(), flagged: new Set() };
           byId.set(key, c);
           callBySeq.set(e.seq, c);
           inFlight.set(key, [...(inFlight.get(key) ?? []), c]);
@@ -251,15 +272,21 @@ export function judgeWire(trace: readonly TraceEvent[], options: WireJudgeOption
           }
           continue;
         }
+        const stream = exchangeOfServerSeq.get(e.seq) ?? -1;
         if (c.answeredAt !== undefined) {
           once(c, 'progress.after-response', e.i, `${describe(c)}: the server sent progress ${p.progress} for it ${Math.round(e.t - c.answeredAt)} ms after its response: nothing may report on a request once it is answered`);
         }
-        if (c.cancelledAt !== undefined && c.answeredAt === undefined) c.afterCancel.push({ i: e.i, t: e.t, progress: p.progress ?? null });
+        if (c.cancelledAt !== undefined && c.answeredAt === undefined) c.afterCancel.push({ i: e.i, t: e.t, progress: p.progress ?? null, onHttpStream: stream >= 0 });
         const progress = Number(p.progress);
-        if (c.lastProgress !== undefined && !(progress > c.lastProgress)) {
-          once(c, 'progress.increasing', e.i, `${describe(c)}: progress went from ${c.lastProgress} to ${progress}: each progress must be greater than the last (a rounded percentage repeats)`);
+        const last = c.lastProgress.get(stream);
+        if (last !== undefined && !(progress > last)) {
+          once(c, 'progress.increasing', e.i, `${describe(c)}: progress went from ${last} to ${progress}${stream >= 0 ? ' on one stream' : ''}: each progress must be greater than the last (a rounded percentage repeats)`);
         }
-        c.lastProgress = progress;
+        c.lastProgress.set(stream, progress);
+        const own = postExchangeOf.get(c);
+        if (stream >= 0 && own !== undefined && stream !== own && !endedExchanges.has(own) && c.cancelledAt === undefined && c.answeredAt === undefined) {
+          once(c, 'http.related-on-request-stream', e.i, `${describe(c)}: the server sent progress ${p.progress} for it on ${getExchanges.has(stream) ? 'the standalone GET stream' : `another POST's stream (exchange ${stream})`} while the call's own POST stream was open: messages on the GET stream SHOULD be unrelated to running requests, and two streams give the client no order (progress 2 can arrive before 1)`);
+        }
         if (typeof p.total === 'number') {
           if (c.total !== undefined && p.total !== c.total) once(c, 'progress.total-stable', e.i, `${describe(c)}: total changed from ${c.total} to ${p.total} during the call: a client's progress bar jumps back`);
           c.total ??= p.total;

@@ -128,6 +128,12 @@ describe('wire oracle: progress.after-cancel with a ping barrier (robust to a lo
     expect(ids(trace(...head, [40, pong], [45, progress(7, 2)], [600, end]))).toEqual([]);
   });
 
+  it('progress.after-cancel (ping barrier over HTTP: the ping\'s answer and the progress on two streams) only the time after the answer counts: silent on two read right after it / fires on one 200 ms after it', () => {
+    const http: [number, TraceEventBody][] = [[0, start(1)], [0, callWork(1, 7, 0)], [0, post(0, 0)], [1, sseHead(0)], ...onStream(20, 0, 1, progress(7, 1)), [25, cancel(1)], [25, ping], [40, { ...pong, seq: 2 } as TraceEventBody]];
+    expect(ids(trace(...http, ...onStream(45, 0, 3, progress(7, 2)), ...onStream(46, 0, 4, progress(7, 3)), [600, end]))).toEqual([]);
+    expect(ids(trace(...http, ...onStream(240, 0, 3, progress(7, 2)), [600, end]))).toEqual(['progress.after-cancel']);
+  });
+
   it('progress.after-cancel (ping unanswered): the in-flight rule holds as before', () => {
     expect(ids(trace(...head, [40, progress(7, 2)], [60, progress(7, 3)], [80, progress(7, 4)], [600, end]))).toContain('progress.after-cancel');
   });
@@ -165,5 +171,27 @@ describe('wire oracle: session errors over Streamable HTTP (black box)', () => {
     // No session given (stateless): nothing requires one; the initialize POST itself has none.
     const stateless = initialize.map(([t, e]) => [t, e.kind === 'http-response' ? { ...e, session: undefined } : e] as [number, TraceEventBody]);
     expect(ids(trace(...stateless, ...probe(40, 4, 200, undefined, 's1'), [70, end]))).toEqual([]);
+  });
+});
+
+describe('wire oracle: progress on two streams (Streamable HTTP)', () => {
+  const get: TraceEventBody = { kind: 'http-request', at: 'client', conn: 0, exchange: 9, method: 'GET', seqs: [] };
+  /** c1 (token 7) on exchange 0, a GET stream on exchange 9. */
+  const head = (): [number, TraceEventBody][] => [[0, get], [0, start(1)], [0, callWork(1, 7, 0)], [0, post(0, 0)], [1, sseHead(0)]];
+
+  it('progress.increasing is judged within a stream: silent on 2 (GET) read before 1 (POST) after a cancel, as rmcp 3.11.0 does / fires on 2 then 1 on one stream', () => {
+    const crossed = trace(...head(), ...onStream(10, 0, 1, progress(7, 1)), [20, cancel(1)], ...onStream(25, 9, 2, progress(7, 3)), ...onStream(30, 0, 3, progress(7, 2)), [31, sseEnd(0)], [300, end]);
+    expect(ids(crossed)).not.toContain('progress.increasing');
+    const oneStream = trace(...head(), ...onStream(10, 0, 1, progress(7, 2)), ...onStream(30, 0, 2, progress(7, 1)), ...onStream(40, 0, 3, result(1)), [41, sseEnd(0)], [300, end]);
+    expect(ids(oneStream)).toContain('progress.increasing');
+  });
+
+  it('http.related-on-request-stream: fires on progress on the GET stream while the call runs on its open POST stream / silent once the call was cancelled, or on its own stream', () => {
+    const onGet = trace(...head(), ...onStream(10, 9, 1, progress(7, 1)), ...onStream(40, 0, 2, result(1)), [41, sseEnd(0)], [300, end]);
+    expect(ids(onGet)).toEqual(['http.related-on-request-stream']);
+    const afterCancel = trace(...head(), [5, cancel(1)], ...onStream(10, 9, 1, progress(7, 1)), [41, sseEnd(0)], [300, end]);
+    expect(ids(afterCancel)).not.toContain('http.related-on-request-stream');
+    const own = trace(...head(), ...onStream(10, 0, 1, progress(7, 1)), ...onStream(40, 0, 2, result(1)), [41, sseEnd(0)], [300, end]);
+    expect(ids(own)).toEqual([]);
   });
 });

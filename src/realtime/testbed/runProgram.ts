@@ -2,11 +2,11 @@ import { performance } from 'node:perf_hooks';
 import { DEFAULT_PROCESS_START_MS } from '../../options/defaults.ts';
 import type { HandlerProgram } from '../../sim/scenario.ts';
 import { TraceRecorder, type TraceEvent } from '../../sim/trace.ts';
-import { handshake, Inbox, processTarget } from '../../target/index.ts';
+import { handshake, Inbox, processTarget, urlTarget, type Target } from '../../target/index.ts';
 import { runPlan, type RunPlanOptions } from '../runPlan.ts';
 import { withHandlerEvents } from './handlerEvents.ts';
 import { programCall, type ProgramCallOptions } from './programCall.ts';
-import type { SdkTestbed } from './sdkTestbed.ts';
+import type { HttpMode, SdkTestbed, SdkTestbedTransport } from './sdkTestbed.ts';
 
 /** One scripted program to run on a test bed, and how the client calls it. */
 export interface TestbedProgram {
@@ -24,22 +24,42 @@ export interface TestbedProgramsRun {
   readonly exit: Extract<TraceEvent, { kind: 'exit' }> | undefined;
 }
 
+export interface TestbedProgramsOptions extends Omit<RunPlanOptions, 'reuse'> {
+  /** stdio (the default), or one of the release's HTTP modes (the server started on a free loopback port). */
+  readonly transport?: SdkTestbedTransport;
+}
+
+/** The target of one transport of a test bed; throws when the release does not offer it (say so, never fall back). */
+export function testbedTarget(testbed: SdkTestbed, transport: SdkTestbedTransport = 'stdio'): Target {
+  if (transport === 'stdio') return processTarget(testbed.stdio);
+  const mode = transport.slice('http-'.length) as HttpMode;
+  const spec = testbed.http(mode);
+  if (!spec) {
+    const offered = testbed.modes.map((m) => `http-${m}`);
+    throw new Error(`the ${testbed.language} test bed (${testbed.manifest.sdk.name} ${testbed.version}) has no ${transport}: it offers ${['stdio', ...offered].join(', ')}`);
+  }
+  return urlTarget(spec);
+}
+
 /**
- * Runs `programs` one after the other on one `testbed` process over stdio, black box and real
- * time: spawn, handshake, then per program a `runPlan` on the open connection (`tools/list`, the
- * call `run {program}`, cancel as its options say, server requests answered), then stdin EOF.
- * One process for all keeps a fixed-scenario comparison to one start-up per SDK.
+ * Runs `programs` one after the other on one `testbed` process (stdio) or one session (HTTP),
+ * black box and real time: start, handshake, then per program a `runPlan` on the open
+ * connection (`tools/list`, the call `run {program}`, cancel as its options say, server requests
+ * answered), then the close (stdin EOF; DELETE and the started server stopped). One process for
+ * all keeps a fixed-scenario comparison to one start-up per SDK.
  */
-export async function runTestbedPrograms(testbed: SdkTestbed, programs: readonly TestbedProgram[], options: Omit<RunPlanOptions, 'reuse'> = {}): Promise<TestbedProgramsRun> {
+export async function runTestbedPrograms(testbed: SdkTestbed, programs: readonly TestbedProgram[], options: TestbedProgramsOptions = {}): Promise<TestbedProgramsRun> {
+  const { transport, ...planOptions } = options;
+  const target = testbedTarget(testbed, transport);
   const t0 = performance.now();
   const now = () => Math.round((performance.now() - t0) * 10) / 10;
   const recorder = new TraceRecorder(now);
   const inbox = new Inbox();
-  const conn = await processTarget(testbed.stdio).open(recorder, inbox);
+  const conn = await target.open(recorder, inbox);
   const traces: TraceEvent[][] = [];
   let startupMs = 0;
   try {
-    await handshake(conn, inbox, options.startMs ?? DEFAULT_PROCESS_START_MS);
+    await handshake(conn, inbox, planOptions.startMs ?? DEFAULT_PROCESS_START_MS);
     startupMs = now();
     let firstId = 1;
     for (const [n, { program, call }] of programs.entries()) {
@@ -47,7 +67,7 @@ export async function runTestbedPrograms(testbed: SdkTestbed, programs: readonly
       const planned = programCall(`c${n + 1}`, program, call);
       // runPlan stops listening on the shared inbox when it ends, so each program's listener
       // answers only its own run's server requests.
-      await runPlan(processTarget(testbed.stdio), { calls: [planned], serverRequests: 'answer' }, { ...options, reuse: { conn, inbox, firstId, recorder, t0 } });
+      await runPlan(target, { calls: [planned], serverRequests: 'answer' }, { ...planOptions, reuse: { conn, inbox, firstId, recorder, t0 } });
       firstId += 2; // runPlan's tools/list, then the call
       const slice = recorder.events.slice(from);
       const start = slice.find((e) => e.kind === 'call-start');

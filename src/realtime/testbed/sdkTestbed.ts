@@ -1,32 +1,62 @@
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { CommandSpec } from '../../target/index.ts';
+import type { CommandSpec, UrlSpec } from '../../target/index.ts';
 
 /** The SDK test beds of `testbeds/<language>/` (testbeds/PROGRAM.md), in the order they are built. */
 export const SDK_TESTBED_LANGUAGES = ['typescript', 'python', 'go', 'rust', 'java'] as const;
 export type SdkTestbedLanguage = (typeof SDK_TESTBED_LANGUAGES)[number];
 
+/** A Streamable HTTP mode of a test bed (PROGRAM.md, "Streamable HTTP"): session or not, SSE or one JSON body. */
+export const HTTP_MODES = ['stateful-sse', 'stateful-json', 'stateless-sse', 'stateless-json'] as const;
+export type HttpMode = (typeof HTTP_MODES)[number];
+/** How the client reaches a test bed: its stdio, or one of its HTTP modes. */
+export type SdkTestbedTransport = 'stdio' | `http-${HttpMode}`;
+
+/** One pinned release of the SDK (PROGRAM.md, "Releases"). */
+export interface SdkTestbedRelease {
+  readonly version: string;
+  /** What this release lacks or does differently, beyond the manifest's `lacks`. */
+  readonly lacks?: readonly string[];
+  /** The HTTP modes this release offers, where they differ from the manifest's. */
+  readonly modes?: readonly HttpMode[];
+}
+
 /** `testbeds/<language>/testbed.json`, as PROGRAM.md defines it. */
 export interface SdkTestbedManifest {
   readonly language: SdkTestbedLanguage;
+  /** The SDK, and the version a manifest without `releases` is pinned to. */
   readonly sdk: { readonly name: string; readonly version: string };
+  /** The pinned releases, newest first; the first is the default. Absent: one release, `sdk.version`. */
+  readonly releases?: readonly SdkTestbedRelease[];
   /** How a person installs it (the command `npm run testbeds:sdk` runs for this language). */
   readonly install: readonly string[];
   /** A file that exists once `install` has succeeded (placeholders allowed). */
   readonly ready: string;
   readonly stdio: readonly string[];
-  readonly http?: { readonly start: readonly string[]; readonly url: string; readonly stateless?: boolean; readonly json?: boolean };
-  /** Transports and modes this test bed offers now (`stdio`, `http`, `http-stateless`, `http-json`). */
+  readonly http?: { readonly start: readonly string[]; readonly url: string; readonly modes: readonly HttpMode[] };
+  /** Transports and modes this test bed offers now (`stdio`, `http-<mode>`). */
   readonly transports: readonly string[];
   /** What the SDK lacks, or the test bed does not do yet, each in one sentence. */
   readonly lacks: readonly string[];
 }
 
-/** An installed test bed: its manifest and its stdio command with `{cache}` and `{dir}` filled. */
+/** An installed test bed of one release: its commands with `{cache}`, `{dir}` and `{version}` filled. */
 export interface SdkTestbed {
   readonly language: SdkTestbedLanguage;
   readonly manifest: SdkTestbedManifest;
+  /** The SDK release this bed was built with. */
+  readonly version: string;
+  /** Whether `version` is one of the manifest's pinned releases (else it was resolved at install). */
+  readonly pinned: boolean;
   readonly stdio: CommandSpec;
+  /** The HTTP modes this release offers (empty: stdio only). */
+  readonly modes: readonly HttpMode[];
+  /** The manifest's `lacks` and this release's. */
+  readonly lacks: readonly string[];
+  /** The URL target of one HTTP mode (`{port}` left for mcp-sim to fill), or undefined when the release lacks it. */
+  http(mode: HttpMode): UrlSpec | undefined;
 }
 
 /** A test bed that cannot run here, and why (never skipped silently: reports print `reason`). */
@@ -38,8 +68,10 @@ export interface SdkTestbedSkip {
 export interface SdkTestbedOptions {
   /** The repository root (it holds `testbeds/`). @default the current directory */
   readonly root?: string;
-  /** The cache root; each test bed lives in `<cache>/sdk-<language>`. @default $MCP_SIM_TESTBED_CACHE, else `<root>/node_modules/.cache/mcp-sim/testbeds` */
+  /** The cache root; each release lives in `<cache>/sdk-<language>/<version>`. @default $MCP_SIM_TESTBED_CACHE, else `<root>/node_modules/.cache/mcp-sim/testbeds` */
   readonly cache?: string;
+  /** The SDK release. @default the manifest's first release */
+  readonly version?: string;
 }
 
 /** The cache root the install scripts use (`MCP_SIM_TESTBED_CACHE`), so the two never disagree. */
@@ -48,20 +80,92 @@ export function sdkTestbedCache(options: SdkTestbedOptions = {}): string {
   return resolve(options.cache ?? process.env.MCP_SIM_TESTBED_CACHE ?? join(root, 'node_modules/.cache/mcp-sim/testbeds'));
 }
 
-const fill = (arg: string, cache: string, dir: string) => arg.replaceAll('{cache}', cache).replaceAll('{dir}', dir);
+/** Reads `testbeds/<language>/testbed.json`, or undefined when that test bed is not written yet. */
+export function sdkTestbedManifest(language: SdkTestbedLanguage, options: Pick<SdkTestbedOptions, 'root'> = {}): SdkTestbedManifest | undefined {
+  const file = resolve(options.root ?? '.', 'testbeds', language, 'testbed.json');
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as SdkTestbedManifest) : undefined;
+}
+
+/** The manifest's releases, newest first (a manifest without `releases` has one: `sdk.version`). */
+export function sdkTestbedReleases(manifest: SdkTestbedManifest): readonly SdkTestbedRelease[] {
+  return manifest.releases ?? [{ version: manifest.sdk.version }];
+}
+
+/** Where one release is built: `<cache>/sdk-<language>/<version>`; a manifest without `releases` keeps its one build in `<cache>/sdk-<language>`. */
+function releaseDir(manifest: SdkTestbedManifest, version: string, options: SdkTestbedOptions): string {
+  const base = join(sdkTestbedCache(options), `sdk-${manifest.language}`);
+  return manifest.releases ? join(base, version) : base;
+}
+
+const fill = (arg: string, cache: string, dir: string, version: string) => arg.replaceAll('{cache}', cache).replaceAll('{dir}', dir).replaceAll('{version}', version);
 
 /**
- * Reads `testbeds/<language>/testbed.json` and tells whether that test bed is installed: its
- * stdio command, or the reason it is skipped (no manifest yet, or not installed: run its install).
+ * Reads `testbeds/<language>/testbed.json` and tells whether that release's test bed is installed:
+ * its commands, or the reason it is skipped (no manifest yet; a version the manifest cannot build;
+ * not installed: run its install).
  */
 export function sdkTestbed(language: SdkTestbedLanguage, options: SdkTestbedOptions = {}): SdkTestbed | SdkTestbedSkip {
   const dir = resolve(options.root ?? '.', 'testbeds', language);
-  const file = join(dir, 'testbed.json');
-  if (!existsSync(file)) return { language, skipped: `no test bed yet: testbeds/${language}/testbed.json does not exist (issue 22)` };
-  const manifest = JSON.parse(readFileSync(file, 'utf8')) as SdkTestbedManifest;
-  const cache = join(sdkTestbedCache(options), `sdk-${language}`);
-  if (!existsSync(fill(manifest.ready, cache, dir))) {
-    return { language, skipped: `not installed: run \`${manifest.install.join(' ')}\` (or npm run testbeds:sdk)` };
+  const manifest = sdkTestbedManifest(language, options);
+  if (!manifest) return { language, skipped: `no test bed yet: testbeds/${language}/testbed.json does not exist (issue 22)` };
+  const releases = sdkTestbedReleases(manifest);
+  const version = options.version ?? releases[0]!.version;
+  const release = releases.find((r) => r.version === version);
+  if (!release && !manifest.releases) {
+    return { language, skipped: `the ${language} test bed builds only ${manifest.sdk.name} ${manifest.sdk.version} (its testbed.json lists no other releases), not ${version}` };
   }
-  return { language, manifest, stdio: { command: manifest.stdio.map((a) => fill(a, cache, dir)) } };
+  const cache = releaseDir(manifest, version, options);
+  const install = `${release ? '' : `MCP_SIM_SDK_VERSION=${version} `}${manifest.install.join(' ')}`;
+  if (!existsSync(fill(manifest.ready, cache, dir, version))) {
+    return { language, skipped: `not installed: run \`${install}\` (or npm run testbeds:sdk)` };
+  }
+  const modes = (release?.modes ?? manifest.http?.modes ?? []).filter((m) => manifest.http?.modes.includes(m));
+  const http = manifest.http;
+  return {
+    language,
+    manifest,
+    version,
+    pinned: release !== undefined,
+    stdio: { command: manifest.stdio.map((a) => fill(a, cache, dir, version)) },
+    modes,
+    lacks: [...manifest.lacks, ...(release?.lacks ?? [])],
+    http: (mode) =>
+      http && modes.includes(mode)
+        ? { url: http.url, start: { command: http.start.map((a) => fill(a, cache, dir, version).replaceAll('{mode}', mode)) } }
+        : undefined,
+  };
+}
+
+/** What `installSdkTestbed` did: the install's exit code and its last line (`testbed sdk-<language>: ready (...)` when it worked). */
+export interface SdkTestbedInstall {
+  readonly code: number;
+  readonly lastLine: string;
+}
+
+/**
+ * Runs a test bed's install for one release (`MCP_SIM_SDK_VERSION`), streaming its output to
+ * `onLine`: exit 0 ready, 3 missing toolchain, 4 a version the registry does not have, else failed.
+ */
+export async function installSdkTestbed(language: SdkTestbedLanguage, options: SdkTestbedOptions & { readonly onLine?: (line: string) => void } = {}): Promise<SdkTestbedInstall> {
+  const manifest = sdkTestbedManifest(language, options);
+  if (!manifest) return { code: 1, lastLine: `no test bed yet: testbeds/${language}/testbed.json does not exist` };
+  const [program, ...args] = manifest.install;
+  const env = { ...process.env, ...(options.version && { MCP_SIM_SDK_VERSION: options.version }), ...(options.cache && { MCP_SIM_TESTBED_CACHE: resolve(options.cache) }) };
+  const child = spawn(program!, args, { cwd: resolve(options.root ?? '.'), env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let lastLine = '';
+  for (const stream of [child.stdout, child.stderr]) {
+    createInterface({ input: stream }).on('line', (line) => {
+      if (line.trim() === '') return;
+      lastLine = line;
+      options.onLine?.(line);
+    });
+  }
+  const code = await new Promise<number>((resolveCode) => {
+    child.once('error', (error) => {
+      lastLine = `cannot run ${program}: ${error.message}`;
+      resolveCode(1);
+    });
+    child.once('close', (status) => resolveCode(status ?? 1));
+  });
+  return { code, lastLine };
 }
