@@ -184,13 +184,16 @@ export async function rogueProcessCommand(flags: ProcessFlags & { filter?: strin
     const discovery = await runPlan(target, { calls: [], serverRequests: 'answer' }, { tailMs: 0 });
     const tool = discovery.tools[0]?.name ?? 'work';
     console.log(pc.bold(`mcp-sim rogue  (black box, real time) ${target.label}`));
-    const rows = await rogueProcess(target, tool, flags.filter);
+    const report = await rogueProcess(target, tool, flags.filter);
+    const { rows } = report;
     console.log(formatRogueProcessTable(rows));
-    const bad = rows.filter((r) => r.state !== 'ok' || r.expected?.met === false);
-    console.log(bad.length === 0 ? pc.green(`every rogue frame answered, the server stayed usable (${rows.length} kinds)`) : pc.red(`${bad.length} of ${rows.length} kinds: ${bad.map((r) => `${r.kind} (${r.state}${r.expected?.met === false ? `, not error ${r.expected.errorCode}` : ''})`).join(', ')}`));
+    console.log(`not judged from outside: ${report.cannotJudge.join('; ')}`);
+    if (report.leftOut.length > 0) console.log(`left out: ${report.leftOut.map((l) => `${l.kind} (${l.why})`).join(', ')}`);
+    const bad = rows.filter((r) => r.verdicts.some((v) => !v.met));
+    console.log(bad.length === 0 ? pc.green(`every rogue frame answered as judged, the server stayed usable (${rows.length} kinds)`) : pc.red(`${bad.length} of ${rows.length} kinds: ${bad.map((r) => `${r.kind} (${r.verdicts.filter((v) => !v.met).map((v) => v.invariant).join(', ')})`).join(', ')}`));
     if (flags.json !== undefined) {
       // `rogueProcess` of schemas/report.schema.json.
-      const doc = { schemaVersion: REPORT_SCHEMA_VERSION, kind: 'rogue-process', tool: TOOL, mode: 'black box, real time', target: { kind: target.kind, label: target.label }, rows };
+      const doc = { schemaVersion: REPORT_SCHEMA_VERSION, kind: 'rogue-process', tool: TOOL, mode: 'black box, real time', target: { kind: target.kind, label: target.label }, ...report };
       if (flags.json === JSON_TO_STDOUT) process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
       else writeJsonAtomic(flags.json, doc, { mkdir: true });
     }
