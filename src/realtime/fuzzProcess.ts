@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
 import { planTools, type SkippedTool } from '../fuzz/toolArguments.ts';
-import { judgeWire, type PolicyNote } from '../model/wireJudge.ts';
+import { judgeWire, type PolicyNote, type WireJudgeOptions, type WireVerdict } from '../model/wireJudge.ts';
 import type { Finding } from '../model/finding.ts';
 import type { InvariantId } from '../model/invariants.ts';
 import {
@@ -112,18 +112,28 @@ export function processCases(tools: Parameters<typeof planArbitrary>[0], seed: n
   return runs === 0 ? [] : fc.sample(planArbitrary(tools), { seed, numRuns: runs });
 }
 
-interface Judged {
+/** One case's verdict: its findings, the policy notes, the trace judged and the run's start-up. */
+export interface Judged {
   readonly findings: Finding[];
   readonly policy: PolicyNote[];
   readonly trace: TraceEvent[];
   readonly startupMs: number;
 }
 
+/**
+ * How a case's trace is judged: the wire judge (the default), or one that knows more of the
+ * server (a test bed's side channel). It gives the trace it judged (the run's, maybe with events
+ * added) and its verdict.
+ */
+export type CaseJudge = (trace: readonly TraceEvent[], plan: Plan, options: WireJudgeOptions) => { readonly trace: TraceEvent[]; readonly verdict: WireVerdict };
+
+const wireOnly: CaseJudge = (trace, _plan, options) => ({ trace: [...trace], verdict: judgeWire(trace, options) });
+
 /** One case: run, judge, and for a result that crossed a cancel, the counterfactual run without cancels. */
-export async function runCase(target: Target, plan: Plan, bounds: ProcessFuzzReport['bounds']): Promise<Judged> {
+export async function runCase(target: Target, plan: Plan, bounds: ProcessFuzzReport['bounds'], judge: CaseJudge = wireOnly): Promise<Judged> {
   const run = await runPlan(target, plan, { hangAfterMs: bounds.hangAfterMs, tailMs: 2 * bounds.inFlightMs });
-  let verdict = judgeWire(run.trace, bounds);
-  if (verdict.undecided.length > 0) {
+  let judged = judge(run.trace, plan, bounds);
+  if (judged.verdict.undecided.length > 0) {
     const counter = await runPlan(target, withoutCancels(plan), { hangAfterMs: bounds.hangAfterMs, tailMs: bounds.inFlightMs });
     const durations = new Map<string, number>();
     for (const e of counter.trace) {
@@ -131,13 +141,13 @@ export async function runCase(target: Target, plan: Plan, bounds: ProcessFuzzRep
       const start = counter.trace.find((s) => s.kind === 'call-start' && s.call === e.call);
       if (start) durations.set(e.call, e.t - start.t);
     }
-    verdict = judgeWire(run.trace, { ...bounds, durations });
+    judged = judge(run.trace, plan, { ...bounds, durations });
   }
-  return { findings: verdict.findings, policy: verdict.policy, trace: run.trace, startupMs: run.startupMs };
+  return { findings: judged.verdict.findings, policy: judged.verdict.policy, trace: judged.trace, startupMs: run.startupMs };
 }
 
 /** Runs `work` over `items` with at most `parallel` at once, in order of the items for the results. */
-async function pool<T, R>(items: readonly T[], parallel: number, work: (item: T, k: number) => Promise<R>): Promise<R[]> {
+export async function pool<T, R>(items: readonly T[], parallel: number, work: (item: T, k: number) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   await Promise.all(
@@ -154,8 +164,11 @@ async function pool<T, R>(items: readonly T[], parallel: number, work: (item: T,
 /** Most candidates tried while shrinking one finding (each up to `shrinkTries` runs): real time is dear. */
 const SHRINK_CANDIDATES_MAX = 40;
 
-/** Smaller plans than `plan`, simplest first: fewer calls, then no timeout, no token change, smaller arguments. */
-function shrinkCandidates(plan: Plan): Plan[] {
+/**
+ * Smaller plans than `plan`, simplest first: fewer calls, then no timeout, no token change, smaller
+ * arguments (`keepArguments`: not those, for a tool whose arguments are all needed).
+ */
+export function shrinkCandidates(plan: Plan, options: { readonly keepArguments?: boolean } = {}): Plan[] {
   const out: Plan[] = [];
   for (const c of plan.calls) {
     if (plan.calls.length === 1 || plan.calls.some((o) => o.sameIdAs === c.label)) continue;
@@ -175,15 +188,96 @@ function shrinkCandidates(plan: Plan): Plan[] {
   each((c) => (c.at.kind === 'start' && c.at.ms > 0 ? { ...c, at: { kind: 'start', ms: 0 } } : undefined));
   each((c) => (c.progressToken === undefined ? undefined : (({ progressToken: _p, ...rest }) => rest)(c)));
   // Arguments: none at all, then one member fewer (a candidate the server rejects fails to reproduce, and is dropped).
-  each((c) => (Object.keys(c.arguments).length > 0 ? { ...c, arguments: {} } : undefined));
-  plan.calls.forEach((c, k) => {
-    for (const key of Object.keys(c.arguments)) {
-      const { [key]: _drop, ...args } = c.arguments;
-      out.push({ ...plan, calls: plan.calls.map((o, j) => (j === k ? { ...c, arguments: args } : o)) });
+  if (!options.keepArguments) {
+    each((c) => (Object.keys(c.arguments).length > 0 ? { ...c, arguments: {} } : undefined));
+    plan.calls.forEach((c, k) => {
+      for (const key of Object.keys(c.arguments)) {
+        const { [key]: _drop, ...args } = c.arguments;
+        out.push({ ...plan, calls: plan.calls.map((o, j) => (j === k ? { ...c, arguments: args } : o)) });
+      }
+    });
+  }
+  if (plan.serverRequests !== 'answer') out.push({ ...plan, serverRequests: 'answer' });
+  if (plan.close) out.push((({ close: _close, ...rest }) => rest)(plan));
+  return out;
+}
+
+/** How `shrinkAndRate` shrinks and rates: `FuzzProcessOptions`' own, plus the campaign's own smaller plans. */
+export interface ShrinkAndRateOptions extends Pick<FuzzProcessOptions, 'shrink' | 'shrinkTries' | 'shrinkMsMax' | 'rateRuns'> {
+  readonly parallel: number;
+  /** Smaller plans than one, simplest first. @default `shrinkCandidates` */
+  readonly candidates?: (plan: Plan) => Plan[];
+}
+
+/**
+ * A campaign's findings from its cases and their verdicts: per invariant its first case, shrunk
+ * greedily (a candidate is kept when it fails in any of `shrinkTries` runs, within a real-time
+ * budget), and its minimal case re-run `rateRuns` times for its reproduction rate. `run` runs and
+ * judges one plan (on a fresh process or session).
+ */
+export async function shrinkAndRate(cases: readonly Plan[], results: readonly Judged[], run: (plan: Plan) => Promise<Judged>, options: ShrinkAndRateOptions): Promise<ProcessFinding[]> {
+  const { parallel, candidates = (plan: Plan) => shrinkCandidates(plan) } = options;
+  const rateRuns = options.rateRuns ?? DEFAULT_RATE_RUNS;
+  const tries = options.shrinkTries ?? DEFAULT_SHRINK_TRIES;
+  const firsts = new Map<InvariantId, { k: number; count: number; finding: Finding }>();
+  results.forEach((r, k) => {
+    for (const id of new Set(r.findings.map((f) => f.invariant))) {
+      const seen = firsts.get(id);
+      if (seen) seen.count++;
+      else firsts.set(id, { k, count: 1, finding: r.findings.find((f) => f.invariant === id)! });
     }
   });
-  if (plan.serverRequests !== 'answer') out.push({ ...plan, serverRequests: 'answer' });
-  return out;
+
+  const fails = async (plan: Plan, id: InvariantId): Promise<Judged | undefined> => {
+    for (let t = 0; t < tries; t++) {
+      const r = await run(plan);
+      if (r.findings.some((f) => f.invariant === id)) return r;
+    }
+    return undefined;
+  };
+  const findings: ProcessFinding[] = [];
+  for (const [id, first] of firsts) {
+    let minimal = cases[first.k]!;
+    let shrinks = 0;
+    let witness: Judged = results[first.k]!;
+    if (options.shrink !== false) {
+      let improved = true;
+      let budget = SHRINK_CANDIDATES_MAX;
+      const until = performance.now() + (options.shrinkMsMax ?? DEFAULT_PROCESS_SHRINK_MS_MAX);
+      while (improved && budget > 0 && performance.now() < until) {
+        improved = false;
+        for (const candidate of candidates(minimal)) {
+          if (budget-- <= 0 || performance.now() > until) break;
+          const r = await fails(candidate, id);
+          if (r) {
+            minimal = candidate;
+            witness = r;
+            shrinks++;
+            improved = true;
+            break;
+          }
+        }
+      }
+    }
+    const again = await pool(Array.from({ length: rateRuns }), parallel, () => run(minimal));
+    const hits = again.filter((r) => r.findings.some((f) => f.invariant === id)).length;
+    const shown = witness.findings.find((f) => f.invariant === id) ?? first.finding;
+    findings.push({
+      invariant: id,
+      level: shown.level,
+      severity: shown.severity,
+      message: shown.message,
+      firstCase: first.k,
+      runs: first.count,
+      minimal,
+      shrinks,
+      rate: { hits, runs: rateRuns },
+      determinism: determinismOf(hits, rateRuns),
+      confirmed: hits > 0,
+      trace: witness.trace,
+    });
+  }
+  return findings;
 }
 
 /**
@@ -198,8 +292,6 @@ export async function fuzzProcess(spec: ProcessTargetSpec, options: FuzzProcessO
   const seed = options.seed ?? DEFAULT_CAMPAIGN_SEED;
   const parallel = options.parallel ?? availableParallelism();
   const bounds = { hangAfterMs: options.hangAfterMs ?? DEFAULT_HANG_AFTER_MS, inFlightMs: options.inFlightMs ?? DEFAULT_IN_FLIGHT_MS, graceMs: options.graceMs ?? DEFAULT_PROCESS_GRACE_MS };
-  const rateRuns = options.rateRuns ?? DEFAULT_RATE_RUNS;
-  const tries = options.shrinkTries ?? DEFAULT_SHRINK_TRIES;
   const target = targetOf(spec, bounds.graceMs);
   const started = performance.now();
 
@@ -220,77 +312,39 @@ export async function fuzzProcess(spec: ProcessTargetSpec, options: FuzzProcessO
 
   const policy = results.flatMap((r) => r.policy).slice(0, 5);
   const startups = [discovery.startupMs, ...results.map((r) => r.startupMs)].sort((a, b) => a - b);
-  const firsts = new Map<InvariantId, { k: number; count: number; finding: Finding }>();
-  results.forEach((r, k) => {
-    for (const id of new Set(r.findings.map((f) => f.invariant))) {
-      const seen = firsts.get(id);
-      if (seen) seen.count++;
-      else firsts.set(id, { k, count: 1, finding: r.findings.find((f) => f.invariant === id)! });
-    }
-  });
+  const findings = await shrinkAndRate(cases, results, (plan) => runCase(target, plan, bounds), { ...options, parallel });
+  return processReport({ target, hello: discovery.hello, seed, runs, parallel, tools: fuzzable.map((t) => t.name), skipped, bounds, findings, policy, wallMs, startups });
+}
 
-  const fails = async (plan: Plan, id: InvariantId): Promise<Judged | undefined> => {
-    for (let t = 0; t < tries; t++) {
-      const r = await runCase(target, plan, bounds);
-      if (r.findings.some((f) => f.invariant === id)) return r;
-    }
-    return undefined;
-  };
-  const findings: ProcessFinding[] = [];
-  for (const [id, first] of firsts) {
-    let minimal = cases[first.k]!;
-    let shrinks = 0;
-    let witness: Judged = results[first.k]!;
-    if (options.shrink !== false) {
-      let improved = true;
-      let budget = SHRINK_CANDIDATES_MAX;
-      const until = performance.now() + (options.shrinkMsMax ?? DEFAULT_PROCESS_SHRINK_MS_MAX);
-      while (improved && budget > 0 && performance.now() < until) {
-        improved = false;
-        for (const candidate of shrinkCandidates(minimal)) {
-          if (budget-- <= 0 || performance.now() > until) break;
-          const r = await fails(candidate, id);
-          if (r) {
-            minimal = candidate;
-            witness = r;
-            shrinks++;
-            improved = true;
-            break;
-          }
-        }
-      }
-    }
-    const again = await pool(Array.from({ length: rateRuns }), parallel, () => runCase(target, minimal, bounds));
-    const hits = again.filter((r) => r.findings.some((f) => f.invariant === id)).length;
-    const shown = witness.findings.find((f) => f.invariant === id) ?? first.finding;
-    findings.push({
-      invariant: id,
-      level: shown.level,
-      severity: shown.severity,
-      message: shown.message,
-      firstCase: first.k,
-      runs: first.count,
-      minimal,
-      shrinks,
-      rate: { hits, runs: rateRuns },
-      determinism: determinismOf(hits, rateRuns),
-      confirmed: hits > 0,
-      trace: witness.trace,
-    });
-  }
-  const hello = discovery.hello;
+/** The report of a black-box campaign from its parts: speed and the median start-up computed here. */
+export function processReport(parts: {
+  readonly target: Target;
+  readonly hello: ServerHello | undefined;
+  readonly seed: number;
+  readonly runs: number;
+  readonly parallel: number;
+  readonly tools: readonly string[];
+  readonly skipped: readonly SkippedTool[];
+  readonly bounds: ProcessFuzzReport['bounds'];
+  readonly findings: readonly ProcessFinding[];
+  readonly policy: readonly PolicyNote[];
+  readonly wallMs: number;
+  /** Start-up of every run, sorted. */
+  readonly startups: readonly number[];
+}): ProcessFuzzReport {
+  const { target, hello, findings, wallMs, startups, runs } = parts;
   return {
     mode: 'black box, real time',
     target: { kind: target.kind, label: target.label, server: hello?.serverInfo ?? null, protocolVersion: hello?.protocolVersion },
     visibility: target.visibility,
-    seed,
+    seed: parts.seed,
     runs,
-    parallel,
-    tools: fuzzable.map((t) => t.name),
-    skipped,
-    bounds,
+    parallel: parts.parallel,
+    tools: parts.tools,
+    skipped: parts.skipped,
+    bounds: parts.bounds,
     findings,
-    policy,
+    policy: parts.policy,
     wallMs: Math.round(wallMs),
     runsPerSecond: Math.round((runs / (wallMs / 1000)) * 10) / 10,
     startupMs: Math.round(startups[Math.floor(startups.length / 2)] ?? 0),
