@@ -49,6 +49,7 @@ const commands = {
   fuzz: () => import('./fuzz.ts'),
   sdkInstall: () => import('../sdk/install.ts'),
   fuzzProcess: () => import('./fuzzProcess.ts'),
+  checkTarget: () => import('./checkTarget.ts'),
 };
 import type { ProcessFlags } from './fuzzProcess.ts';
 import { DEFAULT_HANG_AFTER_MS, DEFAULT_PROCESS_RUNS, DEFAULT_RATE_RUNS } from '../options/defaults.ts';
@@ -115,8 +116,21 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--time-limit <seconds>', `stop starting runs after this many seconds and report the runs done (without --runs: run until then, at most ${CAMPAIGN_RUNS_LIMIT} runs)`, secondsArg('--time-limit'))
     .option('--seeds <a..b>', 'a sweep: one campaign per seed from A to B, one combined report; exits 1 if any seed fails')
     .option(`${SPEC_FLAG} <revision>`, SPEC_HELP)
+    .option('--target <language>', 'instead: the lifecycle campaign on an SDK test bed, black box and real time: typescript, python, go, rust or java (testbeds/, docs/sdks.md)')
+    .option('--sdk-version <version>', 'with --target: the SDK release (default: the test bed\'s first; one not installed is installed first)')
+    .option('--transport <transport>', 'with --target: stdio (default), http-stateful-sse, http-stateful-json, http-stateless-sse or http-stateless-json')
+    .option('--parallel <n>', 'with --target: test-bed processes at once (default: the number of cores)', wholeNumberArg('--parallel'))
+    .option('--rate-runs <n>', `with --target: re-runs of each minimal case for its reproduction rate (default: ${DEFAULT_RATE_RUNS})`, wholeNumberArg('--rate-runs'))
+    .option('--md <file>', 'with --target: also write a Markdown report')
+    .option('--update-baseline', "with --target: write the release's confirmed findings on this transport as its baseline (properties/baselines/testbeds/)")
+    .option('--replay <file>', "with --target: run a replay file's minimal case --rate-runs times and report its rate")
     .addHelpText('after', CHECK_EXIT_HELP)
     .action(async (opts: CheckFlags) => {
+      if (opts.target !== undefined) {
+        const { target, sdkVersion, transport, runs, seed, parallel, rateRuns, shrink, json, junit, md, out, replay, updateBaseline } = opts;
+        code = await (await commands.checkTarget()).checkTargetCommand({ target, sdkVersion, transport, runs, seed, parallel, rateRuns, shrink, json, junit, md, out, replay, updateBaseline });
+        return;
+      }
       const { out: reproDir, json: jsonFile, junit: junitFile, report: markdownFile, ...rest } = opts;
       const options = resolveCampaignOptions({
         seed: rest.seed,
@@ -413,6 +427,14 @@ interface CheckFlags extends WorkloadFlags {
   timeLimit?: number;
   seeds?: string;
   spec?: string;
+  target?: string;
+  sdkVersion?: string;
+  transport?: string;
+  parallel?: number;
+  rateRuns?: number;
+  md?: string;
+  updateBaseline?: boolean;
+  replay?: string;
 }
 
 /** The help of `--spec` (check, replay). */
