@@ -38,8 +38,9 @@ function programsOwn(f: Finding, side: CallSide | undefined, options: WireJudgeO
   const p = side?.program;
   const id: InvariantId = f.invariant;
   if (id === 'lifecycle.stdio-exit') {
-    const ignoring = openAtEof.filter((c) => c.program.onAbort === 'ignore' || c.program.end.kind === 'hang');
-    return ignoring.length > 0 ? `the handler of ${ignoring.map((c) => c.label).join(', ')} was still running at stdin EOF and its program ${ignoring.map((c) => (c.program.onAbort === 'ignore' ? 'ignores aborts' : 'never ends')).join(', ')}` : undefined;
+    // Only a program that ignores its abort may rightly keep the process past EOF: one that listens stops when the SDK tells it.
+    const ignoring = openAtEof.filter((c) => c.program.onAbort === 'ignore');
+    return ignoring.length > 0 ? `the handler of ${ignoring.map((c) => c.label).join(', ')} was still running at stdin EOF and its program ignores aborts` : undefined;
   }
   if (!p) return undefined;
   if (id === 'liveness.call-settles' && (p.end.kind === 'hang' || scriptedMs(p) >= options.hangAfterMs)) return p.end.kind === 'hang' ? 'its program never ends (`hang`)' : `its program sleeps ${scriptedMs(p)} ms`;
