@@ -21,9 +21,11 @@ import {
 import { BadTargetError } from '../target/index.ts';
 import { DEFAULT_CAMPAIGN_SEED, DEFAULT_HANG_AFTER_MS, DEFAULT_IN_FLIGHT_MS, DEFAULT_PROCESS_GRACE_MS, DEFAULT_RATE_RUNS, DEFAULT_REPRO_DIR } from '../options/defaults.ts';
 import { formatTrace } from '../sim/trace.ts';
+import { REPORT_SCHEMA_VERSION } from '../report/jsonReport.ts';
 import { writeFileAtomic, writeJsonAtomic } from '../util/atomicWrite.ts';
 import { messageOf } from '../util/errors.ts';
 import type { InvariantId } from '../model/invariants.ts';
+import { TOOL } from '../util/toolVersion.ts';
 import { JSON_TO_STDOUT } from './check.ts';
 
 /** The flags of `fuzz --stdio` / `fuzz --url` that commander parses. */
@@ -53,7 +55,6 @@ export interface ProcessFlags {
 export function targetSpecOf(flags: ProcessFlags): ProcessTargetSpec {
   if (flags.stdio !== undefined && flags.url !== undefined) throw new BadTargetError('bad-option', 'mcp-sim fuzz: --stdio and --url name two targets: give one (use --url URL --start CMD to start an HTTP server).');
   if (flags.start !== undefined && flags.url === undefined) throw new BadTargetError('bad-option', 'mcp-sim fuzz: --start needs --url (the URL the started server answers on, with {port}).');
-  if (flags.reuse) throw new BadTargetError('bad-option', 'mcp-sim fuzz: --reuse is not available yet: every case runs on a fresh process or session.');
   const env: Record<string, string> = {};
   for (const kv of flags.env ?? []) {
     const eq = kv.indexOf('=');
@@ -92,6 +93,7 @@ export async function fuzzProcessCommand(flags: ProcessFlags): Promise<number> {
       ...(flags.rateRuns !== undefined && { rateRuns: flags.rateRuns }),
       ...(flags.tools !== undefined && { tools: flags.tools.split(',') }),
       ...(flags.duplicateIds && { duplicateIds: true }),
+      ...(flags.reuse && { reuse: true }),
       shrink: flags.shrink !== false,
     });
     const replays = new Map<string, string[]>();
@@ -125,7 +127,8 @@ export async function fuzzProcessCommand(flags: ProcessFlags): Promise<number> {
 
 function writeJson(file: string, report: ProcessFuzzReport, replays: ReadonlyMap<string, readonly string[]>): void {
   // `clock: 'real'`: the trace viewer draws each finding's recorded trace as it is (docs/report-format.md).
-  const document = { kind: 'fuzz-process', clock: 'real', ...report, findings: report.findings.map((f) => ({ ...f, replay: replays.get(f.invariant) ?? [] })) };
+  // The document is `fuzzProcess` of schemas/report.schema.json.
+  const document = { schemaVersion: REPORT_SCHEMA_VERSION, kind: 'fuzz-process', tool: TOOL, clock: 'real', ...report, findings: report.findings.map((f) => ({ ...f, replay: replays.get(f.invariant) ?? [] })) };
   if (file === JSON_TO_STDOUT) process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
   else writeJsonAtomic(file, document, { mkdir: true });
 }
@@ -183,7 +186,8 @@ export async function rogueProcessCommand(flags: ProcessFlags & { filter?: strin
     const bad = rows.filter((r) => r.state !== 'ok' || r.expected?.met === false);
     console.log(bad.length === 0 ? pc.green(`every rogue frame answered, the server stayed usable (${rows.length} kinds)`) : pc.red(`${bad.length} of ${rows.length} kinds: ${bad.map((r) => `${r.kind} (${r.state}${r.expected?.met === false ? `, not error ${r.expected.errorCode}` : ''})`).join(', ')}`));
     if (flags.json !== undefined) {
-      const doc = { kind: 'rogue-process', target: target.label, rows };
+      // `rogueProcess` of schemas/report.schema.json.
+      const doc = { schemaVersion: REPORT_SCHEMA_VERSION, kind: 'rogue-process', tool: TOOL, mode: 'black box, real time', target: { kind: target.kind, label: target.label }, rows };
       if (flags.json === JSON_TO_STDOUT) process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
       else writeJsonAtomic(flags.json, doc, { mkdir: true });
     }

@@ -360,7 +360,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--parallel <n>', 'with --stdio or --url: server processes at once (default: the number of cores)', wholeNumberArg('--parallel'))
     .option('--rate-runs <n>', `with --stdio or --url: re-runs of each minimal case for its reproduction rate (default: ${DEFAULT_RATE_RUNS})`, wholeNumberArg('--rate-runs'))
     .option('--tools <names>', 'with --stdio or --url: only these tools (comma-separated)')
-    .option('--reuse', 'with --stdio or --url: many cases on one process (not available yet)')
+    .option('--reuse', 'with --stdio or --url: many cases on one process (or session), separated by a barrier; state may carry over, and each finding is re-run on a fresh process too')
     .option('--duplicate-ids', 'with --stdio or --url: also reuse the id of a call in flight (a client fault; off by default)')
     .addHelpText('after', FUZZ_EXIT_HELP)
     .action(async (module: string | undefined, opts: FuzzFlags & ProcessFlags) => {

@@ -83,6 +83,8 @@ const table = [
   ['http.error-fails-call', 'DERIVED', 'basic/transports#sending-messages-to-the-server', 'a POST carrying a request that is answered with an HTTP error status makes that call reject in the same step, not at its timeout'],
   ['http.related-on-request-stream', 'SHOULD', 'basic/transports#listening-for-messages-from-the-server', 'a progress notification for a request whose POST is still open goes on that POST\'s stream, not on the standalone GET stream or another request\'s (GET stream messages SHOULD be unrelated to running requests)'],
   ['http.rejects-bad-input', 'MUST', 'basic/transports#streamable-http', 'a POST or GET the server cannot accept gets an HTTP error status (4xx), never a 2xx or no answer, and the session stays usable'],
+  ['http.session-deleted-404', 'MUST', 'basic/transports#session-management', 'black box: once the server accepted the client\'s DELETE of its session, a request with that Mcp-Session-Id gets 404 Not Found'],
+  ['http.session-required-400', 'SHOULD', 'basic/transports#session-management', 'black box: a server that runs sessions answers a POST without an Mcp-Session-Id header (other than initialize) with 400 Bad Request'],
   ['leak.correlation-maps', 'DERIVED', '(harness: quiescence)', 'with nothing in flight, every correlation map is empty: response handlers, progress handlers, timeout records, handler abort controllers, HTTP request→stream maps'],
   ['leak.timers', 'DERIVED', '(harness: quiescence)', 'no virtual timers remain except ones the scenario owns by design'],
   ['leak.abort-listeners', 'DERIVED', '(harness: quiescence)', 'listeners the SDK added to a caller\'s AbortSignal are removed once the call settled'],

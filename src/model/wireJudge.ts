@@ -48,11 +48,28 @@ interface CallInfo {
   sentAt: number;
   cancelledAt?: number;
   answeredAt?: number;
-  afterCancel: number;
-  lastProgress?: number;
+  /** Progress read after the cancel while unanswered: judged at the end, against the barrier when there is one. */
+  readonly afterCancel: { readonly i: number; readonly t: number; readonly progress: JsonValue }[];
+  /** The cancel's barrier: the ping sent right after it (`barrierPingId`), and when its answer was read. */
+  barrierSent?: boolean;
+  barrierAt?: { readonly i: number; readonly t: number };
+  /**
+   * The last progress read, per stream it came on (the POST exchange, the GET stream; -1 for
+   * stdio): the order of two streams is not the order the server wrote them, so `increasing` is
+   * judged within a stream.
+   */
+  readonly lastProgress: Map<number, number>;
   total?: number;
   flagged: Set<string>;
 }
+
+/**
+ * The id of the `ping` a client sends right after it cancels request `requestId`: its answer is
+ * the cancel's barrier. A server reads its input in order, so what it wrote after answering that
+ * ping, it wrote after it had read the cancel; what came before the answer may have been on its
+ * way already, however late a loaded machine made it.
+ */
+export const barrierPingId = (requestId: JsonValue): string => `mcp-sim-barrier-${idKey(requestId)}`;
 
 /** Frames read this soon after the client wrote a cancel may have been in the pipe before it: not counted as after it. */
 const BACKLOG_MS = 10;
@@ -73,7 +90,30 @@ export function judgeWire(trace: readonly TraceEvent[], options: WireJudgeOption
   const answered = new Map<string, number>();
   const duplicateIds = new Set<string>();
   const requestSeqs = new Map<number, string>();
+  /**
+   * Pairing by stream (HTTP): the call each POST carried, and the exchange each server frame was
+   * read on. With two calls of one id in flight, an answer belongs to the call whose POST stream
+   * it came on, not to whichever was sent last.
+   */
+  const callBySeq = new Map<number, CallInfo>();
+  const callByExchange = new Map<number, CallInfo>();
+  const exchangeOfServerSeq = new Map<number, number>();
+  /** Each call's own POST exchange, the GET streams, and the exchanges whose stream has ended. */
+  const postExchangeOf = new Map<CallInfo, number>();
+  const getExchanges = new Set<number>();
+  const endedExchanges = new Set<number>();
+  /** Calls sent and not yet answered, by id (several when the client reused an id in flight). */
+  const inFlight = new Map<string, CallInfo[]>();
+  /** Answers read for an id several calls share, when no stream told them apart (stdio). */
+  const sharedAnswers = new Map<string, number>();
+  /** The barrier ping's id → the call whose cancel it follows. */
+  const barriers = new Map<string, CallInfo>();
+  let lastCancelAction: string | undefined;
+  /** The session id the server gave (a stateful server), and each session whose DELETE it accepted. */
+  let sessionGiven: string | undefined;
+  const deleted = new Map<string, number>();
   const notificationSeqs = new Set<number>();
+  const initializeSeqs = new Set<number>();
   let stderr = '';
   let eofAt: number | undefined;
   let exit: Extract<TraceEvent, { kind: 'exit' }> | undefined;
@@ -84,8 +124,95 @@ export function judgeWire(trace: readonly TraceEvent[], options: WireJudgeOption
     findings.push(finding(id, at, message, c.label, { sender: 'client', ids: [idKey(c.id)], call: c.label }));
   };
 
+  /**
+   * Session errors (basic/transports#session-management): a POST with a session id whose DELETE
+   * the server accepted must get 404 (MUST); a POST other than initialize without a session id,
+   * to a server that gave this client one, SHOULD get 400.
+   */
+  const sessionFindings = (req: Extract<TraceEvent, { kind: 'http-request' }>, res: Extract<TraceEvent, { kind: 'http-response' }>) => {
+    if (req.method === 'DELETE' && req.session !== undefined && res.status >= 200 && res.status < 300) {
+      deleted.set(req.session, res.status);
+      return;
+    }
+    if (req.method !== 'POST') return;
+    if (req.session !== undefined && deleted.has(req.session) && res.status !== 404) {
+      findings.push(finding('http.session-deleted-404', res.i, `after the client's DELETE of session ${JSON.stringify(req.session)} was answered ${deleted.get(req.session)}, a POST with that Mcp-Session-Id was answered ${res.status}, not 404 Not Found: a terminated session must be gone (404 is how a client knows to start a new one)`));
+    }
+    const initializes = req.seqs.some((q) => initializeSeqs.has(q));
+    if (req.session !== undefined || sessionGiven === undefined || initializes || res.status === 400) return;
+    // Served with no session (no Mcp-Session-Id on the answer): this server does not require one for such a request; the SHOULD is for servers that do.
+    if (res.status < 300 && res.session === undefined) {
+      policy.push({ at: res.i, call: '-', message: `a POST without an Mcp-Session-Id header (a ping, not an initialize) was answered ${res.status} outside any session, although this server runs sessions (it gave this client ${JSON.stringify(sessionGiven)}): it serves session-less requests (an SDK's choice; a server that requires a session answers 400)` });
+      return;
+    }
+    findings.push(finding('http.session-required-400', res.i, `a POST without an Mcp-Session-Id header (not an initialize) was answered ${res.status}${res.status < 300 ? ` inside session ${JSON.stringify(res.session)}` : ''}, although this server runs sessions (it gave this client ${JSON.stringify(sessionGiven)}): a server that requires a session should answer 400 Bad Request${res.status < 300 ? ', not serve the request in a session the client did not name' : ''}`));
+  };
+
+  /**
+   * `progress.after-cancel` (SHOULD) for one cancelled call. With the barrier's answer read, only
+   * progress read after it counts (the server had read the cancel): two such, or one later than
+   * the in-flight bound after it (one right after may be a step caught between its check and its
+   * send). Without one (no ping, or no answer to it): progress later than the in-flight bound
+   * after the cancel, or more than two read later than BACKLOG_MS after it.
+   */
+  const afterCancel = (c: CallInfo) => {
+    if (c.cancelledAt === undefined) return;
+    const barrier = c.barrierAt;
+    if (barrier) {
+      const counted = c.afterCancel.filter((p) => p.i > barrier.i);
+      const hit = counted.find((p) => p.t - barrier.t > options.inFlightMs) ?? counted[1];
+      if (hit) once(c, 'progress.after-cancel', hit.i, `${describe(c)} and cancelled: the server still sent progress ${hit.progress} ${Math.round(hit.t - c.cancelledAt)} ms after the cancel, and after it answered the ping sent right after the cancel (so it had read the cancel; ${counted.length} since the ping's answer): the cancellation does not reach the work`);
+      return;
+    }
+    let since = 0;
+    for (const p of c.afterCancel) {
+      const late = p.t - c.cancelledAt;
+      // What is read within BACKLOG_MS of writing the cancel may have sat in the pipe before it.
+      if (late > BACKLOG_MS) since++;
+      if (late > options.inFlightMs || since > 2) {
+        once(c, 'progress.after-cancel', p.i, `${describe(c)} and cancelled: the server still sent progress ${p.progress} ${Math.round(late)} ms after the cancel (${since} since; in-flight bound ${options.inFlightMs} ms): the cancellation does not reach the work`);
+        return;
+      }
+    }
+  };
+
+  /**
+   * The call an answer to `key` (read as server frame `seq`) belongs to: the one whose POST stream
+   * it came on (HTTP); else the only call of that id in flight. Several in flight with no stream
+   * to tell them apart (stdio): each counts as answered only once all of them were (undefined).
+   */
+  const answerOwner = (key: string, seq: number, t: number): CallInfo | undefined => {
+    const pending = inFlight.get(key) ?? [];
+    const exchange = exchangeOfServerSeq.get(seq);
+    const onStream = exchange === undefined ? undefined : callByExchange.get(exchange);
+    let owner: CallInfo | undefined;
+    if (onStream && idKey(onStream.id) === key) owner = onStream;
+    else if (pending.length <= 1) owner = pending[0] ?? byId.get(key);
+    else {
+      const n = (sharedAnswers.get(key) ?? 0) + 1;
+      sharedAnswers.set(key, n);
+      if (n < pending.length) return undefined;
+      inFlight.delete(key);
+      sharedAnswers.delete(key);
+      for (const x of pending) x.answeredAt ??= t;
+      return undefined;
+    }
+    inFlight.set(key, pending.filter((x) => x !== owner));
+    return owner;
+  };
+
   for (const e of trace) {
     if (e.kind === 'call-start') labels.set(idKey(e.id), e.call);
+    else if (e.kind === 'action') lastCancelAction = /^(?:cancel|timeout) (c\d+)/.exec(e.action)?.[1];
+    else if (e.kind === 'http-request' && e.at === 'client') {
+      const c = e.seqs.map((q) => callBySeq.get(q)).find((x) => x !== undefined);
+      if (c) {
+        callByExchange.set(e.exchange, c);
+        if (!postExchangeOf.has(c)) postExchangeOf.set(c, e.exchange);
+      }
+      if (e.method === 'GET') getExchanges.add(e.exchange);
+    } else if (e.kind === 'sse-end' && e.at === 'client') endedExchanges.add(e.exchange);
+    else if (e.kind === 'sse-event' && e.at === 'client' && e.seq !== undefined) exchangeOfServerSeq.set(e.seq, e.exchange);
     else if (e.kind === 'stderr') stderr += e.text;
     else if (e.kind === 'eof' && e.to === 'server') eofAt ??= e.t;
     else if (e.kind === 'exit') exit = e;
@@ -94,20 +221,31 @@ export function judgeWire(trace: readonly TraceEvent[], options: WireJudgeOption
       if (typeof f.method === 'string' && 'id' in f) {
         const key = idKey(f.id);
         requestSeqs.set(e.seq, key);
+        if (f.method === 'initialize') initializeSeqs.add(e.seq);
         if (sentIds.has(key) && !answered.has(key)) duplicateIds.add(key);
         sentIds.add(key);
         answered.delete(key);
         if (f.method === 'tools/call') {
           const params = isJsonObject(f.params) ? (f.params as Record<string, JsonValue>) : {};
           const meta = isJsonObject(params._meta) ? (params._meta as Record<string, JsonValue>) : {};
-          const c: CallInfo = { label: labels.get(key) ?? `client:${show(f.id)}`, id: f.id!, tool: String(params.name), args: params.arguments ?? {}, token: meta.progressToken, sentAt: e.t, afterCancel: 0, flagged: new Set() };
+          const c: CallInfo = { label: labels.get(key) ?? `client:${show(f.id)}`, id: f.id!, tool: String(params.name), args: params.arguments ?? {}, token: meta.progressToken, sentAt: e.t, afterCancel: [], lastProgress: new Map(), flagged: new Set() };
           byId.set(key, c);
+          callBySeq.set(e.seq, c);
+          inFlight.set(key, [...(inFlight.get(key) ?? []), c]);
           if (c.token !== undefined) byToken.set(idKey(c.token), c);
+        } else if (f.method === 'ping' && typeof f.id === 'string') {
+          const c = [...byId.values()].find((x) => x.cancelledAt !== undefined && barrierPingId(x.id) === f.id);
+          if (c) {
+            c.barrierSent = true;
+            barriers.set(key, c);
+          }
         }
       } else if (typeof f.method === 'string') {
         notificationSeqs.add(e.seq);
         if (f.method === 'notifications/cancelled' && isJsonObject(f.params)) {
-          const c = byId.get(idKey((f.params as Record<string, JsonValue>).requestId));
+          const key = idKey((f.params as Record<string, JsonValue>).requestId);
+          // With one id in flight twice, the case's action names the call it gave up.
+          const c = inFlight.get(key)?.find((x) => x.label === lastCancelAction) ?? byId.get(key);
           if (c && c.cancelledAt === undefined) c.cancelledAt = e.t;
         }
       } else notificationSeqs.add(e.seq);
@@ -130,19 +268,18 @@ export function judgeWire(trace: readonly TraceEvent[], options: WireJudgeOption
         if (c.answeredAt !== undefined) {
           once(c, 'progress.after-response', e.i, `${describe(c)}: the server sent progress ${p.progress} for it ${Math.round(e.t - c.answeredAt)} ms after its response: nothing may report on a request once it is answered`);
         }
-        if (c.cancelledAt !== undefined && c.answeredAt === undefined) {
-          const late = e.t - c.cancelledAt;
-          // What is read within BACKLOG_MS of writing the cancel may have sat in the pipe before it.
-          if (late > BACKLOG_MS) c.afterCancel++;
-          if (late > options.inFlightMs || c.afterCancel > 2) {
-            once(c, 'progress.after-cancel', e.i, `${describe(c)} and cancelled: the server still sent progress ${p.progress} ${Math.round(late)} ms after the cancel (${c.afterCancel} since; in-flight bound ${options.inFlightMs} ms): the cancellation does not reach the work`);
-          }
-        }
+        if (c.cancelledAt !== undefined && c.answeredAt === undefined) c.afterCancel.push({ i: e.i, t: e.t, progress: p.progress ?? null });
         const progress = Number(p.progress);
-        if (c.lastProgress !== undefined && !(progress > c.lastProgress)) {
-          once(c, 'progress.increasing', e.i, `${describe(c)}: progress went from ${c.lastProgress} to ${progress}: each progress must be greater than the last (a rounded percentage repeats)`);
+        const stream = exchangeOfServerSeq.get(e.seq) ?? -1;
+        const last = c.lastProgress.get(stream);
+        if (last !== undefined && !(progress > last)) {
+          once(c, 'progress.increasing', e.i, `${describe(c)}: progress went from ${last} to ${progress}${stream >= 0 ? ' on one stream' : ''}: each progress must be greater than the last (a rounded percentage repeats)`);
         }
-        c.lastProgress = progress;
+        c.lastProgress.set(stream, progress);
+        const own = postExchangeOf.get(c);
+        if (stream >= 0 && own !== undefined && stream !== own && !endedExchanges.has(own) && c.cancelledAt === undefined && c.answeredAt === undefined) {
+          once(c, 'http.related-on-request-stream', e.i, `${describe(c)}: the server sent progress ${p.progress} for it on ${getExchanges.has(stream) ? 'the standalone GET stream' : `another POST's stream (exchange ${stream})`} while the call's own POST stream was open: messages on the GET stream SHOULD be unrelated to running requests, and two streams give the client no order (progress 2 can arrive before 1)`);
+        }
         if (typeof p.total === 'number') {
           if (c.total !== undefined && p.total !== c.total) once(c, 'progress.total-stable', e.i, `${describe(c)}: total changed from ${c.total} to ${p.total} during the call: a client's progress bar jumps back`);
           c.total ??= p.total;
@@ -152,6 +289,11 @@ export function judgeWire(trace: readonly TraceEvent[], options: WireJudgeOption
       if ('result' in f || 'error' in f) {
         const key = idKey(f.id);
         if (f.id === null) continue;
+        const barrierOf = barriers.get(key);
+        if (barrierOf) {
+          barrierOf.barrierAt ??= { i: e.i, t: e.t };
+          continue;
+        }
         if (!sentIds.has(key)) {
           findings.push(finding('rpc.response-matches-request', e.i, `the server answered id ${show(f.id)}, which this client never sent`));
           continue;
@@ -161,7 +303,7 @@ export function judgeWire(trace: readonly TraceEvent[], options: WireJudgeOption
           continue;
         }
         answered.set(key, e.t);
-        const c = byId.get(key);
+        const c = answerOwner(key, e.seq, e.t);
         if (!c) continue;
         c.answeredAt ??= e.t;
         if (c.cancelledAt === undefined) continue;
@@ -190,17 +332,22 @@ export function judgeWire(trace: readonly TraceEvent[], options: WireJudgeOption
     } else if (e.kind === 'http-response' && e.at === 'client') {
       // A POST of notifications or responses only: 202, no body (or an HTTP error).
       const req = trace.find((r) => r.kind === 'http-request' && r.exchange === e.exchange && r.at === 'client');
+      for (const q of e.seqs) exchangeOfServerSeq.set(q, e.exchange);
+      if (req?.kind === 'http-request') sessionFindings(req, e);
+      if (e.session !== undefined) sessionGiven ??= e.session;
       if (req && req.kind === 'http-request' && req.method === 'POST' && req.seqs.length > 0 && req.seqs.every((s) => notificationSeqs.has(s)) && e.status < 400 && (e.status !== 202 || e.seqs.length > 0)) {
         findings.push(finding('http.accepted-202', e.i, `the server answered a POST of a notification with ${e.status}${e.contentType ? ` ${e.contentType}` : ''}, not 202 Accepted with no body`));
       }
     }
   }
 
+  for (const c of new Set([...callBySeq.values(), ...byId.values()])) afterCancel(c);
+
   const endT = end?.t ?? 0;
   const endAt = end?.i ?? 0;
   // A client that closed the connection early (a plan's close) gave every call up then.
   const closedAt = trace.find((e) => e.kind === 'action' && e.action === 'close the connection')?.t;
-  for (const c of byId.values()) {
+  for (const c of new Set([...callBySeq.values(), ...byId.values()])) {
     // An answer later than the bound does not count (a server's SDK answers every pending request when stdin closes).
     const waited = (c.answeredAt ?? closedAt ?? endT) - c.sentAt;
     if (c.cancelledAt === undefined && waited >= options.hangAfterMs) {
@@ -218,7 +365,7 @@ export function judgeWire(trace: readonly TraceEvent[], options: WireJudgeOption
     const ended = head !== undefined && (!sse || trace.some((r) => r.kind === 'sse-end' && r.exchange === e.exchange));
     const dropped = trace.find((r) => r.kind === 'http-disconnect' && r.exchange === e.exchange);
     if (ended) continue;
-    const c = byId.get(key);
+    const c = callByExchange.get(e.exchange) ?? byId.get(key);
     const from = c?.cancelledAt ?? answered.get(key) ?? e.t;
     const waited = (dropped?.t ?? endT) - from;
     const droppedByCase = dropped !== undefined && trace.some((r) => r.kind === 'action' && r.t <= dropped.t + 1 && /drop its POST stream/.test(r.action) && c !== undefined && r.action.includes(` ${c.label} `));

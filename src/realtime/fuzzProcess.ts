@@ -21,6 +21,7 @@ import type { ServerHello } from '../target/index.ts';
 import { planArbitrary } from './planArbitrary.ts';
 import { withoutCancels, type Plan } from './plan.ts';
 import { runPlan } from './runPlan.ts';
+import { REUSE_NOTE, SharedConnection } from './sharedConnection.ts';
 
 /** What to fuzz: a stdio command (`{ command }`) or a Streamable HTTP URL (`{ url, start? }`). */
 export type ProcessTargetSpec = CommandSpec | UrlSpec;
@@ -50,6 +51,12 @@ export interface FuzzProcessOptions {
   readonly duplicateIds?: boolean;
   /** Only these tools (by name). @default every listed tool */
   readonly tools?: readonly string[];
+  /**
+   * `--reuse`: many cases on one process (or session, or stateless server) per parallel slot,
+   * separated by a barrier (`SharedConnection`); the report and each finding say that state may
+   * carry over, and each finding's minimal case is re-run both ways. @default false
+   */
+  readonly reuse?: boolean;
   /** Called after each run. */
   readonly onProgress?: (done: number, total: number) => void;
 }
@@ -77,6 +84,8 @@ export interface ProcessFinding {
   readonly confirmed: boolean;
   /** The trace of one failing run of the minimal case. */
   readonly trace: readonly TraceEvent[];
+  /** `--reuse` only: the note, and the minimal case's rate on a shared connection (`rate` is on a fresh process each). */
+  readonly reuse?: { readonly note: typeof REUSE_NOTE; readonly rate: { readonly hits: number; readonly runs: number } };
 }
 
 export interface ProcessFuzzReport {
@@ -95,6 +104,11 @@ export interface ProcessFuzzReport {
   readonly runsPerSecond: number;
   /** Median real ms from spawn (or session open) to the end of the handshake. */
   readonly startupMs: number;
+  /**
+   * `--reuse` only: the note, how many processes (or sessions) the campaign's runs shared, and
+   * how many frames of a case came after its barrier (left out of the next case, not judged).
+   */
+  readonly reuse?: { readonly note: typeof REUSE_NOTE; readonly connections: number; readonly lateFrames: number };
   readonly passed: boolean;
 }
 
@@ -117,7 +131,10 @@ export interface Judged {
   readonly findings: Finding[];
   readonly policy: PolicyNote[];
   readonly trace: TraceEvent[];
-  readonly startupMs: number;
+  /** Spawn (or session open) to the end of the handshake; none for a case on an already open connection (`--reuse`). */
+  readonly startupMs: number | undefined;
+  /** `--reuse`: frames of earlier cases left out of this one's trace (`SharedCase.lateFrames`). */
+  readonly lateFrames?: number;
 }
 
 /**
@@ -129,10 +146,9 @@ export type CaseJudge = (trace: readonly TraceEvent[], plan: Plan, options: Wire
 
 const wireOnly: CaseJudge = (trace, _plan, options) => ({ trace: [...trace], verdict: judgeWire(trace, options) });
 
-/** One case: run, judge, and for a result that crossed a cancel, the counterfactual run without cancels. */
-export async function runCase(target: Target, plan: Plan, bounds: ProcessFuzzReport['bounds'], judge: CaseJudge = wireOnly): Promise<Judged> {
-  const run = await runPlan(target, plan, { hangAfterMs: bounds.hangAfterMs, tailMs: 2 * bounds.inFlightMs });
-  let judged = judge(run.trace, plan, bounds);
+/** Judges a run's trace; for a result that crossed a cancel, the counterfactual run of the case without cancels (a fresh process). */
+async function judgeRun(target: Target, plan: Plan, trace: TraceEvent[], bounds: ProcessFuzzReport['bounds'], judge: CaseJudge): Promise<Pick<Judged, 'findings' | 'policy' | 'trace'>> {
+  let judged = judge(trace, plan, bounds);
   if (judged.verdict.undecided.length > 0) {
     const counter = await runPlan(target, withoutCancels(plan), { hangAfterMs: bounds.hangAfterMs, tailMs: bounds.inFlightMs });
     const durations = new Map<string, number>();
@@ -141,9 +157,44 @@ export async function runCase(target: Target, plan: Plan, bounds: ProcessFuzzRep
       const start = counter.trace.find((s) => s.kind === 'call-start' && s.call === e.call);
       if (start) durations.set(e.call, e.t - start.t);
     }
-    judged = judge(run.trace, plan, { ...bounds, durations });
+    judged = judge(trace, plan, { ...bounds, durations });
   }
-  return { findings: judged.verdict.findings, policy: judged.verdict.policy, trace: judged.trace, startupMs: run.startupMs };
+  return { findings: judged.verdict.findings, policy: judged.verdict.policy, trace: judged.trace };
+}
+
+/** One case on a fresh process (or session): run, judge (`judge`, the wire judge by default), and the counterfactual when a result crossed a cancel. */
+export async function runCase(target: Target, plan: Plan, bounds: ProcessFuzzReport['bounds'], judge: CaseJudge = wireOnly): Promise<Judged> {
+  const run = await runPlan(target, plan, { hangAfterMs: bounds.hangAfterMs, tailMs: 2 * bounds.inFlightMs });
+  return { ...(await judgeRun(target, plan, run.trace, bounds, judge)), startupMs: run.startupMs };
+}
+
+/**
+ * `--reuse`: `plans` on shared connections, one per parallel slot, each case judged on its own
+ * slice of the trace (`SharedConnection`). A connection is retired (and the slot opens a fresh
+ * one) when it ended, stayed noisy after its barrier, or its case left a call running.
+ */
+async function runShared(target: Target, plans: readonly Plan[], parallel: number, bounds: ProcessFuzzReport['bounds'], onDone?: () => void): Promise<Judged[]> {
+  const results: Judged[] = new Array(plans.length);
+  let next = 0;
+  const callsLeft = (trace: TraceEvent[]) => judgeWire(trace, bounds).findings.some((f) => f.invariant === 'liveness.call-settles');
+  await Promise.all(
+    Array.from({ length: Math.min(parallel, plans.length) }, async () => {
+      let shared: SharedConnection | undefined;
+      try {
+        while (next < plans.length) {
+          const k = next++;
+          shared ??= await SharedConnection.open(target);
+          const r = await shared.run(target, plans[k]!, bounds, { last: next >= plans.length, callsLeft });
+          if (r.retired) shared = undefined;
+          results[k] = { ...(await judgeRun(target, plans[k]!, r.trace, bounds, wireOnly)), startupMs: r.startupMs, lateFrames: r.lateFrames };
+          onDone?.();
+        }
+      } finally {
+        await shared?.close();
+      }
+    }),
+  );
+  return results;
 }
 
 /** Runs `work` over `items` with at most `parallel` at once, in order of the items for the results. */
@@ -207,6 +258,8 @@ export interface ShrinkAndRateOptions extends Pick<FuzzProcessOptions, 'shrink' 
   readonly parallel: number;
   /** Smaller plans than one, simplest first. @default `shrinkCandidates` */
   readonly candidates?: (plan: Plan) => Plan[];
+  /** `--reuse`: runs plans on shared connections; a minimal case is then also rated there. */
+  readonly shared?: (plans: readonly Plan[]) => Promise<Judged[]>;
 }
 
 /**
@@ -216,7 +269,7 @@ export interface ShrinkAndRateOptions extends Pick<FuzzProcessOptions, 'shrink' 
  * judges one plan (on a fresh process or session).
  */
 export async function shrinkAndRate(cases: readonly Plan[], results: readonly Judged[], run: (plan: Plan) => Promise<Judged>, options: ShrinkAndRateOptions): Promise<ProcessFinding[]> {
-  const { parallel, candidates = (plan: Plan) => shrinkCandidates(plan) } = options;
+  const { parallel, candidates = (plan: Plan) => shrinkCandidates(plan), shared: runShared } = options;
   const rateRuns = options.rateRuns ?? DEFAULT_RATE_RUNS;
   const tries = options.shrinkTries ?? DEFAULT_SHRINK_TRIES;
   const firsts = new Map<InvariantId, { k: number; count: number; finding: Finding }>();
@@ -240,7 +293,8 @@ export async function shrinkAndRate(cases: readonly Plan[], results: readonly Ju
     let minimal = cases[first.k]!;
     let shrinks = 0;
     let witness: Judged = results[first.k]!;
-    if (options.shrink !== false) {
+    // With --reuse a finding may need the state earlier cases left: shrink (on fresh processes) only one that fails on a fresh one.
+    if (options.shrink !== false && (!runShared || (await fails(minimal, id)))) {
       let improved = true;
       let budget = SHRINK_CANDIDATES_MAX;
       const until = performance.now() + (options.shrinkMsMax ?? DEFAULT_PROCESS_SHRINK_MS_MAX);
@@ -261,6 +315,7 @@ export async function shrinkAndRate(cases: readonly Plan[], results: readonly Ju
     }
     const again = await pool(Array.from({ length: rateRuns }), parallel, () => run(minimal));
     const hits = again.filter((r) => r.findings.some((f) => f.invariant === id)).length;
+    const shared = runShared ? (await runShared(Array.from({ length: rateRuns }, () => minimal))).filter((r) => r.findings.some((f) => f.invariant === id)).length : 0;
     const shown = witness.findings.find((f) => f.invariant === id) ?? first.finding;
     findings.push({
       invariant: id,
@@ -272,9 +327,10 @@ export async function shrinkAndRate(cases: readonly Plan[], results: readonly Ju
       minimal,
       shrinks,
       rate: { hits, runs: rateRuns },
-      determinism: determinismOf(hits, rateRuns),
-      confirmed: hits > 0,
+      determinism: runShared ? `${determinismOf(shared, rateRuns)} with --reuse; ${hits}/${rateRuns} on a fresh process${hits === 0 && shared > 0 ? ': needs state an earlier case left' : ''}` : determinismOf(hits, rateRuns),
+      confirmed: hits + shared > 0,
       trace: witness.trace,
+      ...(runShared && { reuse: { note: REUSE_NOTE, rate: { hits: shared, runs: rateRuns } } }),
     });
   }
   return findings;
@@ -303,17 +359,39 @@ export async function fuzzProcess(spec: ProcessTargetSpec, options: FuzzProcessO
   const cases = processCases({ tools: fuzzable, http: target.kind === 'url', duplicateIds: options.duplicateIds === true }, seed, runs);
 
   let done = 0;
-  const results = await pool(cases, parallel, async (plan) => {
-    const r = await runCase(target, plan, bounds);
-    options.onProgress?.(++done, runs);
-    return r;
-  });
+  const reuse = options.reuse === true;
+  const results = reuse
+    ? await runShared(target, cases, parallel, bounds, () => options.onProgress?.(++done, runs))
+    : await pool(cases, parallel, async (plan) => {
+        const r = await runCase(target, plan, bounds);
+        options.onProgress?.(++done, runs);
+        return r;
+      });
   const wallMs = performance.now() - started;
 
   const policy = results.flatMap((r) => r.policy).slice(0, 5);
-  const startups = [discovery.startupMs, ...results.map((r) => r.startupMs)].sort((a, b) => a - b);
-  const findings = await shrinkAndRate(cases, results, (plan) => runCase(target, plan, bounds), { ...options, parallel });
-  return processReport({ target, hello: discovery.hello, seed, runs, parallel, tools: fuzzable.map((t) => t.name), skipped, bounds, findings, policy, wallMs, startups });
+  const opened = results.flatMap((r) => (r.startupMs === undefined ? [] : [r.startupMs]));
+  const startups = [discovery.startupMs, ...opened].sort((a, b) => a - b);
+  const findings = await shrinkAndRate(cases, results, (plan) => runCase(target, plan, bounds), {
+    ...options,
+    parallel,
+    ...(reuse && { shared: (plans: readonly Plan[]) => runShared(target, plans, parallel, bounds) }),
+  });
+  return processReport({
+    target,
+    hello: discovery.hello,
+    seed,
+    runs,
+    parallel,
+    tools: fuzzable.map((t) => t.name),
+    skipped,
+    bounds,
+    findings,
+    policy,
+    wallMs,
+    startups,
+    ...(reuse && { reuse: { connections: opened.length, lateFrames: results.reduce((n, r) => n + (r.lateFrames ?? 0), 0) } }),
+  });
 }
 
 /** The report of a black-box campaign from its parts: speed and the median start-up computed here. */
@@ -329,8 +407,10 @@ export function processReport(parts: {
   readonly findings: readonly ProcessFinding[];
   readonly policy: readonly PolicyNote[];
   readonly wallMs: number;
-  /** Start-up of every run, sorted. */
+  /** Start-up of every run that opened a process or session, sorted. */
   readonly startups: readonly number[];
+  /** `--reuse`: connections opened and late frames left out. */
+  readonly reuse?: { readonly connections: number; readonly lateFrames: number };
 }): ProcessFuzzReport {
   const { target, hello, findings, wallMs, startups, runs } = parts;
   return {
@@ -348,6 +428,7 @@ export function processReport(parts: {
     wallMs: Math.round(wallMs),
     runsPerSecond: Math.round((runs / (wallMs / 1000)) * 10) / 10,
     startupMs: Math.round(startups[Math.floor(startups.length / 2)] ?? 0),
+    ...(parts.reuse && { reuse: { note: REUSE_NOTE, ...parts.reuse } }),
     passed: findings.every((f) => !f.confirmed),
   };
 }

@@ -10,7 +10,7 @@ export function processReportHead(report: ProcessFuzzReport): string[] {
   return [
     `black box, real time: ${report.target.kind === 'process' ? 'stdio process' : 'Streamable HTTP'} ${report.target.label}`,
     `server ${JSON.stringify(report.target.server)}, protocol ${report.target.protocolVersion ?? '?'}`,
-    `seed ${report.seed}, ${report.runs} runs, ${report.parallel} at once, one ${report.target.kind === 'process' ? 'process' : 'session'} per run`,
+    `seed ${report.seed}, ${report.runs} runs, ${report.parallel} at once, ${report.reuse ? `${report.reuse.note} (${report.reuse.connections} ${report.target.kind === 'process' ? 'processes' : 'sessions'} for ${report.runs} runs; ${report.reuse.lateFrames} frames of a case read after its barrier, not judged)` : `one ${report.target.kind === 'process' ? 'process' : 'session'} per run`}`,
     `tools ${report.tools.join(', ')}${report.skipped.length ? `; skipped ${report.skipped.map((s) => `${s.name} (${s.reason})`).join(', ')}` : ''}`,
     `bounds: --hang-after ${report.bounds.hangAfterMs} ms, in-flight ${report.bounds.inFlightMs} ms, grace ${report.bounds.graceMs} ms`,
     `speed: ${report.runsPerSecond} runs/s (${report.wallMs} ms wall), start-up ${report.startupMs} ms (median, spawn to initialized)`,
@@ -28,6 +28,7 @@ export function formatProcessReport(report: ProcessFuzzReport, replays: Readonly
     lines.push(`${f.confirmed ? f.severity.toUpperCase() : 'UNCONFIRMED'} ${f.invariant} (${f.level}): ${f.message}`);
     lines.push(`  first in case ${f.firstCase}, in ${f.runs}/${report.runs} runs; minimal case after ${f.shrinks} shrink(s), ${f.determinism}:`);
     for (const line of describePlan(f.minimal)) lines.push(`    ${line}`);
+    if (f.reuse) lines.push(`  ${f.reuse.note}: found on a shared ${report.target.kind === 'process' ? 'process' : 'session'}; the replay runs it on a fresh one`);
     for (const command of replays.get(f.invariant) ?? []) lines.push(`  replay: ${command}`);
   }
   if (report.policy.length > 0) {

@@ -4,6 +4,7 @@ import { TraceRecorder, type TraceEvent } from '../sim/trace.ts';
 import { handshake, Inbox, type ServerHello, type Target, type TargetConnection } from '../target/index.ts';
 import type { JsonValue } from '../util/json.ts';
 import { isJsonObject } from '../util/jsonrpc.ts';
+import { barrierPingId } from '../model/wireJudge.ts';
 import type { Anchor, Plan, PlannedCall } from './plan.ts';
 
 export interface RunPlanOptions {
@@ -65,6 +66,8 @@ export async function runPlan(target: Target, plan: Plan, options: RunPlanOption
   let startupMs = 0;
   let tools: RealtimeRun['tools'] = [];
   let unlisten: (() => void) | undefined;
+  /** The run is closing: nothing more is written (a barrier ping waiting on its cancel's POST is left). */
+  let over = false;
   try {
     if (!conn) {
       conn = await target.open(recorder, inbox);
@@ -126,7 +129,11 @@ export async function runPlan(target: Target, plan: Plan, options: RunPlanOption
         timers.delete(l.timeoutTimer);
       }
       recorder.record({ kind: 'action', action: `${reason === 'timeout' ? 'timeout' : 'cancel'} ${l.call.label}${how === 'notify' ? '' : how === 'drop' ? ' (drop its POST stream)' : ' (and drop its POST stream)'}`, choice: 0, enabled: 0 });
-      if (how !== 'drop') c.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: l.id, reason } });
+      if (how !== 'drop') {
+        const id = l.id;
+        // The cancel's barrier (judgeWire): a ping the server gets after it; progress read before its answer was on its way already.
+        void c.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } }).then(() => (over ? undefined : c.send({ jsonrpc: '2.0', id: barrierPingId(id), method: 'ping' })));
+      }
       if (how !== 'notify') c.drop(l.id);
       recorder.record({ kind: 'call-settle', call: l.call.label, from: 'client', outcome: 'rejected', message: reason === 'timeout' ? 'timed out (client)' : 'cancelled (client)' });
       checkDone();
@@ -256,6 +263,7 @@ export async function runPlan(target: Target, plan: Plan, options: RunPlanOption
     }
     for (const t of [...timers, ...hangTimers]) clearTimeout(t);
     timers.clear();
+    over = true;
     if (!options.reuse) await c.close();
     recorder.record({ kind: 'end', outcome });
   } finally {

@@ -29,8 +29,13 @@ export interface TargetVisibility {
 
 /** One connection to the target: a process's stdin/stdout, or an HTTP session. */
 export interface TargetConnection {
-  /** Writes one client frame (stdio: one line; HTTP: one POST). Recorded as a `send`. */
-  send(frame: JsonValue): void;
+  /**
+   * Writes one client frame (stdio: one line; HTTP: one POST). Recorded as a `send`. Resolves
+   * once the server has it as far as the client can tell (stdio: written to the pipe, which the
+   * server reads in order; HTTP: the POST's response head arrived, or it failed), so a frame that
+   * must come after it on the server's side (a cancel's barrier ping) can wait. Never rejects.
+   */
+  send(frame: JsonValue): Promise<void>;
   /**
    * HTTP only: drops the POST stream that carries request `id` (the client disconnects without a
    * cancel). False when there is no such open stream (stdio has none).

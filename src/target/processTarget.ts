@@ -145,10 +145,11 @@ export function processTarget(spec: CommandSpec, options: ProcessTargetOptions =
         send(frame) {
           if (started.exited || child.stdin!.writableEnded) {
             recorder.record({ kind: 'send-failed', from: 'client', conn: 0, frame, error: 'the process has exited' });
-            return;
+            return Promise.resolve();
           }
           recorder.record({ kind: 'send', from: 'client', conn: 0, seq: clientSeq++, frame });
           child.stdin!.write(`${JSON.stringify(frame)}\n`);
+          return Promise.resolve();
         },
         drop: () => false,
         openExchanges: () => 0,

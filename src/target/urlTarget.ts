@@ -101,7 +101,8 @@ export function urlTarget(spec: UrlSpec, options: UrlTargetOptions = {}): Target
           return text;
         }
       };
-      const post = async (frame: JsonValue, seq: number) => {
+      /** One POST of `frame`; `headed` is called when its response head arrived or it failed. */
+      const post = async (frame: JsonValue, seq: number, headed: () => void) => {
         const exchange = exchangeNo++;
         const ids = isJsonObject(frame) && 'id' in frame && typeof frame.method === 'string' ? [frame.id as string | number] : [];
         const controller = new AbortController();
@@ -109,7 +110,7 @@ export function urlTarget(spec: UrlSpec, options: UrlTargetOptions = {}): Target
         exchanges.set(exchange, ex);
         recorder.record({ kind: 'http-request', at: 'client', conn: 0, exchange, method: 'POST', ...(session !== undefined && { session }), seqs: [seq] });
         try {
-          const response = await fetch(url, { method: 'POST', headers: headers(), body: JSON.stringify(frame), signal: controller.signal });
+          const response = await fetch(url, { method: 'POST', headers: headers(), body: JSON.stringify(frame), signal: controller.signal }).finally(headed);
           const contentType = response.headers.get('content-type') ?? undefined;
           const sid = response.headers.get('mcp-session-id') ?? undefined;
           if (sid !== undefined) session = sid;
@@ -175,12 +176,37 @@ export function urlTarget(spec: UrlSpec, options: UrlTargetOptions = {}): Target
           exchanges.get(exchange)!.open = false;
         }
       };
+      /**
+       * A session check of the client's own, outside the case (`raw`: its answer is no frame of
+       * the run): a `ping` POSTed with `sid` as its session id, or with none. Only the status is
+       * judged (`http.session-required-400`, `http.session-deleted-404`); the body is not read past
+       * its head, bounded by the grace period.
+       */
+      const probe = async (sid: string | undefined, id: string) => {
+        const exchange = exchangeNo++;
+        recorder.record({ kind: 'http-request', at: 'client', conn: 0, exchange, method: 'POST', ...(sid !== undefined && { session: sid }), seqs: [], raw: true });
+        const controller = new AbortController();
+        const timer = setTimeout(() => controller.abort(), options.graceMs ?? 2_000);
+        try {
+          const { 'mcp-session-id': _s, ...rest } = headers();
+          const response = await fetch(url, { method: 'POST', headers: { ...rest, ...(sid !== undefined && { 'mcp-session-id': sid }) }, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' }), signal: controller.signal });
+          const contentType = response.headers.get('content-type') ?? undefined;
+          const given = response.headers.get('mcp-session-id') ?? undefined;
+          recorder.record({ kind: 'http-response', at: 'client', conn: 0, exchange, status: response.status, ...(contentType && { contentType }), ...(given && { session: given }), seqs: [] });
+          await response.body?.cancel().catch(() => undefined);
+        } catch (error) {
+          recorder.record({ kind: 'send-failed', from: 'client', conn: 0, frame: { http: 'POST', probe: id }, error: messageOf(error) });
+        } finally {
+          clearTimeout(timer);
+        }
+      };
       return {
         send(frame) {
           const seq = clientSeq++;
           recorder.record({ kind: 'send', from: 'client', conn: 0, seq, frame });
-          void post(frame, seq);
+          const headed = new Promise<void>((resolve) => void post(frame, seq, resolve));
           if (isJsonObject(frame) && frame.method === 'notifications/initialized' && session !== undefined) void listen();
+          return headed;
         },
         drop(id) {
           for (const [exchange, ex] of exchanges) {
@@ -196,12 +222,16 @@ export function urlTarget(spec: UrlSpec, options: UrlTargetOptions = {}): Target
         openExchanges: () => [...exchanges.values()].filter((ex) => ex.open && ex.ids.length > 0).length,
         async close() {
           if (session !== undefined) {
+            // A stateful server: a request without the session id, then the DELETE, then one with the deleted id.
+            const reachable = inbox.endedBecause === undefined;
+            if (reachable) await probe(undefined, 'mcp-sim-no-session');
             const exchange = exchangeNo++;
             recorder.record({ kind: 'http-request', at: 'client', conn: 0, exchange, method: 'DELETE', session, seqs: [] });
             try {
               const response = await fetch(url, { method: 'DELETE', headers: headers(), signal: AbortSignal.timeout(options.graceMs ?? 2_000) });
               await response.arrayBuffer().catch(() => undefined);
               recorder.record({ kind: 'http-response', at: 'client', conn: 0, exchange, status: response.status, seqs: [] });
+              if (reachable && response.ok) await probe(session, 'mcp-sim-deleted-session');
             } catch (error) {
               recorder.record({ kind: 'send-failed', from: 'client', conn: 0, frame: { http: 'DELETE' }, error: messageOf(error) });
             }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judgeWire } from '../../src/model/wireJudge.ts';
+import { barrierPingId, judgeWire } from '../../src/model/wireJudge.ts';
 import type { TraceEvent, TraceEventBody } from '../../src/sim/trace.ts';
 
 /** Black-box traces written by hand: what a client wrote and read, at real times in ms. */
@@ -9,14 +9,14 @@ function trace(...timed: [number, TraceEventBody][]): TraceEvent[] {
 const bounds = { inFlightMs: 150, hangAfterMs: 1_000, graceMs: 500 };
 const ids = (events: TraceEvent[], extra: Partial<typeof bounds> & { durations?: Map<string, number> } = {}) => judgeWire(events, { ...bounds, ...extra }).findings.map((f) => f.invariant);
 
-const callWork = (id: number, token?: number): TraceEventBody => ({
+const callWork = (id: number, token?: number, seq = id): TraceEventBody => ({
   kind: 'send',
   from: 'client',
   conn: 0,
-  seq: id,
+  seq,
   frame: { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'work', arguments: { steps: 4 }, ...(token !== undefined && { _meta: { progressToken: token } }) } },
 });
-const start = (id: number): TraceEventBody => ({ kind: 'call-start', call: `c${id}`, from: 'client', conn: 0, method: 'tools/call', id, options: {} });
+const start = (id: number, call = `c${id}`): TraceEventBody => ({ kind: 'call-start', call, from: 'client', conn: 0, method: 'tools/call', id, options: {} });
 const cancel = (id: number): TraceEventBody => ({ kind: 'send', from: 'client', conn: 0, seq: 90 + id, frame: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } } });
 const progress = (token: number, value: number, total = 4): TraceEventBody => ({ kind: 'deliver', to: 'client', conn: 0, seq: 0, burst: 1, frame: { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: value, total } } });
 const result = (id: number): TraceEventBody => ({ kind: 'deliver', to: 'client', conn: 0, seq: 0, burst: 1, frame: { jsonrpc: '2.0', id, result: { content: [] } } });
@@ -73,5 +73,119 @@ describe('wire oracle (black box, real time)', () => {
   it('progress rules from the wire: a self-made token, a repeated value, a changing total and progress after the result each fire once', () => {
     const events = trace([0, start(1)], [0, callWork(1, 7)], [10, progress(99, 1)], [20, progress(7, 1)], [30, progress(7, 1)], [40, progress(7, 2, 8)], [50, result(1)], [60, progress(7, 3, 8)], [300, end]);
     expect(ids(events).sort()).toEqual(['progress.after-response', 'progress.increasing', 'progress.token-requested', 'progress.total-stable']);
+  });
+});
+
+/** A Streamable HTTP exchange by hand: the POST of client frame `seq`, its SSE head, and each frame read on it. */
+const post = (exchange: number, seq: number): TraceEventBody => ({ kind: 'http-request', at: 'client', conn: 0, exchange, method: 'POST', seqs: [seq] });
+const sseHead = (exchange: number): TraceEventBody => ({ kind: 'http-response', at: 'client', conn: 0, exchange, status: 200, contentType: 'text/event-stream', seqs: [] });
+const onStream = (t: number, exchange: number, seq: number, body: TraceEventBody): [number, TraceEventBody][] => [
+  [t, { kind: 'sse-event', at: 'client', conn: 0, exchange, seq }],
+  [t, { ...(body as Extract<TraceEventBody, { kind: 'deliver' }>), seq }],
+];
+const sseEnd = (exchange: number): TraceEventBody => ({ kind: 'sse-end', at: 'client', conn: 0, exchange });
+/** Two calls with one id in flight (5), tokens 7 and 8: c1 on exchange 0, c2 on exchange 1. */
+const twins = (): [number, TraceEventBody][] => [
+  [0, start(5, 'c1')],
+  [0, callWork(5, 7, 0)],
+  [0, post(0, 0)],
+  [1, sseHead(0)],
+  [2, start(5, 'c2')],
+  [2, callWork(5, 8, 1)],
+  [2, post(1, 1)],
+  [3, sseHead(1)],
+];
+
+describe('wire oracle: duplicate in-flight ids over HTTP (an answer belongs to the POST stream it came on)', () => {
+  it('progress.after-response: silent on c2\'s progress after c1\'s answer on c1\'s stream / fires on c1\'s own progress after it', () => {
+    const c1answered = [...twins(), ...onStream(10, 0, 0, progress(7, 1)), ...onStream(11, 1, 1, progress(8, 1)), ...onStream(20, 0, 2, result(5)), [21, sseEnd(0)] as [number, TraceEventBody]];
+    const tail = (p: TraceEventBody) => [...onStream(30, 1, 3, p), ...onStream(40, 1, 4, result(5)), [41, sseEnd(1)], [300, end]] as [number, TraceEventBody][];
+    expect(ids(trace(...c1answered, ...tail(progress(8, 2))))).toEqual([]);
+    const late = trace(...c1answered, ...tail(progress(7, 2)));
+    expect(ids(late)).toEqual(['progress.after-response']);
+  });
+
+  it('over stdio (no stream to tell them apart): silent on progress between the two answers of one id / fires on progress after both', () => {
+    const head: [number, TraceEventBody][] = [[0, start(5, 'c1')], [0, callWork(5, 7)], [2, start(5, 'c2')], [2, callWork(5, 8)], [20, result(5)], [30, progress(8, 2)], [40, result(5)]];
+    expect(ids(trace(...head, [300, end]))).toEqual([]);
+    expect(ids(trace(...head, [50, progress(8, 3)], [300, end]))).toEqual(['progress.after-response']);
+  });
+});
+
+describe('wire oracle: progress.after-cancel with a ping barrier (robust to a loaded machine)', () => {
+  const ping: TraceEventBody = { kind: 'send', from: 'client', conn: 0, seq: 95, frame: { jsonrpc: '2.0', id: barrierPingId(1), method: 'ping' } };
+  const pong: TraceEventBody = { kind: 'deliver', to: 'client', conn: 0, seq: 0, burst: 1, frame: { jsonrpc: '2.0', id: barrierPingId(1), result: {} } };
+  const head: [number, TraceEventBody][] = [[0, start(1)], [0, callWork(1, 7)], [20, progress(7, 1)], [25, cancel(1)], [25, ping]];
+
+  it('silent on progress read before the ping\'s answer, however late (a stalled server had written it before it read the cancel)', () => {
+    expect(ids(trace(...head, [240, progress(7, 2)], [260, progress(7, 3)], [280, progress(7, 4)], [300, pong], [600, end]))).toEqual([]);
+  });
+
+  it('fires on progress after the ping\'s answer: two, or one later than the in-flight bound', () => {
+    expect(ids(trace(...head, [40, pong], [60, progress(7, 2)], [80, progress(7, 3)], [600, end]))).toEqual(['progress.after-cancel']);
+    expect(ids(trace(...head, [40, pong], [300, progress(7, 2)], [600, end]))).toEqual(['progress.after-cancel']);
+    // One right after the barrier may be the step that was between its check and its send.
+    expect(ids(trace(...head, [40, pong], [45, progress(7, 2)], [600, end]))).toEqual([]);
+  });
+
+  it('without an answer to the ping, the in-flight rule holds as before', () => {
+    expect(ids(trace(...head, [40, progress(7, 2)], [60, progress(7, 3)], [80, progress(7, 4)], [600, end]))).toContain('progress.after-cancel');
+  });
+});
+
+describe('wire oracle: session errors over Streamable HTTP (black box)', () => {
+  const initialize: [number, TraceEventBody][] = [
+    [0, { kind: 'send', from: 'client', conn: 0, seq: 0, frame: { jsonrpc: '2.0', id: 0, method: 'initialize', params: {} } }],
+    [0, post(0, 0)],
+    [5, { kind: 'http-response', at: 'client', conn: 0, exchange: 0, status: 200, contentType: 'application/json', session: 's1', seqs: [0] }],
+    [5, { kind: 'deliver', to: 'client', conn: 0, seq: 0, burst: 1, frame: { jsonrpc: '2.0', id: 0, result: {} } }],
+  ];
+  const probe = (t: number, exchange: number, status: number, session?: string, answeredIn?: string): [number, TraceEventBody][] => [
+    [t, { kind: 'http-request', at: 'client', conn: 0, exchange, method: 'POST', ...(session !== undefined && { session }), seqs: [], raw: true }],
+    [t + 1, { kind: 'http-response', at: 'client', conn: 0, exchange, status, ...(answeredIn !== undefined && { session: answeredIn }), seqs: [] }],
+  ];
+  const del = (t: number, status: number): [number, TraceEventBody][] => [
+    [t, { kind: 'http-request', at: 'client', conn: 0, exchange: 5, method: 'DELETE', session: 's1', seqs: [] }],
+    [t + 1, { kind: 'http-response', at: 'client', conn: 0, exchange: 5, status, seqs: [] }],
+  ];
+
+  it('http.session-deleted-404: fires on a POST with the deleted session id answered 200 / silent on 404, and when the DELETE was refused (405)', () => {
+    expect(ids(trace(...initialize, ...del(50, 200), ...probe(60, 6, 200, 's1'), [70, end]))).toEqual(['http.session-deleted-404']);
+    expect(ids(trace(...initialize, ...del(50, 204), ...probe(60, 6, 404, 's1'), [70, end]))).toEqual([]);
+    expect(ids(trace(...initialize, ...del(50, 405), ...probe(60, 6, 200, 's1'), [70, end]))).toEqual([]);
+  });
+
+  it('http.session-required-400: fires on a POST without a session id served in the client\'s session (200) or answered 404 by a server that gave one / silent on 400, and on a stateless server', () => {
+    expect(ids(trace(...initialize, ...probe(40, 4, 200, undefined, 's1'), [70, end]))).toEqual(['http.session-required-400']);
+    // Served outside any session (go-sdk v1.8.0 makes an ephemeral one): the server does not require a session for it; reported as its policy.
+    const served = judgeWire(trace(...initialize, ...probe(40, 4, 200), [70, end]), bounds);
+    expect([served.findings, served.policy.map((p) => p.message)]).toEqual([[], [expect.stringMatching(/answered 200 outside any session/)]]);
+    expect(ids(trace(...initialize, ...probe(40, 4, 404), [70, end]))).toEqual(['http.session-required-400']);
+    expect(ids(trace(...initialize, ...probe(40, 4, 400), [70, end]))).toEqual([]);
+    // No session given (stateless): nothing requires one; the initialize POST itself has none.
+    const stateless = initialize.map(([t, e]) => [t, e.kind === 'http-response' ? { ...e, session: undefined } : e] as [number, TraceEventBody]);
+    expect(ids(trace(...stateless, ...probe(40, 4, 200, undefined, 's1'), [70, end]))).toEqual([]);
+  });
+});
+
+describe('wire oracle: progress on two streams (Streamable HTTP)', () => {
+  const get: TraceEventBody = { kind: 'http-request', at: 'client', conn: 0, exchange: 9, method: 'GET', seqs: [] };
+  /** c1 (token 7) on exchange 0, a GET stream on exchange 9. */
+  const head = (): [number, TraceEventBody][] => [[0, get], [0, start(1)], [0, callWork(1, 7, 0)], [0, post(0, 0)], [1, sseHead(0)]];
+
+  it('progress.increasing is judged within a stream: silent on 2 (GET) read before 1 (POST) after a cancel, as rmcp 3.11.0 does / fires on 2 then 1 on one stream', () => {
+    const crossed = trace(...head(), ...onStream(10, 0, 1, progress(7, 1)), [20, cancel(1)], ...onStream(25, 9, 2, progress(7, 3)), ...onStream(30, 0, 3, progress(7, 2)), [31, sseEnd(0)], [300, end]);
+    expect(ids(crossed)).not.toContain('progress.increasing');
+    const oneStream = trace(...head(), ...onStream(10, 0, 1, progress(7, 2)), ...onStream(30, 0, 2, progress(7, 1)), ...onStream(40, 0, 3, result(1)), [41, sseEnd(0)], [300, end]);
+    expect(ids(oneStream)).toContain('progress.increasing');
+  });
+
+  it('http.related-on-request-stream: fires on progress on the GET stream while the call runs on its open POST stream / silent once the call was cancelled, or on its own stream', () => {
+    const onGet = trace(...head(), ...onStream(10, 9, 1, progress(7, 1)), ...onStream(40, 0, 2, result(1)), [41, sseEnd(0)], [300, end]);
+    expect(ids(onGet)).toEqual(['http.related-on-request-stream']);
+    const afterCancel = trace(...head(), [5, cancel(1)], ...onStream(10, 9, 1, progress(7, 1)), [41, sseEnd(0)], [300, end]);
+    expect(ids(afterCancel)).not.toContain('http.related-on-request-stream');
+    const own = trace(...head(), ...onStream(10, 0, 1, progress(7, 1)), ...onStream(40, 0, 2, result(1)), [41, sseEnd(0)], [300, end]);
+    expect(ids(own)).toEqual([]);
   });
 });

@@ -82,7 +82,7 @@ export async function checkTestbed(testbed: SdkTestbed, options: TestbedCampaign
     findings,
     policy: results.flatMap((r) => r.policy).slice(0, 5),
     wallMs,
-    startups: [discovery.startupMs, ...results.map((r) => r.startupMs)].sort((a, b) => a - b),
+    startups: [discovery.startupMs, ...results.flatMap((r) => (r.startupMs === undefined ? [] : [r.startupMs]))].sort((a, b) => a - b),
   });
   return { ...report, sdk: { language: testbed.language, name: testbed.manifest.sdk.name, version: testbed.version, pinned: testbed.pinned }, transport, lacks: testbed.lacks };
 }

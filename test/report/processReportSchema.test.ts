@@ -1,0 +1,53 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ajvValidator } from '../../src/fuzz/ajvValidator.ts';
+import { runMain } from '../cli/runMain.ts';
+
+const schema = JSON.parse(readFileSync(new URL('../../schemas/report.schema.json', import.meta.url), 'utf8')) as object;
+const validate = ajvValidator(schema);
+const valid = (doc: unknown) => (validate(doc) ? 'valid' : validate.errors());
+const fixture = 'test/target/fixtures/workServer.mjs';
+const dir = mkdtempSync(join(tmpdir(), 'mcp-sim-process-json-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown> & { findings: Record<string, unknown>[] };
+
+/** Real small runs against the hand-written fixture server (fast: a Node process, milliseconds a case). */
+describe('fuzz --stdio|--url --json and rogue --stdio --json validate against schemas/report.schema.json', () => {
+  it('fuzz --stdio: a campaign with a finding (its minimal case, trace, rate and replay command) is a valid fuzz-process report', async () => {
+    const file = join(dir, 'stdio.json');
+    const run = await runMain(['fuzz', '--stdio', `node ${fixture} --fault total-changes`, '--runs', '3', '--rate-runs', '1', '--no-shrink', '--out', dir, '--json', file]);
+    expect(run.code).toBe(1);
+    const doc = read(file);
+    expect(valid(doc)).toBe('valid');
+    expect(doc).toMatchObject({ schemaVersion: 1, kind: 'fuzz-process', clock: 'real', mode: 'black box, real time', target: { kind: 'process' } });
+    expect(doc.findings.map((f) => f.invariant)).toContain('progress.total-stable');
+    // The schema is not a rubber stamp: the same report without its mode, or with a rate in other words, is refused.
+    const { mode: _mode, ...noMode } = doc;
+    expect(valid(noMode)).toMatch(/mode/);
+    expect(valid({ ...doc, findings: [{ ...doc.findings[0], determinism: 'deterministic' }] })).toMatch(/determinism/);
+    expect(valid({ ...doc, findings: [{ ...doc.findings[0], trace: [{ kind: 'handler-start', i: 0, t: 0 }] }] })).toMatch(/kind/);
+  });
+
+  it('fuzz --url --start: an HTTP campaign (its finding\'s trace has POSTs, responses and SSE events) is a valid fuzz-process report', async () => {
+    const file = join(dir, 'http.json');
+    const run = await runMain(['fuzz', '--url', 'http://127.0.0.1:{port}/mcp', '--start', `node ${fixture} --http --port {port} --fault total-changes`, '--runs', '3', '--rate-runs', '1', '--no-shrink', '--out', dir, '--json', file]);
+    const doc = read(file);
+    expect(valid(doc)).toBe('valid');
+    expect(run.code).toBe(1);
+    expect(doc).toMatchObject({ kind: 'fuzz-process', target: { kind: 'url' }, passed: false });
+    const kinds = new Set(doc.findings.flatMap((f) => (f.trace as { kind: string }[]).map((e) => e.kind)));
+    expect([...kinds]).toEqual(expect.arrayContaining(['http-request', 'http-response', 'sse-event', 'sse-end']));
+  });
+
+  it('rogue --stdio --json: the rows are a valid rogue-process report', async () => {
+    const file = join(dir, 'rogue.json');
+    const run = await runMain(['rogue', '--stdio', `node ${fixture}`, '--filter', 'unknown-method', '--json', file]);
+    expect(run.code).toBe(0);
+    const doc = read(file);
+    expect(valid(doc)).toBe('valid');
+    expect(doc).toMatchObject({ schemaVersion: 1, kind: 'rogue-process', mode: 'black box, real time', target: { kind: 'process' } });
+    expect(valid({ ...doc, rows: [{ ...(doc.rows as object[])[0], state: 'fine' }] })).toMatch(/state/);
+  });
+});
