@@ -7,8 +7,10 @@
  * (examples/servers/hostStdio.ts) and @modelcontextprotocol/server-everything over stdio and HTTP.
  * Prints a Markdown table with runs/s and the start-up cost per server; exits 1 on a mismatch.
  * `--short`: 20 runs per faulty server, 40 per correct one (a CI pass, not the 500-run claim).
+ * Every server's full report (findings with their traces, policy, runs/s) is written to
+ * `--out DIR` (default `.mcp-sim/fuzz-languages/`) as `<language>-<server>-<transport>.json`.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fuzzProcess, type ProcessFuzzReport, type ProcessTargetSpec } from '../src/realtime/index.ts';
 import { DEFAULT_PROCESS_RUNS } from '../src/options/defaults.ts';
@@ -25,6 +27,8 @@ const fixedRuns = args.includes('--runs') ? Number(args[args.indexOf('--runs') +
 const CLEAN_RUNS = fixedRuns ?? (short ? 40 : 500);
 const FAULTY_RUNS = fixedRuns ?? (short ? 20 : DEFAULT_PROCESS_RUNS);
 const RATE_RUNS = short ? 3 : 10;
+const outDir = resolve(args.includes('--out') ? args[args.indexOf('--out') + 1]! : join(root, '.mcp-sim', 'fuzz-languages'));
+mkdirSync(outDir, { recursive: true });
 
 interface Entry {
   readonly language: string;
@@ -92,6 +96,8 @@ for (const e of chosen) {
     console.error(`${e.language} ${e.name} ${e.transport}: ${why}`);
     continue;
   }
+  const reportFile = join(outDir, `${e.language}-${e.name.replace(/[^\w.-]+/g, '_')}-${e.transport}.json`);
+  writeFileSync(reportFile, `${JSON.stringify({ language: e.language, server: e.name, transport: e.transport, expect: e.expect, ...report }, null, 2)}\n`);
   const found = report.findings.map((f) => `${f.confirmed ? '' : 'unconfirmed '}${f.invariant} (${f.determinism})`);
   const ok = e.expect.length === 0 ? report.passed : e.expect.every((id) => report.findings.some((f) => f.invariant === id && f.confirmed));
   if (!ok) failures++;
@@ -101,7 +107,7 @@ for (const e of chosen) {
 console.log(`\nblack box, real time; ${short ? 'short pass (--short)' : `${FAULTY_RUNS} runs per faulty server, ${CLEAN_RUNS} per correct one`}; rates over ${RATE_RUNS} re-runs of each minimal case\n`);
 console.log('| language | server | transport | expect | found (rate) | runs | runs/s | start-up ms | result |\n|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) console.log(r);
-console.log(`\nfuzz:languages: ${chosen.length - failures} of ${chosen.length} met their expect`);
+console.log(`\nfuzz:languages: ${chosen.length - failures} of ${chosen.length} met their expect (reports: ${outDir})`);
 if (failures > 0) {
   console.error(`fuzz:languages: ${failures} of ${chosen.length} did not meet their expect`);
   process.exit(1);

@@ -128,6 +128,12 @@ describe('wire oracle: progress.after-cancel with a ping barrier (robust to a lo
     expect(ids(trace(...head, [40, pong], [45, progress(7, 2)], [600, end]))).toEqual([]);
   });
 
+  it('over HTTP (the ping\'s answer and the progress on two streams) only the time after the answer counts: silent on two read right after it / fires on one 200 ms after it', () => {
+    const http: [number, TraceEventBody][] = [[0, start(1)], [0, callWork(1, 7, 0)], [0, post(0, 0)], [1, sseHead(0)], ...onStream(20, 0, 1, progress(7, 1)), [25, cancel(1)], [25, ping], [40, { ...pong, seq: 2 } as TraceEventBody]];
+    expect(ids(trace(...http, ...onStream(45, 0, 3, progress(7, 2)), ...onStream(46, 0, 4, progress(7, 3)), [600, end]))).toEqual([]);
+    expect(ids(trace(...http, ...onStream(240, 0, 3, progress(7, 2)), [600, end]))).toEqual(['progress.after-cancel']);
+  });
+
   it('without an answer to the ping, the in-flight rule holds as before', () => {
     expect(ids(trace(...head, [40, progress(7, 2)], [60, progress(7, 3)], [80, progress(7, 4)], [600, end]))).toContain('progress.after-cancel');
   });

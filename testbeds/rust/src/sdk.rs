@@ -1,0 +1,25 @@
+//! The few rmcp names that moved between the pinned releases (testbeds/PROGRAM.md, "Releases"):
+//! one interpreter, this adapter selected by the release's Cargo feature (`rmcp-v2` for 2.x,
+//! `rmcp-v3` for 3.x; releases/<version>/Cargo.toml turns one on). Everything else in src/ is
+//! the same rmcp API in both.
+
+use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
+
+#[cfg(all(feature = "rmcp-v2", feature = "rmcp-v3"))]
+compile_error!("turn on one of the features rmcp-v2 and rmcp-v3, the API of the rmcp release built");
+
+/// The request's `_meta`, as a tool handler extracts it (`Meta` in 2.x, `RequestMetaObject` in 3.x).
+#[cfg(feature = "rmcp-v2")]
+pub type RequestMeta = rmcp::model::Meta;
+#[cfg(feature = "rmcp-v3")]
+pub type RequestMeta = rmcp::model::RequestMetaObject;
+
+/// The Streamable HTTP configuration of one mode: with sessions (`stateful_mode` in 2.x,
+/// renamed `legacy_session_mode` in 3.0) or not, responses as SSE or as one JSON body.
+pub fn http_config(sessions: bool, json_response: bool) -> StreamableHttpServerConfig {
+    let config = StreamableHttpServerConfig::default().with_json_response(json_response);
+    #[cfg(feature = "rmcp-v2")]
+    return config.with_stateful_mode(sessions);
+    #[cfg(feature = "rmcp-v3")]
+    return config.with_legacy_session_mode(sessions);
+}
