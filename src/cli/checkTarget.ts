@@ -61,14 +61,14 @@ export interface TestbedReplayFile {
 }
 
 /** Bad input: one line on stderr, exit 2. */
-class BadInput extends Error {}
+export class BadInput extends Error {}
 
-function languageOf(name: string): SdkTestbedLanguage {
+export function languageOf(name: string): SdkTestbedLanguage {
   if (!(SDK_TESTBED_LANGUAGES as readonly string[]).includes(name)) throw new BadInput(`mcp-sim check --target: unknown language ${JSON.stringify(name)}: one of ${SDK_TESTBED_LANGUAGES.join(', ')}.`);
   return name as SdkTestbedLanguage;
 }
 
-function transportOf(name: string | undefined): SdkTestbedTransport {
+export function transportOf(name: string | undefined): SdkTestbedTransport {
   const t = name ?? 'stdio';
   if (!(TRANSPORTS as readonly string[]).includes(t)) throw new BadInput(`mcp-sim check --target: unknown transport ${JSON.stringify(t)}: one of ${TRANSPORTS.join(', ')}.`);
   return t as SdkTestbedTransport;
@@ -96,7 +96,7 @@ export async function resolveTestbed(language: SdkTestbedLanguage, version: stri
 }
 
 /** The transport the release offers, or bad input naming what it offers. */
-function checkTransport(testbed: SdkTestbed, transport: SdkTestbedTransport): void {
+export function checkTransport(testbed: SdkTestbed, transport: SdkTestbedTransport): void {
   try {
     testbedTarget(testbed, transport);
   } catch (error) {
