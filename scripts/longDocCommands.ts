@@ -38,6 +38,8 @@ export const LONG_COMMANDS: readonly LongCommand[] = [
   { command: 'npx mcp-sim check --target go --runs 20', by: 'npm run docs:long', why: 'real time on the Go test bed, installed first where it is not (test/testbeds/checkTarget.test.ts runs a short one on the TypeScript bed)' },
   { command: 'npx mcp-sim check --target python --sdk-version 2.0.0 --runs 20', by: 'npm run docs:long', why: 'real time, Python start-up of seconds per process; installs that release first' },
   { command: 'npx mcp-sim check --target rust --runs 20 --update-baseline', by: 'npm run docs:long', why: 'real time on the Rust test bed (a cold build takes minutes); rewrites the release baseline of the folder it runs in' },
+  { command: 'npx mcp-sim matrix --target rust --sdk-version 2.1.0,3.11.0 --runs 20', by: 'npm run docs:long', why: 'real time on two Rust releases, each built first where it is not' },
+  { command: 'npx mcp-sim bisect --target rust --invariant cancel.no-response-after --runs 20 --seed 3 --rate-runs 3', by: 'npm run docs:long', why: 'real time on four Rust releases (about 90 s on 2 cores)' },
   { command: 'npm run testbeds:sdk', by: '.ci/run', why: 'builds the SDK test beds of five languages (a cold Rust build alone takes minutes)' },
   { command: 'npm run test:testbeds', by: '.ci/run', why: 'the tests on the test beds, once .ci/run has built them (npm run testbeds, npm run testbeds:sdk)' },
   { command: `${GEMINI} --case 1 --expect harness.offline`, by: 'npm run fuzz:testbed', why: 'installs the server from the npm registry first' },
