@@ -107,13 +107,13 @@ export function checkTransport(testbed: SdkTestbed, transport: SdkTestbedTranspo
 /** The lines that open a `check --target` report: the release, the transport, what the release lacks. */
 export function testbedReportHead(report: TestbedReport): string[] {
   return [
-    `SDK ${report.sdk.name} ${report.sdk.version}${report.sdk.pinned ? '' : ' (unpinned: resolved at install)'}, ${report.sdk.language} test bed, transport ${report.transport}`,
+    `SDK ${report.testbed.sdk} ${report.testbed.version}${report.testbed.pinned ? '' : ' (unpinned: resolved at install)'}, ${report.testbed.language} test bed, transport ${report.transport}`,
     'the server side is seen too: the test bed writes its handler events (start, each step, abort observed, end) on its side channel; a program\'s own ignore, swallow or hang is never the SDK\'s finding',
     ...report.lacks.map((l) => `lacks: ${l}`),
   ];
 }
 
-const commandOf = (report: Pick<TestbedReport, 'sdk' | 'transport'>, rest: string) => `npx mcp-sim check --target ${report.sdk.language} --sdk-version ${report.sdk.version} --transport ${report.transport} ${rest}`;
+const commandOf = (report: Pick<TestbedReport, 'testbed' | 'transport'>, rest: string) => `npx mcp-sim check --target ${report.testbed.language} --sdk-version ${report.testbed.version} --transport ${report.transport} ${rest}`;
 
 /**
  * `mcp-sim check --target <language>`: the generated lifecycle campaign on an SDK test bed (or,

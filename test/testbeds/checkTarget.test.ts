@@ -14,16 +14,21 @@ describe('check --target on built test beds (black box, real time)', () => {
   it('typescript: a short campaign prints seed, mode, release and speed, writes its JSON report, and exits by the baseline', async () => {
     expect(installed('typescript'), 'the TypeScript test bed: npm run testbeds:sdk typescript').toBe(true);
     const json = join(scratch, 'ts.json');
-    const run = await runMain(['check', '--target', 'typescript', '--runs', '6', '--seed', '3', '--rate-runs', '2', '--parallel', '2', '--json', json, '--out', scratch]);
+    const html = join(scratch, 'ts.html');
+    const md = join(scratch, 'ts.md');
+    const run = await runMain(['check', '--target', 'typescript', '--runs', '6', '--seed', '3', '--rate-runs', '2', '--parallel', '2', '--json', json, '--html', html, '--md', md, '--out', scratch]);
     expect(run.lines[0]).toBe('mcp-sim check --target typescript  seed=3  (black box, real time)');
     expect(run.stdout).toMatch(/^ {2}sdk {11}@modelcontextprotocol\/sdk \d+\.\d+\.\d+/m);
     expect(run.stdout).toMatch(/^speed: [\d.]+ runs\/s \(\d+ ms wall\), start-up \d+ ms/m);
-    const report = JSON.parse(readFileSync(json, 'utf8')) as { kind: string; mode: string; runs: number; transport: string; sdk: { language: string; version: string }; findings: { confirmed: boolean; invariant: string }[] };
-    expect(report).toMatchObject({ kind: 'fuzz-process', mode: 'black box, real time', runs: 6, transport: 'stdio', sdk: { language: 'typescript' } });
-    const baseline = loadTestbedBaseline('typescript', report.sdk.version);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { kind: string; mode: string; runs: number; transport: string; testbed: { language: string; version: string }; findings: { confirmed: boolean; invariant: string }[] };
+    expect(report).toMatchObject({ kind: 'fuzz-process', mode: 'black box, real time', runs: 6, transport: 'stdio', testbed: { language: 'typescript' } });
+    const baseline = loadTestbedBaseline('typescript', report.testbed.version);
     const fresh = report.findings.filter((f) => f.confirmed && !baseline?.entries.some((e) => e.invariant === f.invariant && e.transport === 'stdio'));
     expect(run.code).toBe(fresh.length === 0 ? 0 : 1);
-    expect(run.lines.at(-1)).toMatch(fresh.length === 0 ? /^PASS / : /^FAIL /);
+    expect(run.lines.find((l) => /^(PASS|FAIL) /.test(l))).toMatch(fresh.length === 0 ? /^PASS / : /^FAIL /);
+    // The viewer draws the JSON report as a black-box one; the Markdown names the release.
+    expect(readFileSync(html, 'utf8')).toMatch(/^<!doctype html>/i);
+    expect(readFileSync(md, 'utf8')).toContain('- SDK @modelcontextprotocol/sdk ');
   });
 
   it('typescript: a transport the release lacks is one line and exit 2', async () => {

@@ -18,7 +18,8 @@ export interface TestbedCampaignOptions extends Omit<FuzzProcessOptions, 'tools'
 
 /** A `check --target` report: a black-box report, plus which SDK release and transport it ran on and what that release lacks. */
 export interface TestbedReport extends ProcessFuzzReport {
-  readonly sdk: { readonly language: SdkTestbedLanguage; readonly name: string; readonly version: string; readonly pinned: boolean };
+  /** The bed and its SDK release (not `sdk`: that names the SDK a simulated report's cases run on). */
+  readonly testbed: { readonly language: SdkTestbedLanguage; readonly sdk: string; readonly version: string; readonly pinned: boolean };
   readonly transport: SdkTestbedTransport;
   readonly lacks: readonly string[];
 }
@@ -84,5 +85,5 @@ export async function checkTestbed(testbed: SdkTestbed, options: TestbedCampaign
     wallMs,
     startups: [discovery.startupMs, ...results.flatMap((r) => (r.startupMs === undefined ? [] : [r.startupMs]))].sort((a, b) => a - b),
   });
-  return { ...report, sdk: { language: testbed.language, name: testbed.manifest.sdk.name, version: testbed.version, pinned: testbed.pinned }, transport, lacks: testbed.lacks };
+  return { ...report, testbed: { language: testbed.language, sdk: testbed.manifest.sdk.name, version: testbed.version, pinned: testbed.pinned }, transport, lacks: testbed.lacks };
 }
