@@ -37,6 +37,12 @@ describe('check --target on built test beds (black box, real time)', () => {
     expect(run.stderr.trim()).toMatch(/^mcp-sim check --target: the typescript test bed \(.+\) has no http-stateless-json: it offers stdio/);
   });
 
+  it('a version the registry lacks is one line and exit 2 (the install says so, exit 4)', async () => {
+    const run = await runMain(['check', '--target', 'rust', '--sdk-version', '9.9.9', '--runs', '1']);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n').at(-1)).toMatch(/^mcp-sim check --target rust --sdk-version 9\.9\.9: (the registry has no such version|a toolchain is missing): testbed sdk-rust: /);
+  });
+
   // A sample of the committed baselines' findings: each replays from its minimal case on its release.
   const samples = (['rust', 'java', 'go'] as const).flatMap((language) => {
     const bed = sdkTestbed(language);
