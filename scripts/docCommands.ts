@@ -15,7 +15,8 @@ export interface DocCommand {
 
 /** The documents whose `sh`/`bash` code blocks are commands a reader may paste: README.md and docs/*.md. */
 export function documents(root: string): string[] {
-  return ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+  // docs/ and its folders (docs/sdks/<language>.md): every page a user can open.
+  return ['README.md', ...readdirSync(join(root, 'docs'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
 }
 
 /**

@@ -7,6 +7,8 @@
  * (examples/servers/hostStdio.ts) and @modelcontextprotocol/server-everything over stdio and HTTP.
  * Prints a Markdown table with runs/s and the start-up cost per server; exits 1 on a mismatch.
  * `--short`: 20 runs per faulty server, 40 per correct one (a CI pass, not the 500-run claim).
+ * `--reuse` runs many cases per process; `--transport stdio|http`, `--faulty-only` and
+ * `--correct-only` pick entries (a full pass split over several runs).
  * Every server's full report (findings with their traces, policy, runs/s) is written to
  * `--out DIR` (default `.mcp-sim/fuzz-languages/`) as `<language>-<server>-<transport>.json`.
  */
@@ -27,6 +29,13 @@ const fixedRuns = args.includes('--runs') ? Number(args[args.indexOf('--runs') +
 const CLEAN_RUNS = fixedRuns ?? (short ? 40 : 500);
 const FAULTY_RUNS = fixedRuns ?? (short ? 20 : DEFAULT_PROCESS_RUNS);
 const RATE_RUNS = short ? 3 : 10;
+/** `--reuse`: many cases per server process or session (each finding re-run on a fresh one too); the table says so. */
+const reuse = args.includes('--reuse');
+/** `--transport stdio|http`: only that transport. */
+const transport = args.includes('--transport') ? args[args.indexOf('--transport') + 1] : undefined;
+/** `--faulty-only` / `--correct-only`: only the servers that expect findings, or only the clean ones. */
+const faultyOnly = args.includes('--faulty-only');
+const correctOnly = args.includes('--correct-only');
 const outDir = resolve(args.includes('--out') ? args[args.indexOf('--out') + 1]! : join(root, '.mcp-sim', 'fuzz-languages'));
 mkdirSync(outDir, { recursive: true });
 
@@ -82,13 +91,13 @@ if (!only || only.includes('typescript')) {
 
 const rows: string[] = [];
 let failures = 0;
-const chosen = names ? entries.filter((e) => names.includes(e.name)) : entries;
+const chosen = entries.filter((e) => (!names || names.includes(e.name)) && (!transport || e.transport === transport) && !(faultyOnly && e.expect.length === 0) && !(correctOnly && e.expect.length > 0));
 for (const e of chosen) {
   const runs = e.expect.length === 0 ? CLEAN_RUNS : FAULTY_RUNS;
   let report: ProcessFuzzReport;
   try {
     // trigger-long-running-operation takes 10 s by default: the bound must exceed it.
-    report = await fuzzProcess(e.spec, { runs, rateRuns: RATE_RUNS, ...(e.name === 'server-everything' && { tools: ['echo', 'get-sum', 'trigger-long-running-operation'], hangAfterMs: 15_000 }) });
+    report = await fuzzProcess(e.spec, { runs, rateRuns: RATE_RUNS, ...(reuse && { reuse: true }), ...(e.name === 'server-everything' && { tools: ['echo', 'get-sum', 'trigger-long-running-operation'], hangAfterMs: 15_000 }) });
   } catch (error) {
     failures++;
     const why = error instanceof BadTargetError ? error.message : String(error);
@@ -104,7 +113,7 @@ for (const e of chosen) {
   rows.push(`| ${e.language} | ${e.name} | ${e.transport} | ${e.expect.join(', ') || 'clean'} | ${found.join('; ') || 'none'} | ${report.runs} | ${report.runsPerSecond} | ${report.startupMs} | ${ok ? 'ok' : 'FAIL'} |`);
   console.error(`${e.language} ${e.name} ${e.transport}: ${ok ? 'ok' : 'FAIL'} ${found.join('; ') || 'no finding'} (${report.runs} runs, ${report.runsPerSecond} runs/s, start-up ${report.startupMs} ms)`);
 }
-console.log(`\nblack box, real time; ${short ? 'short pass (--short)' : `${FAULTY_RUNS} runs per faulty server, ${CLEAN_RUNS} per correct one`}; rates over ${RATE_RUNS} re-runs of each minimal case\n`);
+console.log(`\nblack box, real time; ${short ? 'short pass (--short)' : `${FAULTY_RUNS} runs per faulty server, ${CLEAN_RUNS} per correct one`}; ${reuse ? '--reuse: many cases per process or session (state may carry over), each finding re-run on a fresh one too' : 'one process (or session) per run'}; rates over ${RATE_RUNS} re-runs of each minimal case\n`);
 console.log('| language | server | transport | expect | found (rate) | runs | runs/s | start-up ms | result |\n|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) console.log(r);
 console.log(`\nfuzz:languages: ${chosen.length - failures} of ${chosen.length} met their expect (reports: ${outDir})`);

@@ -19,6 +19,9 @@ import {
   type ProcessTargetSpec,
 } from '../realtime/index.ts';
 import { BadTargetError } from '../target/index.ts';
+import { FixedArgumentsError } from '../fuzz/toolArguments.ts';
+import { OptionError } from '../options/OptionError.ts';
+import { readArgsFile } from '../options/fuzzOptions.ts';
 import { DEFAULT_CAMPAIGN_SEED, DEFAULT_HANG_AFTER_MS, DEFAULT_IN_FLIGHT_MS, DEFAULT_PROCESS_GRACE_MS, DEFAULT_RATE_RUNS, DEFAULT_REPRO_DIR } from '../options/defaults.ts';
 import { formatTrace } from '../sim/trace.ts';
 import { REPORT_SCHEMA_VERSION } from '../report/jsonReport.ts';
@@ -49,6 +52,12 @@ export interface ProcessFlags {
   replay?: string;
   reuse?: boolean;
   duplicateIds?: boolean;
+  /** `--args FILE`: fixed argument sets by tool. */
+  args?: string;
+  /** Module-only flags: refused with --stdio/--url (a process has no factory config or case index). */
+  config?: string;
+  case?: number;
+  expect?: string;
 }
 
 /** The target the flags name; a bad combination is a `BadTargetError` (one line, exit 2). */
@@ -83,6 +92,9 @@ export async function fuzzProcessCommand(flags: ProcessFlags): Promise<number> {
   let spec: ProcessTargetSpec;
   try {
     spec = targetSpecOf(flags);
+    const moduleOnly = [flags.config !== undefined && '--config', flags.case !== undefined && '--case', flags.expect !== undefined && '--expect'].filter((f) => f !== false);
+    if (moduleOnly.length > 0) throw new BadTargetError('bad-option', `mcp-sim fuzz: ${moduleOnly.join(', ')} ${moduleOnly.length > 1 ? 'are' : 'is'} for a server module, not --stdio or --url (a process has no factory config; its cases replay from files: --replay FILE).`);
+    const args = flags.args === undefined ? undefined : readArgsFile(flags.args);
     if (flags.replay !== undefined) return await replay(spec, flags);
     console.log(pc.bold(`mcp-sim fuzz  seed=${flags.seed ?? DEFAULT_CAMPAIGN_SEED}  (black box, real time)`));
     const report = await fuzzProcess(spec, {
@@ -92,6 +104,7 @@ export async function fuzzProcessCommand(flags: ProcessFlags): Promise<number> {
       ...(flags.hangAfter !== undefined && { hangAfterMs: flags.hangAfter }),
       ...(flags.rateRuns !== undefined && { rateRuns: flags.rateRuns }),
       ...(flags.tools !== undefined && { tools: flags.tools.split(',') }),
+      ...(args !== undefined && { args }),
       ...(flags.duplicateIds && { duplicateIds: true }),
       ...(flags.reuse && { reuse: true }),
       shrink: flags.shrink !== false,
@@ -117,7 +130,7 @@ export async function fuzzProcessCommand(flags: ProcessFlags): Promise<number> {
     else console.log(verdict);
     return report.passed ? 0 : 1;
   } catch (error) {
-    if (error instanceof BadTargetError) {
+    if (error instanceof BadTargetError || error instanceof OptionError || error instanceof FixedArgumentsError) {
       process.stderr.write(`${error.message}\n`);
       return 2;
     }
@@ -181,13 +194,16 @@ export async function rogueProcessCommand(flags: ProcessFlags & { filter?: strin
     const discovery = await runPlan(target, { calls: [], serverRequests: 'answer' }, { tailMs: 0 });
     const tool = discovery.tools[0]?.name ?? 'work';
     console.log(pc.bold(`mcp-sim rogue  (black box, real time) ${target.label}`));
-    const rows = await rogueProcess(target, tool, flags.filter);
+    const report = await rogueProcess(target, tool, flags.filter);
+    const { rows } = report;
     console.log(formatRogueProcessTable(rows));
-    const bad = rows.filter((r) => r.state !== 'ok' || r.expected?.met === false);
-    console.log(bad.length === 0 ? pc.green(`every rogue frame answered, the server stayed usable (${rows.length} kinds)`) : pc.red(`${bad.length} of ${rows.length} kinds: ${bad.map((r) => `${r.kind} (${r.state}${r.expected?.met === false ? `, not error ${r.expected.errorCode}` : ''})`).join(', ')}`));
+    console.log(`not judged from outside: ${report.cannotJudge.join('; ')}`);
+    if (report.leftOut.length > 0) console.log(`left out: ${report.leftOut.map((l) => `${l.kind} (${l.why})`).join(', ')}`);
+    const bad = rows.filter((r) => r.verdicts.some((v) => !v.met));
+    console.log(bad.length === 0 ? pc.green(`every rogue frame answered as judged, the server stayed usable (${rows.length} kinds)`) : pc.red(`${bad.length} of ${rows.length} kinds: ${bad.map((r) => `${r.kind} (${r.verdicts.filter((v) => !v.met).map((v) => v.invariant).join(', ')})`).join(', ')}`));
     if (flags.json !== undefined) {
       // `rogueProcess` of schemas/report.schema.json.
-      const doc = { schemaVersion: REPORT_SCHEMA_VERSION, kind: 'rogue-process', tool: TOOL, mode: 'black box, real time', target: { kind: target.kind, label: target.label }, rows };
+      const doc = { schemaVersion: REPORT_SCHEMA_VERSION, kind: 'rogue-process', tool: TOOL, mode: 'black box, real time', target: { kind: target.kind, label: target.label }, ...report };
       if (flags.json === JSON_TO_STDOUT) process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
       else writeJsonAtomic(flags.json, doc, { mkdir: true });
     }

@@ -38,6 +38,8 @@ const table = [
   ['rpc.routing', 'DERIVED', 'basic/index', 'responses and notifications for a request leave on the connection/session that carried it (one server, several clients)'],
   ['rpc.method-defined', 'MUST', 'basic/index', 'every request and notification names a method the negotiated protocol revision defines for its sender, and a cancellation or progress notification has its shape (requestId; progressToken and numeric progress)'],
   ['rpc.params-preserved', 'DERIVED', 'basic/index', 'the request on the wire carries the caller\'s params and _meta unchanged, plus the progress token when one was asked for'],
+  ['rpc.error-code', 'SHOULD', 'basic/index', 'black box (rogue): a server answers a request it cannot take with the JSON-RPC 2.0 error code that says why: -32700 parse error (not JSON), -32600 invalid request (not a JSON-RPC request object; id null when it has none), -32601 method not found, -32602 invalid params'],
+  ['rpc.survives-bad-input', 'DERIVED', 'basic/index', 'black box (rogue): after any frame a peer writes, well-formed or not, the server stays usable: it answers a ping on the same connection, neither exits nor hangs'],
   ['progress.token-requested', 'MUST', 'basic/utilities/progress', 'progress only names a token that came in a request the sender received and is still processing; never a self-made token, never a token of another request'],
   ['progress.after-response', 'MUST', 'basic/utilities/progress', 'no progress for a request after its response was sent'],
   ['progress.increasing', 'MUST', 'basic/utilities/progress', 'per token, progress strictly increases (equal values are a violation)'],

@@ -71,6 +71,9 @@ interface CallInfo {
  */
 export const barrierPingId = (requestId: JsonValue): string => `mcp-sim-barrier-${idKey(requestId)}`;
 
+/** Whether `id` is a barrier ping's (mcp-sim's own frames, left out where a transcript shows only the case's). */
+export const isBarrierPingId = (id: JsonValue | undefined): boolean => typeof id === 'string' && id.startsWith('mcp-sim-barrier-');
+
 /** Frames read this soon after the client wrote a cancel may have been in the pipe before it: not counted as after it. */
 const BACKLOG_MS = 10;
 

@@ -75,6 +75,14 @@ function readJsonFile(flag: string, option: string, file: string, what: string):
 
 const ARGS_SHAPE = 'a JSON object of argument sets by tool name, e.g. {"crawl": [{"urls": ["https://example.com"]}]}';
 
+/** `--args FILE`: fixed argument sets by tool (module and process fuzzing alike); a bad file is an `OptionError`. */
+export function readArgsFile(file: string): NonNullable<ResolvedFuzzOptions['args']> {
+  const value = readJsonFile('--args', 'argsFile', file, ARGS_SHAPE);
+  const ok = typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((sets) => Array.isArray(sets));
+  if (!ok) throw new OptionError({ option: 'argsFile', flag: '--args' }, file, 'does not hold argument sets by tool', `give ${ARGS_SHAPE}`);
+  return value as NonNullable<ResolvedFuzzOptions['args']>;
+}
+
 /** Resolves `mcp-sim fuzz`'s flags and the environment (`MCP_SIM_RUNS`, `MCP_SIM_SEED`) into one options object. */
 export function resolveFuzzOptions(input: FuzzCommandOptions, env: Env = process.env): ResolvedFuzzOptions {
   const runs = wholeNumber({ option: 'runs', flag: '--runs' }, input.runs ?? envWholeNumber(env, ENV_RUNS, 'runs', 1, CAMPAIGN_RUNS_LIMIT) ?? DEFAULT_FUZZ_RUNS, 1, CAMPAIGN_RUNS_LIMIT, DEFAULT_FUZZ_RUNS);
@@ -83,13 +91,7 @@ export function resolveFuzzOptions(input: FuzzCommandOptions, env: Env = process
   if (!(FAIL_ON_LEVELS as readonly string[]).includes(failOn)) {
     throw new OptionError({ option: 'failOn', flag: '--fail-on' }, failOn, `must be one of ${FAIL_ON_LEVELS.join(', ')}`, `give --fail-on must, should or advice, or leave it out for ${DEFAULT_FUZZ_FAIL_ON}`);
   }
-  let args: ResolvedFuzzOptions['args'];
-  if (input.argsFile !== undefined) {
-    const value = readJsonFile('--args', 'argsFile', input.argsFile, ARGS_SHAPE);
-    const ok = typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((sets) => Array.isArray(sets));
-    if (!ok) throw new OptionError({ option: 'argsFile', flag: '--args' }, input.argsFile, 'does not hold argument sets by tool', `give ${ARGS_SHAPE}`);
-    args = value as ResolvedFuzzOptions['args'];
-  }
+  const args = input.argsFile === undefined ? undefined : readArgsFile(input.argsFile);
   let config: Record<string, unknown> = {};
   if (input.config !== undefined) {
     const text = input.config.trim();

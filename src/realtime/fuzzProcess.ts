@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
-import { planTools, type SkippedTool } from '../fuzz/toolArguments.ts';
+import { planTools, type FixedArguments, type SkippedTool } from '../fuzz/toolArguments.ts';
 import { judgeWire, type PolicyNote, type WireJudgeOptions, type WireVerdict } from '../model/wireJudge.ts';
 import type { Finding } from '../model/finding.ts';
 import type { InvariantId } from '../model/invariants.ts';
@@ -51,6 +51,8 @@ export interface FuzzProcessOptions {
   readonly duplicateIds?: boolean;
   /** Only these tools (by name). @default every listed tool */
   readonly tools?: readonly string[];
+  /** Fixed argument sets by tool (`--args`): those tools are called with one of these, the others with generated arguments. */
+  readonly args?: FixedArguments;
   /**
    * `--reuse`: many cases on one process (or session, or stateless server) per parallel slot,
    * separated by a barrier (`SharedConnection`); the report and each finding say that state may
@@ -216,10 +218,11 @@ export async function pool<T, R>(items: readonly T[], parallel: number, work: (i
 const SHRINK_CANDIDATES_MAX = 40;
 
 /**
- * Smaller plans than `plan`, simplest first: fewer calls, then no timeout, no token change, smaller
- * arguments (`keepArguments`: not those, for a tool whose arguments are all needed).
+ * Smaller plans than `plan`, simplest first: fewer calls, then no timeout, no token change,
+ * smaller arguments (not for the tools of `fixed`: their arguments are the user's `--args` sets,
+ * or a test bed's program).
  */
-export function shrinkCandidates(plan: Plan, options: { readonly keepArguments?: boolean } = {}): Plan[] {
+export function shrinkCandidates(plan: Plan, fixed: ReadonlySet<string> = new Set()): Plan[] {
   const out: Plan[] = [];
   for (const c of plan.calls) {
     if (plan.calls.length === 1 || plan.calls.some((o) => o.sameIdAs === c.label)) continue;
@@ -239,15 +242,14 @@ export function shrinkCandidates(plan: Plan, options: { readonly keepArguments?:
   each((c) => (c.at.kind === 'start' && c.at.ms > 0 ? { ...c, at: { kind: 'start', ms: 0 } } : undefined));
   each((c) => (c.progressToken === undefined ? undefined : (({ progressToken: _p, ...rest }) => rest)(c)));
   // Arguments: none at all, then one member fewer (a candidate the server rejects fails to reproduce, and is dropped).
-  if (!options.keepArguments) {
-    each((c) => (Object.keys(c.arguments).length > 0 ? { ...c, arguments: {} } : undefined));
-    plan.calls.forEach((c, k) => {
-      for (const key of Object.keys(c.arguments)) {
-        const { [key]: _drop, ...args } = c.arguments;
-        out.push({ ...plan, calls: plan.calls.map((o, j) => (j === k ? { ...c, arguments: args } : o)) });
-      }
-    });
-  }
+  each((c) => (Object.keys(c.arguments).length > 0 && !fixed.has(c.tool) ? { ...c, arguments: {} } : undefined));
+  plan.calls.forEach((c, k) => {
+    if (fixed.has(c.tool)) return;
+    for (const key of Object.keys(c.arguments)) {
+      const { [key]: _drop, ...args } = c.arguments;
+      out.push({ ...plan, calls: plan.calls.map((o, j) => (j === k ? { ...c, arguments: args } : o)) });
+    }
+  });
   if (plan.serverRequests !== 'answer') out.push({ ...plan, serverRequests: 'answer' });
   if (plan.close) out.push((({ close: _close, ...rest }) => rest)(plan));
   return out;
@@ -354,7 +356,7 @@ export async function fuzzProcess(spec: ProcessTargetSpec, options: FuzzProcessO
   const discovery = await runPlan(target, { calls: [], serverRequests: 'answer' }, { hangAfterMs: bounds.hangAfterMs, tailMs: 0 });
   const listed = discovery.tools.filter((t) => !options.tools || options.tools.includes(t.name));
   if (listed.length === 0) throw new BadTargetError('no-tools', `mcp-sim: ${target.label} lists ${discovery.tools.length === 0 ? 'no tools' : `no tool named ${options.tools!.join(', ')} (it lists ${discovery.tools.map((t) => t.name).join(', ')})`}: nothing to call.`);
-  const { fuzzable, skipped } = planTools(listed);
+  const { fuzzable, skipped } = planTools(listed, options.args);
   if (fuzzable.length === 0) throw new BadTargetError('no-tools', `mcp-sim: no tool of ${target.label} can be called with generated arguments: ${skipped.map((s) => `${s.name}: ${s.reason}`).join('; ')}.`);
   const cases = processCases({ tools: fuzzable, http: target.kind === 'url', duplicateIds: options.duplicateIds === true }, seed, runs);
 
@@ -372,9 +374,11 @@ export async function fuzzProcess(spec: ProcessTargetSpec, options: FuzzProcessO
   const policy = results.flatMap((r) => r.policy).slice(0, 5);
   const opened = results.flatMap((r) => (r.startupMs === undefined ? [] : [r.startupMs]));
   const startups = [discovery.startupMs, ...opened].sort((a, b) => a - b);
+  const fixed = new Set(Object.keys(options.args ?? {}));
   const findings = await shrinkAndRate(cases, results, (plan) => runCase(target, plan, bounds), {
     ...options,
     parallel,
+    candidates: (plan) => shrinkCandidates(plan, fixed),
     ...(reuse && { shared: (plans: readonly Plan[]) => runShared(target, plans, parallel, bounds) }),
   });
   return processReport({

@@ -6,4 +6,4 @@ export { planArbitrary, type PlanConstraints } from './planArbitrary.ts';
 export { describePlan, withoutCancels, type Anchor, type CancelHow, type Plan, type PlannedCall, type ServerRequestPolicy } from './plan.ts';
 export { formatProcessReport, processJunitReport, processMarkdownReport, processReportHead } from './processReportViews.ts';
 export { readProcessReplayFile, type ProcessReplayFile } from './processReplayFile.ts';
-export { rogueProcess, formatRogueProcessTable, type RogueProcessRow } from './rogueProcess.ts';
+export { rogueProcess, rogueVerdicts, formatRogueProcessTable, ROGUE_CANNOT_JUDGE, type RogueProcessReport, type RogueProcessRow, type RogueVerdict } from './rogueProcess.ts';

@@ -37,6 +37,12 @@ export interface TargetConnection {
    */
   send(frame: JsonValue): Promise<void>;
   /**
+   * stdio only: writes `text` as one line as it is, not JSON-encoded (a rogue's frame that is not
+   * JSON). Recorded as a `send` whose frame is the text. Over HTTP a body that is not JSON is
+   * the HTTP rogue's (`http.rejects-bad-input`), so a URL connection has none.
+   */
+  readonly sendRaw?: (text: string) => void;
+  /**
    * HTTP only: drops the POST stream that carries request `id` (the client disconnects without a
    * cancel). False when there is no such open stream (stdio has none).
    */

@@ -151,6 +151,11 @@ export function processTarget(spec: CommandSpec, options: ProcessTargetOptions =
           child.stdin!.write(`${JSON.stringify(frame)}\n`);
           return Promise.resolve();
         },
+        sendRaw(text) {
+          if (started.exited || child.stdin!.writableEnded) return;
+          recorder.record({ kind: 'send', from: 'client', conn: 0, seq: clientSeq++, frame: text });
+          child.stdin!.write(`${text}\n`);
+        },
         drop: () => false,
         openExchanges: () => 0,
         close: () => started.stop(),

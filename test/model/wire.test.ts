@@ -97,7 +97,7 @@ const twins = (): [number, TraceEventBody][] => [
 ];
 
 describe('wire oracle: duplicate in-flight ids over HTTP (an answer belongs to the POST stream it came on)', () => {
-  it('progress.after-response: silent on c2\'s progress after c1\'s answer on c1\'s stream / fires on c1\'s own progress after it', () => {
+  it('progress.after-response (duplicate in-flight ids over HTTP): fires on c1\'s own progress after its answer / silent on c2\'s progress after c1\'s answer on c1\'s stream', () => {
     const c1answered = [...twins(), ...onStream(10, 0, 0, progress(7, 1)), ...onStream(11, 1, 1, progress(8, 1)), ...onStream(20, 0, 2, result(5)), [21, sseEnd(0)] as [number, TraceEventBody]];
     const tail = (p: TraceEventBody) => [...onStream(30, 1, 3, p), ...onStream(40, 1, 4, result(5)), [41, sseEnd(1)], [300, end]] as [number, TraceEventBody][];
     expect(ids(trace(...c1answered, ...tail(progress(8, 2))))).toEqual([]);
@@ -105,7 +105,7 @@ describe('wire oracle: duplicate in-flight ids over HTTP (an answer belongs to t
     expect(ids(late)).toEqual(['progress.after-response']);
   });
 
-  it('over stdio (no stream to tell them apart): silent on progress between the two answers of one id / fires on progress after both', () => {
+  it('progress.after-response (duplicate in-flight ids over stdio, no stream to tell them apart): fires on progress after both answers / silent on progress between the two answers of one id', () => {
     const head: [number, TraceEventBody][] = [[0, start(5, 'c1')], [0, callWork(5, 7)], [2, start(5, 'c2')], [2, callWork(5, 8)], [20, result(5)], [30, progress(8, 2)], [40, result(5)]];
     expect(ids(trace(...head, [300, end]))).toEqual([]);
     expect(ids(trace(...head, [50, progress(8, 3)], [300, end]))).toEqual(['progress.after-response']);
@@ -117,24 +117,24 @@ describe('wire oracle: progress.after-cancel with a ping barrier (robust to a lo
   const pong: TraceEventBody = { kind: 'deliver', to: 'client', conn: 0, seq: 0, burst: 1, frame: { jsonrpc: '2.0', id: barrierPingId(1), result: {} } };
   const head: [number, TraceEventBody][] = [[0, start(1)], [0, callWork(1, 7)], [20, progress(7, 1)], [25, cancel(1)], [25, ping]];
 
-  it('silent on progress read before the ping\'s answer, however late (a stalled server had written it before it read the cancel)', () => {
+  it('progress.after-cancel (ping barrier, loaded machine): silent on progress read before the ping\'s answer, however late (a stalled server had written it before it read the cancel)', () => {
     expect(ids(trace(...head, [240, progress(7, 2)], [260, progress(7, 3)], [280, progress(7, 4)], [300, pong], [600, end]))).toEqual([]);
   });
 
-  it('fires on progress after the ping\'s answer: two, or one later than the in-flight bound', () => {
+  it('progress.after-cancel (ping barrier): fires on two progress after the ping\'s answer, or one later than the in-flight bound / silent on one right after it', () => {
     expect(ids(trace(...head, [40, pong], [60, progress(7, 2)], [80, progress(7, 3)], [600, end]))).toEqual(['progress.after-cancel']);
     expect(ids(trace(...head, [40, pong], [300, progress(7, 2)], [600, end]))).toEqual(['progress.after-cancel']);
     // One right after the barrier may be the step that was between its check and its send.
     expect(ids(trace(...head, [40, pong], [45, progress(7, 2)], [600, end]))).toEqual([]);
   });
 
-  it('over HTTP (the ping\'s answer and the progress on two streams) only the time after the answer counts: silent on two read right after it / fires on one 200 ms after it', () => {
+  it('progress.after-cancel (ping barrier over HTTP: the ping\'s answer and the progress on two streams) only the time after the answer counts: silent on two read right after it / fires on one 200 ms after it', () => {
     const http: [number, TraceEventBody][] = [[0, start(1)], [0, callWork(1, 7, 0)], [0, post(0, 0)], [1, sseHead(0)], ...onStream(20, 0, 1, progress(7, 1)), [25, cancel(1)], [25, ping], [40, { ...pong, seq: 2 } as TraceEventBody]];
     expect(ids(trace(...http, ...onStream(45, 0, 3, progress(7, 2)), ...onStream(46, 0, 4, progress(7, 3)), [600, end]))).toEqual([]);
     expect(ids(trace(...http, ...onStream(240, 0, 3, progress(7, 2)), [600, end]))).toEqual(['progress.after-cancel']);
   });
 
-  it('without an answer to the ping, the in-flight rule holds as before', () => {
+  it('progress.after-cancel (ping unanswered): the in-flight rule holds as before', () => {
     expect(ids(trace(...head, [40, progress(7, 2)], [60, progress(7, 3)], [80, progress(7, 4)], [600, end]))).toContain('progress.after-cancel');
   });
 });

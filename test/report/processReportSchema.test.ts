@@ -41,6 +41,16 @@ describe('fuzz --stdio|--url --json and rogue --stdio --json validate against sc
     expect([...kinds]).toEqual(expect.arrayContaining(['http-request', 'http-response', 'sse-event', 'sse-end']));
   });
 
+  it('fuzz --stdio --reuse: the report and each finding say state may carry over, with both rates, and validate', async () => {
+    const file = join(dir, 'reuse.json');
+    await runMain(['fuzz', '--stdio', `node ${fixture} --fault total-changes`, '--runs', '3', '--rate-runs', '1', '--no-shrink', '--reuse', '--parallel', '1', '--out', dir, '--json', file]);
+    const doc = read(file);
+    expect(valid(doc)).toBe('valid');
+    expect(doc.reuse).toMatchObject({ note: '--reuse: state may carry over between cases', connections: 1 });
+    expect(doc.findings.length).toBeGreaterThan(0);
+    expect(doc.findings.every((f) => (f.reuse as { note: string }).note === '--reuse: state may carry over between cases' && /with --reuse; \d\/1 on a fresh process/.test(String(f.determinism)))).toBe(true);
+  });
+
   it('rogue --stdio --json: the rows are a valid rogue-process report', async () => {
     const file = join(dir, 'rogue.json');
     const run = await runMain(['rogue', '--stdio', `node ${fixture}`, '--filter', 'unknown-method', '--json', file]);
@@ -49,5 +59,8 @@ describe('fuzz --stdio|--url --json and rogue --stdio --json validate against sc
     expect(valid(doc)).toBe('valid');
     expect(doc).toMatchObject({ schemaVersion: 1, kind: 'rogue-process', mode: 'black box, real time', target: { kind: 'process' } });
     expect(valid({ ...doc, rows: [{ ...(doc.rows as object[])[0], state: 'fine' }] })).toMatch(/state/);
+    expect(doc.rows).toEqual([expect.objectContaining({ kind: 'unknown-method-request', verdicts: [{ invariant: 'rpc.error-code', met: true, detail: 'answered error -32601' }, expect.objectContaining({ invariant: 'rpc.survives-bad-input', met: true })] })]);
+    const { cannotJudge: _c, ...silent } = doc;
+    expect(valid(silent)).toMatch(/cannotJudge/);
   });
 });

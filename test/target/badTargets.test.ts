@@ -17,11 +17,28 @@ describe('fuzz --stdio / --url: bad targets are one line and exit 2', () => {
     ['a server of an unknown protocol version', ['--stdio', server('old-protocol')], /protocol version "2023-01-01"/],
     ['a URL that refuses', ['--url', 'http://127.0.0.1:9/mcp'], /refused the connection or cannot be reached/],
     ['--start without --url', ['--stdio', 'x', '--start', 'y'], /--start needs --url/],
+    ['a module-only flag', ['--stdio', 'x', '--config', '{}', '--case', '3'], /--config, --case are for a server module, not --stdio or --url/],
+    ['an --args file that is not argument sets by tool', ['--stdio', 'x', '--args', 'package.json'], /--args \(argsFile\) .*does not hold argument sets by tool/],
   ])('Bad target: %s', async (_what, args, message) => {
     const { code, stderr } = await cli(['fuzz', ...args]);
     expect(code).toBe(2);
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(stderr).toMatch(message);
+  });
+
+  it('fuzz --stdio --args FILE: the tool is called with those arguments only; a tool the server does not list is refused', async () => {
+    const { writeFileSync, mkdtempSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-sim-args-'));
+    // The progress-own-token fault fails every case with a progress token: the shrunk case keeps the user's set whole.
+    const report = await fuzzProcess({ command: server('progress-own-token') }, { runs: 3, rateRuns: 1, parallel: 1, args: { work: [{ steps: 1, stepMs: 7 }] } });
+    const minimal = report.findings.find((f) => f.invariant === 'progress.token-requested')?.minimal;
+    expect(minimal?.calls.map((c) => c.arguments)).toEqual([{ steps: 1, stepMs: 7 }]);
+    writeFileSync(join(dir, 'other.json'), JSON.stringify({ nope: [{}] }));
+    const { code, stderr } = await cli(['fuzz', '--stdio', server('none'), '--runs', '1', '--args', join(dir, 'other.json')]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/--args names tool "nope", which the server does not list/);
   });
 
   it('fuzzProcess: a bad target throws BadTargetError (kind exited)', async () => {

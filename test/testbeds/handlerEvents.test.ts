@@ -38,4 +38,11 @@ describe('withHandlerEvents', () => {
   ])('withHandlerEvents: a line that breaks PROGRAM.md throws (%s)', (_, line) => {
     expect(() => withHandlerEvents(trace(start, stderr(line)), () => program)).toThrow(SideChannelError);
   });
+
+  it('withHandlerEvents: a later slice of one run takes the late events of an earlier slice\'s call (a handler its SDK never cancelled)', () => {
+    const late = stderr('mcp-sim-event {"event":"handler-end","call":"c1","outcome":"result"}\n');
+    expect(() => withHandlerEvents(trace(late), () => program)).toThrow(SideChannelError);
+    const out = withHandlerEvents(trace(late), (id) => (id === 2 ? program : undefined), new Map([['c1', 2]]));
+    expect(out).toMatchObject([{ kind: 'handler-end', id: 2, outcome: 'result' }]);
+  });
 });

@@ -55,7 +55,7 @@ describe('sdkTestbed', () => {
     const newest = sdkTestbed('go', { root, cache });
     expect(newest).toMatchObject({ version: 'v2.0.0', pinned: true, modes: ['stateful-sse', 'stateless-json'], lacks: ['one thing'], stdio: { command: [join(cache, 'sdk-go/v2.0.0/bin/server'), '--sdk', 'v2.0.0'] } });
     // The older release is listed but not built: skipped with the install command that builds it.
-    expect(sdkTestbed('go', { root, cache, version: 'v1.0.0' })).toMatchObject({ skipped: 'not installed: run `sh testbeds/go/install.sh` (or npm run testbeds:sdk)' });
+    expect(sdkTestbed('go', { root, cache, version: 'v1.0.0' })).toMatchObject({ skipped: 'not installed: run `MCP_SIM_SDK_VERSION=v1.0.0 sh testbeds/go/install.sh` (or npm run testbeds:sdk)' });
     installed(cache, 'sdk-go/v1.0.0/bin/server');
     const older = sdkTestbed('go', { root, cache, version: 'v1.0.0' });
     expect(older).toMatchObject({ version: 'v1.0.0', modes: ['stateful-sse'], lacks: ['one thing', 'no stateless mode'] });

@@ -13,9 +13,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"log"
 	"os"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -86,7 +88,31 @@ func downstream(ctx context.Context, ss *mcp.ServerSession, method string) error
 	return err
 }
 
+// handlers counts the run handlers still going, so the process can let them report how the
+// connection's end reached them before it exits (see awaitHandlers).
+var handlers sync.WaitGroup
+
+// closeGrace bounds how long the process waits, once its transport has ended, for handlers to
+// observe that end and write their last side-channel events: a handler the SDK never cancels
+// (or one that ignores the cancel) is left, and its missing handler-end is what mcp-sim sees.
+const closeGrace = time.Second
+
+// awaitHandlers waits for the running handlers, at most closeGrace.
+func awaitHandlers() {
+	done := make(chan struct{})
+	go func() {
+		handlers.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(closeGrace):
+	}
+}
+
 func run(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	handlers.Add(1)
+	defer handlers.Done()
 	var args struct {
 		Program *program `json:"program"`
 		Call    string   `json:"call"`
@@ -179,19 +205,39 @@ func run(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, er
 }
 
 func main() {
-	for _, a := range os.Args[1:] {
-		if a == "--http" {
-			fmt.Fprintln(os.Stderr, "mcp-sim testbed go: --http is not built yet (stdio only)")
-			os.Exit(2)
-		}
-	}
-	server := mcp.NewServer(&mcp.Implementation{Name: "mcp-sim-testbed-go", Version: "v1.8.0"}, nil)
+	httpFlag := flag.Bool("http", false, "serve Streamable HTTP on 127.0.0.1 instead of stdio")
+	port := flag.Int("port", 0, "with --http: the loopback port")
+	mode := flag.String("mode", "stateful-sse", "with --http: stateful-sse, stateful-json, stateless-sse or stateless-json")
+	flag.Parse()
+	server := mcp.NewServer(&mcp.Implementation{Name: "mcp-sim-testbed-go", Version: sdkVersion()}, nil)
 	server.AddTool(&mcp.Tool{
 		Name:        "run",
 		Description: "Runs the scripted handler program in `program` (mcp-sim testbeds/PROGRAM.md).",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"program":{"type":"object"}},"required":["program"]}`),
 	}, run)
+	if *httpFlag {
+		err := serveHTTP(server, *port, *mode)
+		awaitHandlers()
+		if err != nil {
+			log.Fatalf("server: %v", err)
+		}
+		return
+	}
 	if err := server.Run(context.Background(), &mcp.StdioTransport{}); err != nil && !errors.Is(err, context.Canceled) {
 		log.Printf("server: %v", err)
 	}
+	awaitHandlers()
+}
+
+// sdkVersion is the go-sdk release this binary was built with (from its build info), so the
+// serverInfo names the release under test.
+func sdkVersion() string {
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, dep := range info.Deps {
+			if dep.Path == "github.com/modelcontextprotocol/go-sdk" {
+				return dep.Version
+			}
+		}
+	}
+	return "unknown"
 }

@@ -1,65 +1,55 @@
 // mcp-sim's TypeScript SDK test bed (testbeds/PROGRAM.md): one tool `run` whose `program`
-// argument is a scripted handler program, interpreted with the 1.x SDK's low-level
-// `Server.setRequestHandler`, in real time. Handler events go to stderr as
-// `mcp-sim-event {json}` lines (the side channel); the wire is the SDK's own.
+// argument is a scripted handler program, interpreted with the SDK's low-level `Server` (1.x
+// `@modelcontextprotocol/sdk` or 2.x `@modelcontextprotocol/server`, probed by sdk.mjs), in real
+// time. Handler events go to stderr as `mcp-sim-event {json}` lines (the side channel); the wire
+// is the SDK's own.
 //
-//   node server.mjs <cache dir with node_modules/@modelcontextprotocol/sdk> [--http --port N]
+//   node server.mjs <cache dir of one release>                       (stdio)
+//   node server.mjs <cache dir> --http --port N --mode <stateful|stateless>-<sse|json>
 //
 // The SDK is loaded from the cache that install.sh filled, not from mcp-sim's own node_modules,
-// so this process runs exactly the pinned release of testbeds/typescript/package-lock.json.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+// so this process runs exactly the pinned release of testbeds/typescript/releases/<version>/.
+import { loadSdk } from './sdk.mjs';
+import { serveHttp } from './http.mjs';
 
 const [cacheDir, ...flags] = process.argv.slice(2);
 if (!cacheDir) {
-  process.stderr.write('usage: node server.mjs <cache dir> [--http --port N]\n');
+  process.stderr.write('usage: node server.mjs <cache dir> [--http --port N --mode M]\n');
   process.exit(2);
 }
-const require = createRequire(join(cacheDir, 'package.json'));
-const load = (path) => import(pathToFileURL(require.resolve(`@modelcontextprotocol/sdk/${path}`)).href);
-const { Server } = await load('server/index.js');
-const { StdioServerTransport } = await load('server/stdio.js');
-const types = await load('types.js');
-// The package's `exports` map `./package.json` to dist/cjs's stub, so read the real one by path.
-const sdkVersion = JSON.parse(readFileSync(join(cacheDir, 'node_modules/@modelcontextprotocol/sdk/package.json'), 'utf8')).version;
+const sdk = await loadSdk(cacheDir);
 
 /** One side-channel line: the oracle reads these to judge the handler, not only the wire. */
 const writeEvent = (body) => process.stderr.write(`mcp-sim-event ${JSON.stringify(body)}\n`);
 
 const RESULT = { content: [{ type: 'text', text: 'ok' }] };
+/** The params of each request a `call` step sends to the client (PROGRAM.md). */
 const DOWNSTREAM = {
-  'sampling/createMessage': [{ messages: [{ role: 'user', content: { type: 'text', text: 'run' } }], maxTokens: 16 }, types.CreateMessageResultSchema],
-  'elicitation/create': [{ mode: 'form', message: 'run', requestedSchema: { type: 'object', properties: {} } }, types.ElicitResultSchema],
-  'roots/list': [{}, types.ListRootsResultSchema],
+  'sampling/createMessage': { messages: [{ role: 'user', content: { type: 'text', text: 'run' } }], maxTokens: 16 },
+  'elicitation/create': { mode: 'form', message: 'run', requestedSchema: { type: 'object', properties: {} } },
+  'roots/list': {},
 };
 
 class Aborted extends Error {}
 
-const server = new Server({ name: 'mcp-sim-testbed-typescript', version: sdkVersion }, { capabilities: { tools: {} } });
+/** -32602: the JSON-RPC code of a tool called with arguments that are not a program. */
+const INVALID_PARAMS = -32602;
 
-server.setRequestHandler(types.ListToolsRequestSchema, async () => ({
-  tools: [
-    {
-      name: 'run',
-      description: 'Runs the scripted handler program in `program` (mcp-sim testbeds/PROGRAM.md).',
-      inputSchema: { type: 'object', properties: { program: { type: 'object' } }, required: ['program'] },
-    },
-  ],
-}));
-
-server.setRequestHandler(types.CallToolRequestSchema, async (request, extra) => {
+/**
+ * Runs one `tools/call run {program}` with the SDK's request scope: the request's own progress
+ * token, its own senders to the client, its own cancellation signal.
+ * @param {any} request
+ * @param {import('./sdk.mjs').RequestScope} scope
+ */
+async function runProgram(request, { signal, progressToken: token, notify, send }) {
   const program = request.params.arguments?.program;
   if (request.params.name !== 'run' || typeof program !== 'object' || program === null || !Array.isArray(program.steps)) {
-    throw new types.McpError(types.ErrorCode.InvalidParams, `tool ${JSON.stringify(request.params.name)} with arguments.program (a HandlerProgram) expected`);
+    throw sdk.error(INVALID_PARAMS, `tool ${JSON.stringify(request.params.name)} with arguments.program (a HandlerProgram) expected`);
   }
-  const id = extra.requestId;
   const call = request.params.arguments?.call;
-  const event = (body) => writeEvent({ ...body , ...(call !== undefined && { call }) });
-  const signal = extra.signal;
+  // Named by `call` alone (as go-sdk's bed must), so every bed's side channel reads the same.
+  const event = (body) => writeEvent({ ...body, ...(call !== undefined && { call }) });
   const listens = program.onAbort !== 'ignore';
-  const token = request.params._meta?.progressToken;
   event({ event: 'handler-start' });
   const observed = () => event({ event: 'abort-observed' });
   if (signal.aborted) observed();
@@ -93,7 +83,7 @@ server.setRequestHandler(types.CallToolRequestSchema, async (request, extra) => 
       if (step.kind === 'progress') {
         const t = program.faults?.progressToken === 'invent' ? `invented-${index}` : token;
         if (t !== undefined) {
-          await extra.sendNotification({
+          await notify({
             method: 'notifications/progress',
             params: { progressToken: t, progress: step.progress, ...(step.total !== undefined && { total: step.total }), ...(step.message !== undefined && { message: step.message }) },
           });
@@ -102,10 +92,9 @@ server.setRequestHandler(types.CallToolRequestSchema, async (request, extra) => 
         let timer;
         await abortable(new Promise((resolve) => (timer = setTimeout(resolve, step.ms))), () => clearTimeout(timer));
       } else if (step.kind === 'call') {
-        const [params, schema] = DOWNSTREAM[step.method] ?? [{}, types.EmptyResultSchema];
         try {
           await abortable(
-            extra.sendRequest({ method: step.method, params }, schema, {
+            send({ method: step.method, params: DOWNSTREAM[step.method] ?? {} }, {
               ...(listens && { signal }),
               ...(step.timeoutMs !== undefined && { timeout: step.timeoutMs }),
             }),
@@ -122,12 +111,12 @@ server.setRequestHandler(types.CallToolRequestSchema, async (request, extra) => 
     }
     if (program.end.kind === 'error') {
       end('error');
-      throw new types.McpError(program.end.code, program.end.message ?? 'scripted error');
+      throw sdk.error(program.end.code, program.end.message ?? 'scripted error');
     }
     await abortable(new Promise(() => {}));
   } catch (error) {
     if (!(error instanceof Aborted)) {
-      if (!(error instanceof types.McpError)) end('error');
+      if (!sdk.isError(error)) end('error');
       throw error;
     }
     if (program.onAbort === 'swallow') {
@@ -137,15 +126,38 @@ server.setRequestHandler(types.CallToolRequestSchema, async (request, extra) => 
     end('aborted');
     throw error;
   }
-});
-
-if (flags.includes('--http')) {
-  process.stderr.write('mcp-sim testbed typescript: --http is not built yet (stdio only)\n');
-  process.exit(2);
 }
-const transport = new StdioServerTransport();
-// stdin EOF ends the connection: every handler still running is aborted by the SDK's close.
-transport.onclose = () => process.exit(0);
-process.stdin.on('end', () => void server.close());
-process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));
-await server.connect(transport);
+
+/** A server with the one tool: one per stdio process, per HTTP session, or per stateless request. */
+function createServer() {
+  const server = new sdk.Server({ name: 'mcp-sim-testbed-typescript', version: sdk.version }, { capabilities: { tools: {} } });
+  sdk.handle(server, 'tools/list', async () => ({
+    tools: [
+      {
+        name: 'run',
+        description: 'Runs the scripted handler program in `program` (mcp-sim testbeds/PROGRAM.md).',
+        inputSchema: { type: 'object', properties: { program: { type: 'object' } }, required: ['program'] },
+      },
+    ],
+  }));
+  sdk.handle(server, 'tools/call', runProgram);
+  return server;
+}
+
+const flag = (name) => {
+  const at = flags.indexOf(name);
+  return at >= 0 ? flags[at + 1] : undefined;
+};
+if (flags.includes('--http')) {
+  await serveHttp(sdk, createServer, { port: Number(flag('--port')), mode: flag('--mode') ?? 'stateful-sse' });
+} else {
+  const server = createServer();
+  // Exit once the SDK has closed the connection (the Protocol's `onclose` runs after its own
+  // close work: from 1.26.0 that aborts every handler still running), and after the handlers'
+  // abort events are written.
+  server.onclose = () => setImmediate(() => process.exit(0));
+  // stdin EOF ends the connection.
+  process.stdin.on('end', () => void server.close());
+  process.on('SIGTERM', () => void server.close());
+  await server.connect(new sdk.StdioServerTransport());
+}

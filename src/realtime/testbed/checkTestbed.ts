@@ -34,8 +34,8 @@ export function runTestbedCase(target: Target, plan: Plan, bounds: ProcessFuzzRe
   return runCase(target, plan, bounds, judgeTestbed);
 }
 
-/** A test-bed plan's smaller plans: the process campaign's (arguments kept whole), then smaller programs. */
-const testbedShrinks = (plan: Plan): Plan[] => [...shrinkCandidates(plan, { keepArguments: true }), ...programShrinks(plan)];
+/** A test-bed plan's smaller plans: the process campaign's (the `run` arguments kept whole), then smaller programs. */
+const testbedShrinks = (plan: Plan): Plan[] => [...shrinkCandidates(plan, new Set([TESTBED_TOOL])), ...programShrinks(plan)];
 
 /**
  * `check --target <language>`: the generated lifecycle campaign on one SDK test bed, black box and

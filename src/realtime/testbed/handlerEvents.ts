@@ -43,10 +43,11 @@ function parse(line: string): SideChannelEvent {
  * call (`call`, no `id`) takes the id that call was sent with (its `call-start`). Stderr is its own pipe, so a
  * handler event's place among the frames is as close as the two pipes allow, not exact.
  */
-export function withHandlerEvents(trace: readonly TraceEvent[], programOf: (id: WireId) => HandlerProgram | undefined): TraceEvent[] {
+export function withHandlerEvents(trace: readonly TraceEvent[], programOf: (id: WireId) => HandlerProgram | undefined, earlierCalls: ReadonlyMap<string, WireId> = new Map()): TraceEvent[] {
   const out: TraceEvent[] = [];
   let partial = '';
-  const idOfCall = new Map<string, WireId>();
+  // A slice of a longer run: a handler of an earlier slice's call may still write its events here.
+  const idOfCall = new Map<string, WireId>(earlierCalls);
   const push = (e: TraceEvent, body: TraceEventBody) => out.push({ ...body, i: out.length, step: e.step, t: e.t } as TraceEvent);
   let last: TraceEvent | undefined;
   for (const e of trace) {

@@ -1,13 +1,15 @@
 import type { TraceEvent, WireId } from '../../sim/trace.ts';
 import { canonicalJson, type JsonValue } from '../../util/json.ts';
 import { isJsonObject } from '../../util/jsonrpc.ts';
+import { isBarrierPingId } from '../../model/wireJudge.ts';
 
 /**
  * What a scripted program did on one test bed, in a form two SDKs can be compared by, frame by
  * frame: `wire`, one line per frame after the handshake and `tools/list` (`→` client to server,
  * `←` server to client), ids renamed by order of appearance (`c1`, `c2` for the client's requests,
  * `s1`, `s2` for the server's), keys sorted, `jsonrpc` left out; and `handler`, the side channel's
- * events in order. The two are kept apart because stdout and stderr are separate pipes: their
+ * events in order; mcp-sim's barrier pings after a cancel (and their answers) are left out, as the
+ * handshake is. The two are kept apart because stdout and stderr are separate pipes: their
  * interleaving is not the server's order.
  */
 export interface ProgramTranscript {
@@ -38,6 +40,7 @@ export function programTranscript(trace: readonly TraceEvent[]): ProgramTranscri
         continue;
       }
       const { jsonrpc: _, ...frame } = f;
+      if ('id' in frame && isBarrierPingId(frame.id)) continue;
       const isRequest = typeof frame.method === 'string' && 'id' in frame;
       const isResponse = !('method' in frame) && 'id' in frame;
       // A request is named by its sender; a response by the requester (the other side).

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_PROCESS_START_MS } from '../../options/defaults.ts';
 import type { HandlerProgram } from '../../sim/scenario.ts';
-import { TraceRecorder, type TraceEvent } from '../../sim/trace.ts';
+import { TraceRecorder, type TraceEvent, type WireId } from '../../sim/trace.ts';
 import { handshake, Inbox, processTarget, urlTarget, type Target } from '../../target/index.ts';
 import { runPlan, type RunPlanOptions } from '../runPlan.ts';
 import { withHandlerEvents } from './handlerEvents.ts';
@@ -62,6 +62,8 @@ export async function runTestbedPrograms(testbed: SdkTestbed, programs: readonly
     await handshake(conn, inbox, planOptions.startMs ?? DEFAULT_PROCESS_START_MS);
     startupMs = now();
     let firstId = 1;
+    const programsById = new Map<string, HandlerProgram>();
+    const callIds = new Map<string, WireId>();
     for (const [n, { program, call }] of programs.entries()) {
       const from = recorder.events.length;
       const planned = programCall(`c${n + 1}`, program, call);
@@ -71,8 +73,10 @@ export async function runTestbedPrograms(testbed: SdkTestbed, programs: readonly
       firstId += 2; // runPlan's tools/list, then the call
       const slice = recorder.events.slice(from);
       const start = slice.find((e) => e.kind === 'call-start');
-      const id = start?.kind === 'call-start' ? start.id : undefined;
-      traces.push(withHandlerEvents(slice, (requestId) => (requestId === id ? program : undefined)));
+      if (start?.kind === 'call-start' && start.id !== undefined) programsById.set(JSON.stringify(start.id), program);
+      // Late events of an earlier program's handler (one its SDK never cancelled) land in this slice, as its own.
+      traces.push(withHandlerEvents(slice, (requestId) => programsById.get(JSON.stringify(requestId)), callIds));
+      if (start?.kind === 'call-start' && start.id !== undefined) callIds.set(start.call, start.id);
     }
   } finally {
     await conn.close();

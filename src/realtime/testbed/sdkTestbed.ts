@@ -115,7 +115,8 @@ export function sdkTestbed(language: SdkTestbedLanguage, options: SdkTestbedOpti
     return { language, skipped: `the ${language} test bed builds only ${manifest.sdk.name} ${manifest.sdk.version} (its testbed.json lists no other releases), not ${version}` };
   }
   const cache = releaseDir(manifest, version, options);
-  const install = `${release ? '' : `MCP_SIM_SDK_VERSION=${version} `}${manifest.install.join(' ')}`;
+  // The default release is what the plain install builds; any other is named to it.
+  const install = `${version === releases[0]!.version ? '' : `MCP_SIM_SDK_VERSION=${version} `}${manifest.install.join(' ')}`;
   if (!existsSync(fill(manifest.ready, cache, dir, version))) {
     return { language, skipped: `not installed: run \`${install}\` (or npm run testbeds:sdk)` };
   }

@@ -1,0 +1,107 @@
+// The TypeScript SDK release the test bed runs on, behind one small surface, so server.mjs
+// interprets programs with one source for both lines (testbeds/PROGRAM.md, "Releases": select by
+// an import probe, never a copy of the interpreter):
+//
+// - 1.x, `@modelcontextprotocol/sdk`: the low-level `Server`, handlers keyed by request schema,
+//   given `extra` (`requestId`, `signal`, `sendNotification`, `sendRequest(req, schema, opts)`),
+//   errors as `McpError`, Streamable HTTP on node:http as `StreamableHTTPServerTransport`.
+// - 2.x, `@modelcontextprotocol/server`: the low-level `Server`, handlers keyed by method name,
+//   given `ctx.mcpReq` (`id`, `signal`, `notify`, `send(req, opts)`), errors as `ProtocolError`,
+//   Streamable HTTP on node:http as `@modelcontextprotocol/node`'s `NodeStreamableHTTPServerTransport`.
+//
+// Which line is installed is read from the cache directory install.sh filled (the package that is
+// there), never from mcp-sim's own node_modules.
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/**
+ * What a `tools/call` handler gets, the same on both lines: the request's id, its cancellation
+ * signal, its progress token, and the SDK's own request-scoped senders.
+ * @typedef {{ id: string | number, signal: AbortSignal, progressToken: string | number | undefined,
+ *   notify(n: { method: string, params: object }): Promise<void>,
+ *   send(r: { method: string, params: object }, options: { signal?: AbortSignal, timeout?: number }): Promise<unknown> }} RequestScope
+ */
+
+/**
+ * Loads the release in `cacheDir` (a directory with node_modules/@modelcontextprotocol/…).
+ * @param {string} cacheDir
+ */
+export async function loadSdk(dir) {
+  const cacheDir = resolve(dir);
+  const require = createRequire(join(cacheDir, 'package.json'));
+  const load = async (spec) => import(pathToFileURL(require.resolve(spec)).href);
+  // The packages' `exports` do not all expose `./package.json`, so read the real one by path.
+  const versionOf = (name) => {
+    const file = join(cacheDir, 'node_modules', name, 'package.json');
+    return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).version : undefined;
+  };
+
+  const v1 = versionOf('@modelcontextprotocol/sdk');
+  if (v1 !== undefined) {
+    const { Server } = await load('@modelcontextprotocol/sdk/server/index.js');
+    const { StdioServerTransport } = await load('@modelcontextprotocol/sdk/server/stdio.js');
+    const { StreamableHTTPServerTransport } = await load('@modelcontextprotocol/sdk/server/streamableHttp.js');
+    const types = await load('@modelcontextprotocol/sdk/types.js');
+    const schemas = { 'tools/list': types.ListToolsRequestSchema, 'tools/call': types.CallToolRequestSchema };
+    const results = {
+      'sampling/createMessage': types.CreateMessageResultSchema,
+      'elicitation/create': types.ElicitResultSchema,
+      'roots/list': types.ListRootsResultSchema,
+    };
+    return {
+      line: 1,
+      name: '@modelcontextprotocol/sdk',
+      version: v1,
+      Server,
+      StdioServerTransport,
+      HttpTransport: StreamableHTTPServerTransport,
+      error: (code, message) => new types.McpError(code, message),
+      isError: (e) => e instanceof types.McpError,
+      /** @param {(request: any, scope: RequestScope) => Promise<object>} handler */
+      handle(server, method, handler) {
+        server.setRequestHandler(schemas[method], (request, extra) =>
+          handler(request, {
+            id: extra.requestId,
+            signal: extra.signal,
+            progressToken: request.params?._meta?.progressToken,
+            notify: (n) => extra.sendNotification(n),
+            send: (r, options) => extra.sendRequest(r, results[r.method] ?? types.EmptyResultSchema, options),
+          }),
+        );
+      },
+    };
+  }
+
+  const v2 = versionOf('@modelcontextprotocol/server');
+  if (v2 !== undefined) {
+    const { Server, ProtocolError } = await load('@modelcontextprotocol/server');
+    const { StdioServerTransport } = await load('@modelcontextprotocol/server/stdio');
+    // The node:http adapter is a package of its own; a cache without it offers stdio only.
+    const node = versionOf('@modelcontextprotocol/node') !== undefined ? await load('@modelcontextprotocol/node') : undefined;
+    return {
+      line: 2,
+      name: '@modelcontextprotocol/server',
+      version: v2,
+      Server,
+      StdioServerTransport,
+      HttpTransport: node?.NodeStreamableHTTPServerTransport,
+      error: (code, message) => new ProtocolError(code, message),
+      isError: (e) => e instanceof ProtocolError,
+      /** @param {(request: any, scope: RequestScope) => Promise<object>} handler */
+      handle(server, method, handler) {
+        server.setRequestHandler(method, (request, ctx) =>
+          handler(request, {
+            id: ctx.mcpReq.id,
+            signal: ctx.mcpReq.signal,
+            progressToken: ctx.mcpReq._meta?.progressToken ?? request.params?._meta?.progressToken,
+            notify: (n) => ctx.mcpReq.notify(n),
+            send: (r, options) => ctx.mcpReq.send(r, options),
+          }),
+        );
+      },
+    };
+  }
+  throw new Error(`${cacheDir} holds neither @modelcontextprotocol/sdk (1.x) nor @modelcontextprotocol/server (2.x): run testbeds/typescript/install.sh`);
+}
