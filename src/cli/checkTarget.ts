@@ -166,7 +166,7 @@ export async function checkTargetCommand(flags: CheckTargetFlags): Promise<numbe
     if (flags.md !== undefined) writeFileAtomic(flags.md, processMarkdownReport(report, replays).replace('\n\n', `\n\n${testbedReportHead(report).map((l) => `- ${l}`).join('\n')}\n`), { mkdir: true });
     const confirmed = report.findings.filter((f) => f.confirmed);
     if (flags.updateBaseline) {
-      const file = updateTestbedBaseline(baseline, { language, sdk: testbed.manifest.sdk.name, version: testbed.version }, transport, confirmed, commandOf(report, `--runs ${runs} --seed ${seed} --update-baseline`));
+      const file = updateTestbedBaseline(baseline, { language, sdk: testbed.manifest.sdk.name, version: testbed.version }, transport, confirmed, commandOf(report, `--runs ${runs} --seed ${seed}${flags.rateRuns === undefined ? '' : ` --rate-runs ${flags.rateRuns}`} --update-baseline`));
       console.log(pc.green(`baseline ${file}: ${confirmed.length} finding(s) on ${transport}`));
       return 0;
     }
