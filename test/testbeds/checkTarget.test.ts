@@ -31,10 +31,11 @@ describe('check --target on built test beds (black box, real time)', () => {
     expect(readFileSync(md, 'utf8')).toContain('- SDK @modelcontextprotocol/sdk ');
   });
 
-  it('typescript: a transport the release lacks is one line and exit 2', async () => {
-    const run = await runMain(['check', '--target', 'typescript', '--transport', 'http-stateless-json']);
+  it('rust: a transport the release lacks is one line and exit 2 (rmcp has no stateful JSON mode)', async () => {
+    expect(installed('rust'), 'the Rust test bed: npm run testbeds:sdk rust').toBe(true);
+    const run = await runMain(['check', '--target', 'rust', '--transport', 'http-stateful-json']);
     expect(run.code).toBe(2);
-    expect(run.stderr.trim()).toMatch(/^mcp-sim check --target: the typescript test bed \(.+\) has no http-stateless-json: it offers stdio/);
+    expect(run.stderr.trim()).toMatch(/^mcp-sim check --target: the rust test bed \(rmcp .+\) has no http-stateful-json: it offers stdio, http-stateful-sse/);
   });
 
   it('a version the registry lacks is one line and exit 2 (the install says so, exit 4)', async () => {

@@ -53,6 +53,9 @@ describe('judgeTestbed: the server side of a test-bed run, from the side channel
     const run = (reads: TraceEventBody[]) => trace(...call(7), [5, side('handler-start')], [6, side('step', { index: 0 })], [7, side('step', { index: 1 })], ...reads.map((r, k): [number, TraceEventBody] => [8 + k, r]), [20, side('handler-end', { outcome: 'result' })], [21, result(9)], [300, end]);
     expect(ids(run([progress(3, 1)]), planOf(twice, 7))).toEqual(['progress.reaches-requester']);
     expect(ids(run([progress(3, 1), progress(4, 2)]), planOf(twice, 7))).toEqual([]);
+    // A JSON response mode has no stream for progress: not judged there.
+    const json: TraceEventBody = { kind: 'http-response', at: 'client', conn: 0, exchange: 1, status: 200, contentType: 'application/json', seqs: [9] };
+    expect(ids(run([json, progress(3, 1)]), planOf(twice, 7))).toEqual([]);
   });
 
   it('lifecycle.close-settles: a handler that honours aborts still began steps long after the client closed', () => {

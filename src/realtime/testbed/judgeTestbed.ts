@@ -59,7 +59,8 @@ function programsOwn(f: Finding, side: CallSide | undefined, options: WireJudgeO
  * - `cancel.zombie-work`: a handler whose program honours kept beginning steps after it observed
  *   the abort;
  * - `progress.reaches-requester`: a call answered without being given up lost progress its
- *   handler sent (a progress step begun, no notification read);
+ *   handler sent (a progress step begun, no notification read; not in a JSON response mode, which
+ *   has no stream for progress);
  * - `lifecycle.close-settles`: after the client closed, a handler whose program honours began
  *   steps past the in-flight bound (the SDK did not abort it on close).
  *
@@ -133,6 +134,8 @@ export function judgeTestbed(raw: readonly TraceEvent[], plan: Plan, options: Wi
 
   const endT = trace.at(-1)?.t ?? 0;
   const endI = trace.at(-1)?.i ?? 0;
+  // A Streamable HTTP JSON response mode answers a POST with one JSON body: a progress notification has no way there.
+  const jsonResponses = trace.some((e) => e.kind === 'http-response' && e.at === 'client' && e.status === 200 && e.contentType?.includes('application/json') === true);
   const findings: Finding[] = [];
   const at = (side: CallSide) => ({ sender: 'client' as const, ids: [idKey(side.id)], call: side.label });
   const what = (side: CallSide) => `call ${side.label} (program ${side.program.steps.map((s) => s.kind).join(', ') || 'no steps'}, then ${side.program.end.kind}, abort ${side.program.onAbort})`;
@@ -155,8 +158,8 @@ export function judgeTestbed(raw: readonly TraceEvent[], plan: Plan, options: Wi
       const s = side.stepAfterAbort;
       findings.push(finding('cancel.zombie-work', s.i, `${what(side)}: its handler observed the abort and still began step #${s.index} (${s.op}) ${Math.round(s.t - side.abortedAt!)} ms later, though its program stops at once: the SDK's cancellation did not stop the work`, side.label, at(side)));
     }
-    // progress.reaches-requester: progress lost on a call nobody gave up.
-    if (side.token !== undefined && side.cancelledAt === undefined && side.answeredAt !== undefined && (closedAt === undefined || side.answeredAt <= closedAt) && side.ended && side.progressRead < side.progressSteps) {
+    // progress.reaches-requester: progress lost on a call nobody gave up (a JSON response mode has no stream for it: not judged there).
+    if (!jsonResponses && side.token !== undefined && side.cancelledAt === undefined && side.answeredAt !== undefined && (closedAt === undefined || side.answeredAt <= closedAt) && side.ended && side.progressRead < side.progressSteps) {
       findings.push(finding('progress.reaches-requester', side.ended.i, `${what(side)} with progress token ${show(side.token)}: its handler began ${side.progressSteps} progress step(s), the client read ${side.progressRead} progress notification(s) before the run ended: the SDK lost progress of a request it answered`, side.label, at(side)));
     }
     // lifecycle.close-settles: a handler that honours aborts ran steps long after the close.
