@@ -54,13 +54,16 @@ export interface Baseline {
 
 const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
+/** `properties/baselines/`: where every baseline lives (the SDK test beds' in its `testbeds/`). */
+export const BASELINES_DIR = join(projectRoot, 'properties', 'baselines');
+
 /**
  * `properties/baselines/<package>@<version>.json` for the session era, `<package>@<version>+<spec>.json`
  * for another rule set (`+` is no character of a version's core, so the names never collide);
  * a scoped package makes a folder of its scope. The one place a baseline's file is named.
  */
 export function baselinePath(pkg: string, version: string, spec: SpecRevision = SESSION_ERA): string {
-  return join(projectRoot, 'properties', 'baselines', `${pkg}@${version}${spec === SESSION_ERA ? '' : `+${spec}`}.json`);
+  return join(BASELINES_DIR, `${pkg}@${version}${spec === SESSION_ERA ? '' : `+${spec}`}.json`);
 }
 
 /** The baseline of `pkg@version` under the rule set `spec` (default: the session era), if it has one. */

@@ -12,6 +12,8 @@ import {
   rogueProcess,
   runCase,
   targetOf,
+  type Judged,
+  type Plan,
   type ProcessFuzzReport,
   type ProcessReplayFile,
   type ProcessTargetSpec,
@@ -25,6 +27,7 @@ import { formatTrace } from '../sim/trace.ts';
 import { REPORT_SCHEMA_VERSION } from '../report/jsonReport.ts';
 import { writeFileAtomic, writeJsonAtomic } from '../util/atomicWrite.ts';
 import { messageOf } from '../util/errors.ts';
+import type { InvariantId } from '../model/invariants.ts';
 import { TOOL } from '../util/toolVersion.ts';
 import { JSON_TO_STDOUT } from './check.ts';
 
@@ -154,14 +157,21 @@ async function replay(spec: ProcessTargetSpec, flags: ProcessFlags): Promise<num
   }
   const bounds = { hangAfterMs: flags.hangAfter ?? file.bounds.hangAfterMs ?? DEFAULT_HANG_AFTER_MS, inFlightMs: file.bounds.inFlightMs ?? DEFAULT_IN_FLIGHT_MS, graceMs: file.bounds.graceMs ?? DEFAULT_PROCESS_GRACE_MS };
   const target = targetOf(spec, bounds.graceMs);
-  const runs = flags.rateRuns ?? DEFAULT_RATE_RUNS;
-  console.log(`replay of ${file.invariant} (black box, real time), ${runs} runs of:`);
-  for (const line of describePlan(file.plan)) console.log(`  ${line}`);
+  return replayRate(file.invariant, file.plan, flags.rateRuns ?? DEFAULT_RATE_RUNS, () => runCase(target, file.plan, bounds));
+}
+
+/**
+ * Runs a minimal case `runs` times (`run`, on a fresh process or session each): prints the case,
+ * the trace of the first failing run and the rate. Exit 0 reproduced, 3 not reproduced.
+ */
+export async function replayRate(invariant: InvariantId, plan: Plan, runs: number, run: () => Promise<Judged>): Promise<number> {
+  console.log(`replay of ${invariant} (black box, real time), ${runs} runs of:`);
+  for (const line of describePlan(plan)) console.log(`  ${line}`);
   let hits = 0;
   let shown = false;
   for (let k = 0; k < runs; k++) {
-    const r = await runCase(target, file.plan, bounds);
-    const f = r.findings.find((x) => x.invariant === file.invariant);
+    const r = await run();
+    const f = r.findings.find((x) => x.invariant === invariant);
     if (!f) continue;
     hits++;
     if (!shown) {
@@ -171,7 +181,7 @@ async function replay(spec: ProcessTargetSpec, flags: ProcessFlags): Promise<num
     }
   }
   const rate = determinismOf(hits, runs);
-  console.log(hits > 0 ? pc.green(`reproduced: ${file.invariant}, ${rate}`) : pc.red(`NOT reproduced: ${file.invariant}, ${rate}`));
+  console.log(hits > 0 ? pc.green(`reproduced: ${invariant}, ${rate}`) : pc.red(`NOT reproduced: ${invariant}, ${rate}`));
   return hits > 0 ? 0 : 3;
 }
 

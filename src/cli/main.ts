@@ -49,6 +49,8 @@ const commands = {
   fuzz: () => import('./fuzz.ts'),
   sdkInstall: () => import('../sdk/install.ts'),
   fuzzProcess: () => import('./fuzzProcess.ts'),
+  checkTarget: () => import('./checkTarget.ts'),
+  targetReleases: () => import('./targetReleases.ts'),
 };
 import type { ProcessFlags } from './fuzzProcess.ts';
 import { DEFAULT_HANG_AFTER_MS, DEFAULT_PROCESS_RUNS, DEFAULT_RATE_RUNS } from '../options/defaults.ts';
@@ -115,8 +117,21 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--time-limit <seconds>', `stop starting runs after this many seconds and report the runs done (without --runs: run until then, at most ${CAMPAIGN_RUNS_LIMIT} runs)`, secondsArg('--time-limit'))
     .option('--seeds <a..b>', 'a sweep: one campaign per seed from A to B, one combined report; exits 1 if any seed fails')
     .option(`${SPEC_FLAG} <revision>`, SPEC_HELP)
+    .option('--target <language>', 'instead: the lifecycle campaign on an SDK test bed, black box and real time: typescript, python, go, rust or java (testbeds/, docs/sdks.md)')
+    .option('--sdk-version <version>', 'with --target: the SDK release (default: the test bed\'s first; one not installed is installed first)')
+    .option('--transport <transport>', 'with --target: stdio (default), http-stateful-sse, http-stateful-json, http-stateless-sse or http-stateless-json')
+    .option('--parallel <n>', 'with --target: test-bed processes at once (default: the number of cores)', wholeNumberArg('--parallel'))
+    .option('--rate-runs <n>', `with --target: re-runs of each minimal case for its reproduction rate (default: ${DEFAULT_RATE_RUNS})`, wholeNumberArg('--rate-runs'))
+    .option('--md <file>', 'with --target: also write a Markdown report')
+    .option('--update-baseline', "with --target: write the release's confirmed findings on this transport as its baseline (properties/baselines/testbeds/)")
+    .option('--replay <file>', "with --target: run a replay file's minimal case --rate-runs times and report its rate")
     .addHelpText('after', CHECK_EXIT_HELP)
     .action(async (opts: CheckFlags) => {
+      if (opts.target !== undefined) {
+        const { target, sdkVersion, transport, runs, seed, parallel, rateRuns, shrink, json, junit, md, out, replay, updateBaseline } = opts;
+        code = await (await commands.checkTarget()).checkTargetCommand({ target, sdkVersion, transport, runs, seed, parallel, rateRuns, shrink, json, junit, md, out, replay, updateBaseline });
+        return;
+      }
       const { out: reproDir, json: jsonFile, junit: junitFile, report: markdownFile, ...rest } = opts;
       const options = resolveCampaignOptions({
         seed: rest.seed,
@@ -223,7 +238,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const matrix = program
     .command('matrix')
     .description('the same campaign on several SDK releases, one table: (invariant, cause) × release, each violated cell linked to its minimal counterexample')
-    .requiredOption('--sdk <list>', 'releases, comma-separated: exact versions (installed into mcp-sim\'s cache) or folders')
+    .option('--sdk <list>', 'releases, comma-separated: exact versions (installed into mcp-sim\'s cache) or folders (required without --target)')
     .option('--runs <n>', `cases per release: the same cases on each, those of a profile a release lacks not run (default: ${DEFAULT_MATRIX_RUNS})`, wholeNumberArg('--runs'))
     .option('--seed <n>', `campaign seed (default: ${DEFAULT_CAMPAIGN_SEED})`, wholeNumberArg('--seed'));
   addWorkloadOptions(matrix)
@@ -231,7 +246,20 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--json <file>', "also write the matrix as JSON (schemas/report.schema.json, kind matrix); '-' writes it to stdout")
     .option('--chart <file.svg>', 'also write a heat map (Vega-Lite spec next to it as <file>.vl.json; the SVG when vega is installed)')
     .option('--out <dir>', `folder for the counterexamples, one subfolder per release (default: ${DEFAULT_MATRIX_DIR})`)
+    .option('--target <language>', 'instead: the test-bed campaign (check --target) on each release of an SDK test bed, black box and real time')
+    .option('--sdk-version <list>', "with --target: the releases, comma-separated (default: the test bed's pinned releases)")
+    .option('--transport <transport>', 'with --target: stdio (default) or http-<mode>')
     .action(async (opts: MatrixFlags) => {
+      if (opts.target !== undefined) {
+        const { target, sdkVersion, transport, runs, seed, markdown } = opts;
+        code = await (await commands.targetReleases()).matrixTargetCommand({ target, sdkVersion, transport, runs, seed, markdown });
+        return;
+      }
+      if (opts.sdk === undefined) {
+        process.stderr.write("error: required option '--sdk <list>' not specified\n");
+        code = 2;
+        return;
+      }
       code = await (await commands.matrix()).matrixCommand(opts.sdk, matrixCampaignOf(opts), {
         out: opts.out ?? DEFAULT_MATRIX_DIR,
         ...(opts.markdown !== undefined && { markdown: opts.markdown }),
@@ -245,15 +273,29 @@ export async function main(argv: readonly string[]): Promise<number> {
     .description('the first release between a good and a bad one that shows a finding (or, good after bad, that no longer shows it), its minimal case on both sides of the change')
     .requiredOption('--invariant <id>', 'the invariant (or <id>/<clause>) whose finding to search for')
     .option('--cause <cause>', 'only this cause of it, as matrix prints it: "<variant> <shape>" (e.g. "memory close")')
-    .requiredOption('--good <release>', 'a release without the finding (version, or folder with --releases)')
-    .requiredOption('--bad <release>', 'a release with it: later than --good (where it appears) or earlier (where it disappears: a fix)')
+    .option('--good <release>', 'a release without the finding (version, or folder with --releases; required without --target)')
+    .option('--bad <release>', 'a release with it: later than --good (where it appears) or earlier (where it disappears: a fix; required without --target)')
     .option('--releases <list>', 'the releases to search, oldest first, comma-separated (default: the published releases, npm view)', commaListArg)
     .option('--runs <n>', `cases per release probed (default: ${DEFAULT_MATRIX_RUNS})`, wholeNumberArg('--runs'))
     .option('--seed <n>', `campaign seed (default: ${DEFAULT_CAMPAIGN_SEED})`, wholeNumberArg('--seed'));
   addWorkloadOptions(bisect)
     .option('--out <dir>', `folder for the replay files of the answer (default: ${DEFAULT_BISECT_DIR})`)
+    .option('--target <language>', "instead: over an SDK test bed's releases (oldest first), the release where the finding appears or is fixed, black box and real time")
+    .option('--sdk-version <list>', "with --target: the releases searched, oldest first (default: the test bed's pinned releases)")
+    .option('--transport <transport>', 'with --target: stdio (default) or http-<mode>')
+    .option('--rate-runs <n>', 'with --target: re-runs of the minimal case on each release', wholeNumberArg('--rate-runs'))
     .addHelpText('after', BISECT_EXIT_HELP)
     .action(async (opts: BisectFlags) => {
+      if (opts.target !== undefined) {
+        const { target, sdkVersion, transport, runs, seed, rateRuns, invariant } = opts;
+        code = await (await commands.targetReleases()).bisectTargetCommand({ target, sdkVersion, transport, runs, seed, rateRuns, invariant });
+        return;
+      }
+      if (opts.good === undefined || opts.bad === undefined) {
+        process.stderr.write(`error: required option '${opts.good === undefined ? '--good <release>' : '--bad <release>'}' not specified\n`);
+        code = 2;
+        return;
+      }
       code = await (await commands.bisect()).bisectCommand(
         {
           invariant: opts.invariant,
@@ -413,6 +455,14 @@ interface CheckFlags extends WorkloadFlags {
   timeLimit?: number;
   seeds?: string;
   spec?: string;
+  target?: string;
+  sdkVersion?: string;
+  transport?: string;
+  parallel?: number;
+  rateRuns?: number;
+  md?: string;
+  updateBaseline?: boolean;
+  replay?: string;
 }
 
 /** The help of `--spec` (check, replay). */
@@ -434,7 +484,10 @@ interface ReplayFlags extends WorkloadFlags, ReplayCoordinateFlags {
 
 /** What commander parses for `matrix`. */
 interface MatrixFlags extends WorkloadFlags {
-  sdk: string;
+  sdk?: string;
+  target?: string;
+  sdkVersion?: string;
+  transport?: string;
   runs?: number;
   seed?: number;
   markdown?: string;
@@ -447,8 +500,12 @@ interface MatrixFlags extends WorkloadFlags {
 interface BisectFlags extends WorkloadFlags {
   invariant: string;
   cause?: string;
-  good: string;
-  bad: string;
+  good?: string;
+  bad?: string;
+  target?: string;
+  sdkVersion?: string;
+  transport?: string;
+  rateRuns?: number;
   releases?: string[];
   runs?: number;
   seed?: number;

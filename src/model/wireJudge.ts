@@ -352,9 +352,11 @@ export function judgeWire(trace: readonly TraceEvent[], options: WireJudgeOption
 
   const endT = end?.t ?? 0;
   const endAt = end?.i ?? 0;
+  // A client that closed the connection early (a plan's close) gave every call up then.
+  const closedAt = trace.find((e) => e.kind === 'action' && e.action === 'close the connection')?.t;
   for (const c of new Set([...callBySeq.values(), ...byId.values()])) {
     // An answer later than the bound does not count (a server's SDK answers every pending request when stdin closes).
-    const waited = (c.answeredAt ?? endT) - c.sentAt;
+    const waited = (c.answeredAt ?? closedAt ?? endT) - c.sentAt;
     if (c.cancelledAt === undefined && waited >= options.hangAfterMs) {
       once(c, 'liveness.call-settles', endAt, `${describe(c)}: no response ${c.answeredAt === undefined ? `after ${Math.round(waited)} ms` : `for ${Math.round(waited)} ms (it came only when the client closed the connection)`}, and the client neither cancelled it nor timed out (bound --hang-after ${options.hangAfterMs} ms): the tool never ends`);
     }

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
 import { planTools, type FixedArguments, type SkippedTool } from '../fuzz/toolArguments.ts';
-import { judgeWire, type PolicyNote } from '../model/wireJudge.ts';
+import { judgeWire, type PolicyNote, type WireJudgeOptions, type WireVerdict } from '../model/wireJudge.ts';
 import type { Finding } from '../model/finding.ts';
 import type { InvariantId } from '../model/invariants.ts';
 import {
@@ -128,7 +128,8 @@ export function processCases(tools: Parameters<typeof planArbitrary>[0], seed: n
   return runs === 0 ? [] : fc.sample(planArbitrary(tools), { seed, numRuns: runs });
 }
 
-interface Judged {
+/** One case's verdict: its findings, the policy notes, the trace judged and the run's start-up. */
+export interface Judged {
   readonly findings: Finding[];
   readonly policy: PolicyNote[];
   readonly trace: TraceEvent[];
@@ -138,10 +139,19 @@ interface Judged {
   readonly lateFrames?: number;
 }
 
+/**
+ * How a case's trace is judged: the wire judge (the default), or one that knows more of the
+ * server (a test bed's side channel). It gives the trace it judged (the run's, maybe with events
+ * added) and its verdict.
+ */
+export type CaseJudge = (trace: readonly TraceEvent[], plan: Plan, options: WireJudgeOptions) => { readonly trace: TraceEvent[]; readonly verdict: WireVerdict };
+
+const wireOnly: CaseJudge = (trace, _plan, options) => ({ trace: [...trace], verdict: judgeWire(trace, options) });
+
 /** Judges a run's trace; for a result that crossed a cancel, the counterfactual run of the case without cancels (a fresh process). */
-async function judgeRun(target: Target, plan: Plan, trace: TraceEvent[], bounds: ProcessFuzzReport['bounds']): Promise<Pick<Judged, 'findings' | 'policy'>> {
-  let verdict = judgeWire(trace, bounds);
-  if (verdict.undecided.length > 0) {
+async function judgeRun(target: Target, plan: Plan, trace: TraceEvent[], bounds: ProcessFuzzReport['bounds'], judge: CaseJudge): Promise<Pick<Judged, 'findings' | 'policy' | 'trace'>> {
+  let judged = judge(trace, plan, bounds);
+  if (judged.verdict.undecided.length > 0) {
     const counter = await runPlan(target, withoutCancels(plan), { hangAfterMs: bounds.hangAfterMs, tailMs: bounds.inFlightMs });
     const durations = new Map<string, number>();
     for (const e of counter.trace) {
@@ -149,15 +159,15 @@ async function judgeRun(target: Target, plan: Plan, trace: TraceEvent[], bounds:
       const start = counter.trace.find((s) => s.kind === 'call-start' && s.call === e.call);
       if (start) durations.set(e.call, e.t - start.t);
     }
-    verdict = judgeWire(trace, { ...bounds, durations });
+    judged = judge(trace, plan, { ...bounds, durations });
   }
-  return { findings: verdict.findings, policy: verdict.policy };
+  return { findings: judged.verdict.findings, policy: judged.verdict.policy, trace: judged.trace };
 }
 
-/** One case on a fresh process (or session): run, judge, and the counterfactual when a result crossed a cancel. */
-export async function runCase(target: Target, plan: Plan, bounds: ProcessFuzzReport['bounds']): Promise<Judged> {
+/** One case on a fresh process (or session): run, judge (`judge`, the wire judge by default), and the counterfactual when a result crossed a cancel. */
+export async function runCase(target: Target, plan: Plan, bounds: ProcessFuzzReport['bounds'], judge: CaseJudge = wireOnly): Promise<Judged> {
   const run = await runPlan(target, plan, { hangAfterMs: bounds.hangAfterMs, tailMs: 2 * bounds.inFlightMs });
-  return { ...(await judgeRun(target, plan, run.trace, bounds)), trace: run.trace, startupMs: run.startupMs };
+  return { ...(await judgeRun(target, plan, run.trace, bounds, judge)), startupMs: run.startupMs };
 }
 
 /**
@@ -178,7 +188,7 @@ async function runShared(target: Target, plans: readonly Plan[], parallel: numbe
           shared ??= await SharedConnection.open(target);
           const r = await shared.run(target, plans[k]!, bounds, { last: next >= plans.length, callsLeft });
           if (r.retired) shared = undefined;
-          results[k] = { ...(await judgeRun(target, plans[k]!, r.trace, bounds)), trace: r.trace, startupMs: r.startupMs, lateFrames: r.lateFrames };
+          results[k] = { ...(await judgeRun(target, plans[k]!, r.trace, bounds, wireOnly)), startupMs: r.startupMs, lateFrames: r.lateFrames };
           onDone?.();
         }
       } finally {
@@ -190,7 +200,7 @@ async function runShared(target: Target, plans: readonly Plan[], parallel: numbe
 }
 
 /** Runs `work` over `items` with at most `parallel` at once, in order of the items for the results. */
-async function pool<T, R>(items: readonly T[], parallel: number, work: (item: T, k: number) => Promise<R>): Promise<R[]> {
+export async function pool<T, R>(items: readonly T[], parallel: number, work: (item: T, k: number) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   await Promise.all(
@@ -209,9 +219,10 @@ const SHRINK_CANDIDATES_MAX = 40;
 
 /**
  * Smaller plans than `plan`, simplest first: fewer calls, then no timeout, no token change,
- * smaller arguments (not for the tools of `fixed`: their arguments are the user's `--args` sets).
+ * smaller arguments (not for the tools of `fixed`: their arguments are the user's `--args` sets,
+ * or a test bed's program).
  */
-function shrinkCandidates(plan: Plan, fixed: ReadonlySet<string> = new Set()): Plan[] {
+export function shrinkCandidates(plan: Plan, fixed: ReadonlySet<string> = new Set()): Plan[] {
   const out: Plan[] = [];
   for (const c of plan.calls) {
     if (plan.calls.length === 1 || plan.calls.some((o) => o.sameIdAs === c.label)) continue;
@@ -240,7 +251,91 @@ function shrinkCandidates(plan: Plan, fixed: ReadonlySet<string> = new Set()): P
     }
   });
   if (plan.serverRequests !== 'answer') out.push({ ...plan, serverRequests: 'answer' });
+  if (plan.close) out.push((({ close: _close, ...rest }) => rest)(plan));
   return out;
+}
+
+/** How `shrinkAndRate` shrinks and rates: `FuzzProcessOptions`' own, plus the campaign's own smaller plans. */
+export interface ShrinkAndRateOptions extends Pick<FuzzProcessOptions, 'shrink' | 'shrinkTries' | 'shrinkMsMax' | 'rateRuns'> {
+  readonly parallel: number;
+  /** Smaller plans than one, simplest first. @default `shrinkCandidates` */
+  readonly candidates?: (plan: Plan) => Plan[];
+  /** `--reuse`: runs plans on shared connections; a minimal case is then also rated there. */
+  readonly shared?: (plans: readonly Plan[]) => Promise<Judged[]>;
+}
+
+/**
+ * A campaign's findings from its cases and their verdicts: per invariant its first case, shrunk
+ * greedily (a candidate is kept when it fails in any of `shrinkTries` runs, within a real-time
+ * budget), and its minimal case re-run `rateRuns` times for its reproduction rate. `run` runs and
+ * judges one plan (on a fresh process or session).
+ */
+export async function shrinkAndRate(cases: readonly Plan[], results: readonly Judged[], run: (plan: Plan) => Promise<Judged>, options: ShrinkAndRateOptions): Promise<ProcessFinding[]> {
+  const { parallel, candidates = (plan: Plan) => shrinkCandidates(plan), shared: runShared } = options;
+  const rateRuns = options.rateRuns ?? DEFAULT_RATE_RUNS;
+  const tries = options.shrinkTries ?? DEFAULT_SHRINK_TRIES;
+  const firsts = new Map<InvariantId, { k: number; count: number; finding: Finding }>();
+  results.forEach((r, k) => {
+    for (const id of new Set(r.findings.map((f) => f.invariant))) {
+      const seen = firsts.get(id);
+      if (seen) seen.count++;
+      else firsts.set(id, { k, count: 1, finding: r.findings.find((f) => f.invariant === id)! });
+    }
+  });
+
+  const fails = async (plan: Plan, id: InvariantId): Promise<Judged | undefined> => {
+    for (let t = 0; t < tries; t++) {
+      const r = await run(plan);
+      if (r.findings.some((f) => f.invariant === id)) return r;
+    }
+    return undefined;
+  };
+  const findings: ProcessFinding[] = [];
+  for (const [id, first] of firsts) {
+    let minimal = cases[first.k]!;
+    let shrinks = 0;
+    let witness: Judged = results[first.k]!;
+    // With --reuse a finding may need the state earlier cases left: shrink (on fresh processes) only one that fails on a fresh one.
+    if (options.shrink !== false && (!runShared || (await fails(minimal, id)))) {
+      let improved = true;
+      let budget = SHRINK_CANDIDATES_MAX;
+      const until = performance.now() + (options.shrinkMsMax ?? DEFAULT_PROCESS_SHRINK_MS_MAX);
+      while (improved && budget > 0 && performance.now() < until) {
+        improved = false;
+        for (const candidate of candidates(minimal)) {
+          if (budget-- <= 0 || performance.now() > until) break;
+          const r = await fails(candidate, id);
+          if (r) {
+            minimal = candidate;
+            witness = r;
+            shrinks++;
+            improved = true;
+            break;
+          }
+        }
+      }
+    }
+    const again = await pool(Array.from({ length: rateRuns }), parallel, () => run(minimal));
+    const hits = again.filter((r) => r.findings.some((f) => f.invariant === id)).length;
+    const shared = runShared ? (await runShared(Array.from({ length: rateRuns }, () => minimal))).filter((r) => r.findings.some((f) => f.invariant === id)).length : 0;
+    const shown = witness.findings.find((f) => f.invariant === id) ?? first.finding;
+    findings.push({
+      invariant: id,
+      level: shown.level,
+      severity: shown.severity,
+      message: shown.message,
+      firstCase: first.k,
+      runs: first.count,
+      minimal,
+      shrinks,
+      rate: { hits, runs: rateRuns },
+      determinism: runShared ? `${determinismOf(shared, rateRuns)} with --reuse; ${hits}/${rateRuns} on a fresh process${hits === 0 && shared > 0 ? ': needs state an earlier case left' : ''}` : determinismOf(hits, rateRuns),
+      confirmed: hits + shared > 0,
+      trace: witness.trace,
+      ...(runShared && { reuse: { note: REUSE_NOTE, rate: { hits: shared, runs: rateRuns } } }),
+    });
+  }
+  return findings;
 }
 
 /**
@@ -255,8 +350,6 @@ export async function fuzzProcess(spec: ProcessTargetSpec, options: FuzzProcessO
   const seed = options.seed ?? DEFAULT_CAMPAIGN_SEED;
   const parallel = options.parallel ?? availableParallelism();
   const bounds = { hangAfterMs: options.hangAfterMs ?? DEFAULT_HANG_AFTER_MS, inFlightMs: options.inFlightMs ?? DEFAULT_IN_FLIGHT_MS, graceMs: options.graceMs ?? DEFAULT_PROCESS_GRACE_MS };
-  const rateRuns = options.rateRuns ?? DEFAULT_RATE_RUNS;
-  const tries = options.shrinkTries ?? DEFAULT_SHRINK_TRIES;
   const target = targetOf(spec, bounds.graceMs);
   const started = performance.now();
 
@@ -281,72 +374,16 @@ export async function fuzzProcess(spec: ProcessTargetSpec, options: FuzzProcessO
   const policy = results.flatMap((r) => r.policy).slice(0, 5);
   const opened = results.flatMap((r) => (r.startupMs === undefined ? [] : [r.startupMs]));
   const startups = [discovery.startupMs, ...opened].sort((a, b) => a - b);
-  const firsts = new Map<InvariantId, { k: number; count: number; finding: Finding }>();
-  results.forEach((r, k) => {
-    for (const id of new Set(r.findings.map((f) => f.invariant))) {
-      const seen = firsts.get(id);
-      if (seen) seen.count++;
-      else firsts.set(id, { k, count: 1, finding: r.findings.find((f) => f.invariant === id)! });
-    }
+  const fixed = new Set(Object.keys(options.args ?? {}));
+  const findings = await shrinkAndRate(cases, results, (plan) => runCase(target, plan, bounds), {
+    ...options,
+    parallel,
+    candidates: (plan) => shrinkCandidates(plan, fixed),
+    ...(reuse && { shared: (plans: readonly Plan[]) => runShared(target, plans, parallel, bounds) }),
   });
-
-  const fails = async (plan: Plan, id: InvariantId): Promise<Judged | undefined> => {
-    for (let t = 0; t < tries; t++) {
-      const r = await runCase(target, plan, bounds);
-      if (r.findings.some((f) => f.invariant === id)) return r;
-    }
-    return undefined;
-  };
-  const findings: ProcessFinding[] = [];
-  for (const [id, first] of firsts) {
-    let minimal = cases[first.k]!;
-    let shrinks = 0;
-    let witness: Judged = results[first.k]!;
-    // With --reuse a finding may need the state earlier cases left: shrink (on fresh processes) only one that fails on a fresh one.
-    if (options.shrink !== false && (!reuse || (await fails(minimal, id)))) {
-      let improved = true;
-      let budget = SHRINK_CANDIDATES_MAX;
-      const until = performance.now() + (options.shrinkMsMax ?? DEFAULT_PROCESS_SHRINK_MS_MAX);
-      while (improved && budget > 0 && performance.now() < until) {
-        improved = false;
-        for (const candidate of shrinkCandidates(minimal, new Set(Object.keys(options.args ?? {})))) {
-          if (budget-- <= 0 || performance.now() > until) break;
-          const r = await fails(candidate, id);
-          if (r) {
-            minimal = candidate;
-            witness = r;
-            shrinks++;
-            improved = true;
-            break;
-          }
-        }
-      }
-    }
-    const again = await pool(Array.from({ length: rateRuns }), parallel, () => runCase(target, minimal, bounds));
-    const hits = again.filter((r) => r.findings.some((f) => f.invariant === id)).length;
-    const shared = reuse ? (await runShared(target, Array.from({ length: rateRuns }, () => minimal), parallel, bounds)).filter((r) => r.findings.some((f) => f.invariant === id)).length : 0;
-    const shown = witness.findings.find((f) => f.invariant === id) ?? first.finding;
-    findings.push({
-      invariant: id,
-      level: shown.level,
-      severity: shown.severity,
-      message: shown.message,
-      firstCase: first.k,
-      runs: first.count,
-      minimal,
-      shrinks,
-      rate: { hits, runs: rateRuns },
-      determinism: reuse ? `${determinismOf(shared, rateRuns)} with --reuse; ${hits}/${rateRuns} on a fresh process${hits === 0 && shared > 0 ? ': needs state an earlier case left' : ''}` : determinismOf(hits, rateRuns),
-      confirmed: hits + shared > 0,
-      trace: witness.trace,
-      ...(reuse && { reuse: { note: REUSE_NOTE, rate: { hits: shared, runs: rateRuns } } }),
-    });
-  }
-  const hello = discovery.hello;
-  return {
-    mode: 'black box, real time',
-    target: { kind: target.kind, label: target.label, server: hello?.serverInfo ?? null, protocolVersion: hello?.protocolVersion },
-    visibility: target.visibility,
+  return processReport({
+    target,
+    hello: discovery.hello,
     seed,
     runs,
     parallel,
@@ -355,10 +392,47 @@ export async function fuzzProcess(spec: ProcessTargetSpec, options: FuzzProcessO
     bounds,
     findings,
     policy,
+    wallMs,
+    startups,
+    ...(reuse && { reuse: { connections: opened.length, lateFrames: results.reduce((n, r) => n + (r.lateFrames ?? 0), 0) } }),
+  });
+}
+
+/** The report of a black-box campaign from its parts: speed and the median start-up computed here. */
+export function processReport(parts: {
+  readonly target: Target;
+  readonly hello: ServerHello | undefined;
+  readonly seed: number;
+  readonly runs: number;
+  readonly parallel: number;
+  readonly tools: readonly string[];
+  readonly skipped: readonly SkippedTool[];
+  readonly bounds: ProcessFuzzReport['bounds'];
+  readonly findings: readonly ProcessFinding[];
+  readonly policy: readonly PolicyNote[];
+  readonly wallMs: number;
+  /** Start-up of every run that opened a process or session, sorted. */
+  readonly startups: readonly number[];
+  /** `--reuse`: connections opened and late frames left out. */
+  readonly reuse?: { readonly connections: number; readonly lateFrames: number };
+}): ProcessFuzzReport {
+  const { target, hello, findings, wallMs, startups, runs } = parts;
+  return {
+    mode: 'black box, real time',
+    target: { kind: target.kind, label: target.label, server: hello?.serverInfo ?? null, protocolVersion: hello?.protocolVersion },
+    visibility: target.visibility,
+    seed: parts.seed,
+    runs,
+    parallel: parts.parallel,
+    tools: parts.tools,
+    skipped: parts.skipped,
+    bounds: parts.bounds,
+    findings,
+    policy: parts.policy,
     wallMs: Math.round(wallMs),
     runsPerSecond: Math.round((runs / (wallMs / 1000)) * 10) / 10,
     startupMs: Math.round(startups[Math.floor(startups.length / 2)] ?? 0),
-    ...(reuse && { reuse: { note: REUSE_NOTE, connections: opened.length, lateFrames: results.reduce((n, r) => n + (r.lateFrames ?? 0), 0) } }),
+    ...(parts.reuse && { reuse: { note: REUSE_NOTE, ...parts.reuse } }),
     passed: findings.every((f) => !f.confirmed),
   };
 }

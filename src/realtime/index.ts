@@ -1,5 +1,5 @@
 /** Black-box, real-time runs against a server process or URL (`fuzz --stdio`, `fuzz --url`, `fuzzProcess()`). */
-export { fuzzProcess, runCase, processCases, targetOf, determinismOf, type FuzzProcessOptions, type ProcessFinding, type ProcessFuzzReport, type ProcessTargetSpec } from './fuzzProcess.ts';
+export { fuzzProcess, pool, runCase, type Judged, processCases, targetOf, determinismOf, type FuzzProcessOptions, type ProcessFinding, type ProcessFuzzReport, type ProcessTargetSpec } from './fuzzProcess.ts';
 export { runPlan, type RealtimeRun, type RunPlanOptions } from './runPlan.ts';
 export { REUSE_NOTE, SharedConnection, type SharedCase } from './sharedConnection.ts';
 export { planArbitrary, type PlanConstraints } from './planArbitrary.ts';

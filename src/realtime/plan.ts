@@ -40,21 +40,29 @@ export type ServerRequestPolicy = 'answer' | 'late' | 'error';
 export interface Plan {
   readonly calls: readonly PlannedCall[];
   readonly serverRequests: ServerRequestPolicy;
+  /**
+   * When the client closes the connection with calls maybe still in flight (stdin EOF, or the
+   * session's DELETE): every call not settled is given up then, and the run ends. @default at the end
+   */
+  readonly close?: Anchor;
 }
 
 /** The plan without any cancel, drop or timeout: the counterfactual run that tells how long each call takes. */
 export function withoutCancels(plan: Plan): Plan {
-  return { ...plan, calls: plan.calls.map(({ cancel: _c, cancelHow: _h, timeout: _t, ...call }) => call) };
+  const { close: _close, ...rest } = plan;
+  return { ...rest, calls: plan.calls.map(({ cancel: _c, cancelHow: _h, timeout: _t, ...call }) => call) };
 }
 
 /** One line per call, for reports: `c1 work {"steps":3} token=1 at start+0ms, cancel 5ms after c1 written`. */
 export function describePlan(plan: Plan): string[] {
   const anchor = (a: Anchor) => (a.kind === 'start' ? `${a.ms} ms after the handshake` : a.kind === 'written' ? `${a.ms} ms after ${a.call} was written` : `${a.ms} ms after progress #${a.n} of ${a.call}`);
-  return plan.calls.map((c) => {
+  const lines = plan.calls.map((c) => {
     const parts = [`${c.label}: ${c.tool} ${JSON.stringify(c.arguments)}`, c.progressToken === undefined ? 'no progress token' : `progress token ${JSON.stringify(c.progressToken)}`, `sent ${anchor(c.at)}`];
     if (c.sameIdAs) parts.push(`with the id of ${c.sameIdAs}`);
     if (c.cancel) parts.push(`${c.cancelHow === 'drop' ? 'POST stream dropped' : c.cancelHow === 'both' ? 'cancelled and its POST stream dropped' : 'cancelled'} ${anchor(c.cancel)}`);
     if (c.timeout) parts.push(`timeout ${c.timeout.ms} ms${c.timeout.resetOnProgress ? ', reset on progress' : ''}`);
     return parts.join(', ');
   });
+  if (plan.close) lines.push(`the client closes the connection ${anchor(plan.close)}`);
+  return lines;
 }

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { JsonValue } from '../util/json.ts';
 import type { FuzzTool } from '../workload/index.ts';
 import type { Anchor, Plan, PlannedCall } from './plan.ts';
 
@@ -13,6 +14,10 @@ export interface PlanConstraints {
    * so it is opt-in (`--duplicate-ids`): what a server does with it is a rogue question. @default false
    */
   readonly duplicateIds?: boolean;
+  /** Sometimes close the connection (stdin EOF, DELETE) with calls in flight, at a point relative to what was observed. @default false */
+  readonly closes?: boolean;
+  /** The calls' arguments depend on their label (`call` of a test bed's `run`): given the drawn arguments and the label. */
+  readonly labelled?: (args: { readonly [key: string]: JsonValue }, label: string) => { readonly [key: string]: JsonValue };
 }
 
 /**
@@ -24,7 +29,7 @@ export interface PlanConstraints {
  * answered late or errored.
  */
 export function planArbitrary(constraints: PlanConstraints): fc.Arbitrary<Plan> {
-  const { tools, callsMax = 3, http = false, duplicateIds = false } = constraints;
+  const { tools, callsMax = 3, http = false, duplicateIds = false, closes = false, labelled } = constraints;
   const token = fc.oneof(fc.constant(undefined), fc.constant(0), fc.integer({ min: 1, max: 1_000 }), fc.string({ minLength: 1, maxLength: 6 }));
   const call = (k: number): fc.Arbitrary<PlannedCall> => {
     const label = `c${k + 1}`;
@@ -51,7 +56,7 @@ export function planArbitrary(constraints: PlanConstraints): fc.Arbitrary<Plan> 
       .map(({ tool: [name, args], progressToken, at: a, cancel: c, cancelHow, timeout, sameIdAs }) => ({
         label,
         tool: name,
-        arguments: args,
+        arguments: labelled ? labelled(args, label) : args,
         ...(progressToken !== undefined && { progressToken: typeof progressToken === 'number' ? progressToken : `${progressToken}-${label}` }),
         at: a,
         ...(c !== undefined && { cancel: c, cancelHow }),
@@ -59,12 +64,20 @@ export function planArbitrary(constraints: PlanConstraints): fc.Arbitrary<Plan> 
         ...(sameIdAs !== undefined && { sameIdAs }),
       }));
   };
-  return fc.integer({ min: 1, max: callsMax }).chain((n) =>
+  const plans = fc.integer({ min: 1, max: callsMax }).chain((n) =>
     fc.record({
       calls: fc.tuple(...Array.from({ length: n }, (_, k) => call(k))).map((calls) => distinctTokens(calls)),
       serverRequests: fc.constantFrom('answer' as const, 'answer' as const, 'late' as const, 'error' as const),
     }),
   );
+  if (!closes) return plans;
+  // The close comes relative to the first call: so long after it was written, or after its n-th progress.
+  const close: fc.Arbitrary<Anchor | undefined> = fc.oneof(
+    { weight: 4, arbitrary: fc.constant(undefined) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('written' as const), call: fc.constant('c1'), ms: fc.integer({ min: 0, max: 120 }) }) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('progress' as const), call: fc.constant('c1'), n: fc.integer({ min: 1, max: 2 }), ms: fc.integer({ min: 0, max: 5 }) }) },
+  );
+  return fc.tuple(plans, close).map(([plan, at]) => (at === undefined ? plan : { ...plan, close: at }));
 }
 
 /** A correct requester's active progress tokens are distinct: a repeated number becomes another. */

@@ -47,7 +47,7 @@ function answerTo(method: string): JsonValue {
  * `tools/list`, then every planned call at its anchor, cancels, drops and timeouts at theirs,
  * server→client requests answered by the plan's policy; watches `tailMs` after the last call is
  * done (or until `hangAfterMs` for calls nobody gave up), and closes (stdin EOF then SIGTERM after
- * the grace period, or DELETE). Every frame goes into the trace with its real time; the run
+ * the grace period, or DELETE), at once where the plan closes earlier (`plan.close`). Every frame goes into the trace with its real time; the run
  * records what it did as `action` events and each call as `call-start` / `call-settle`.
  */
 export async function runPlan(target: Target, plan: Plan, options: RunPlanOptions = {}): Promise<RealtimeRun> {
@@ -222,6 +222,22 @@ export async function runPlan(target: Target, plan: Plan, options: RunPlanOption
       });
       if (call.cancel) when(call.cancel, () => giveUp(l, 'mcp-sim cancelled the call', call.cancelHow ?? 'notify'));
     }
+    // The client's close: every call not settled is given up, and the run goes to its close at once.
+    let closedAt: number | undefined;
+    if (plan.close) {
+      when(plan.close, () => {
+        if ([...live.values()].every((l) => l.done !== undefined)) return;
+        closedAt = now();
+        recorder.record({ kind: 'action', action: 'close the connection', choice: 0, enabled: 0 });
+        for (const l of live.values()) {
+          if (l.done !== undefined) continue;
+          l.done = 'given-up';
+          if (l.writtenAt !== undefined) recorder.record({ kind: 'call-settle', call: l.call.label, from: 'client', outcome: 'rejected', message: 'connection closed (client)' });
+        }
+        lastSettledAt = now();
+        settleAll();
+      });
+    }
     // Calls whose anchor never comes (a progress that never arrives) are left unsent: done.
     const unsent = () => {
       for (const l of live.values()) if (l.writtenAt === undefined && l.done === undefined) l.done = 'given-up';
@@ -237,7 +253,7 @@ export async function runPlan(target: Target, plan: Plan, options: RunPlanOption
     const first = await Promise.race([allDone.then(() => 'done' as const), bound, ended.then(() => (inbox.endedBecause ? ('ended' as const) : ('bound' as const)))]);
     clearInterval(idle);
     if (first === 'bound') outcome = 'real-time-bound';
-    if (first !== 'ended') {
+    if (first !== 'ended' && closedAt === undefined) {
       // Watch for late frames; an open POST of a given-up or answered call gets until the bound.
       const until = performance.now() + tailMs;
       while (performance.now() < until || (c.openExchanges() > 0 && now() < lastSettledAt + hangAfterMs + 20)) {

@@ -74,7 +74,10 @@ function restrictOptions(o: DraftOptions, { features: f, palette }: Restriction)
  * increases. Only tools call back into the client: a server request turned into a tool call
  * keeps no calls.
  */
-function restrictProgram(p: DraftProgram, isTool: boolean, { features: f, palette }: Restriction): HandlerProgram {
+/** The features that shape a handler program. */
+type ProgramFeatures = Pick<SwarmFeatures, 'progressSteps' | 'sleeps' | 'nestedCalls' | 'hangs' | 'errors' | 'abortPolicies'>;
+
+function restrictProgram(p: DraftProgram, isTool: boolean, { features: f, palette }: { readonly features: ProgramFeatures; readonly palette: TimingPalette }): HandlerProgram {
   let sum = 0;
   const steps: HandlerStep[] = [];
   for (const s of p.steps) {
@@ -89,4 +92,16 @@ function restrictProgram(p: DraftProgram, isTool: boolean, { features: f, palett
   }
   const end = (p.end.kind === 'hang' && !f.hangs) || (p.end.kind === 'error' && !f.errors) ? { kind: 'result' as const } : p.end;
   return { steps, end, onAbort: f.abortPolicies ? p.onAbort : 'honour' };
+}
+
+/** Every handler feature on: a drawn tool program kept whole (its steps, end and abort policy). */
+const ALL_HANDLER_FEATURES: ProgramFeatures = { progressSteps: true, sleeps: true, nestedCalls: true, hangs: true, errors: true, abortPolicies: true };
+
+/**
+ * A drawn tool handler program with every handler feature on, its sleeps looked up in `palette`:
+ * the same programs the simulator's scripted campaign generates, for a real-time run (the SDK
+ * test beds interpret them, `src/realtime/testbed/`).
+ */
+export function toolProgramOf(p: DraftProgram, palette: TimingPalette): HandlerProgram {
+  return restrictProgram(p, true, { features: ALL_HANDLER_FEATURES, palette });
 }

@@ -48,7 +48,8 @@ const stepArb = (method: RequestMethod): fc.Arbitrary<DraftStep> =>
       : []),
   );
 
-const programArb = (method: RequestMethod, stepsMax: number): fc.Arbitrary<DraftProgram> =>
+/** A drawn handler program for a request of `method` (durations are palette indices; `restrictOp` resolves them). */
+export const programArb = (method: RequestMethod, stepsMax: number): fc.Arbitrary<DraftProgram> =>
   fc.record({
     steps: fc.array(stepArb(method), { maxLength: stepsMax }),
     end: fc.oneof(

@@ -5,3 +5,7 @@ export { withHandlerEvents, SIDE_CHANNEL_PREFIX, SideChannelError, type SideChan
 export { runTestbedPrograms, testbedTarget, type TestbedProgram, type TestbedProgramsOptions, type TestbedProgramsRun } from './runProgram.ts';
 export { programTranscript, type ProgramTranscript } from './programTranscript.ts';
 export { SDK_DIFFERENCES, SDK_LACKS, withoutKnownDifferences, type SdkDifference, type SdkLack } from './sdkDifferences.ts';
+export { checkTestbed, runTestbedCase, testbedBounds, type TestbedCampaignOptions, type TestbedReport } from './checkTestbed.ts';
+export { judgeTestbed } from './judgeTestbed.ts';
+export { programOf, programShrinks, testbedCases, testbedPlanArbitrary, testbedProgramArbitrary, TESTBED_PALETTE, type TestbedCaseConstraints } from './testbedCases.ts';
+export { knownInBaseline, loadTestbedBaseline, testbedBaselinePath, updateTestbedBaseline, type TestbedBaseline, type TestbedBaselineEntry } from './testbedBaseline.ts';

@@ -1,0 +1,73 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BASELINES_DIR } from '../../baseline/baseline.ts';
+import type { InvariantId } from '../../model/invariants.ts';
+import { writeFileAtomic } from '../../util/atomicWrite.ts';
+import type { ProcessFinding } from '../fuzzProcess.ts';
+import type { Plan } from '../plan.ts';
+import type { SdkTestbedLanguage, SdkTestbedTransport } from './sdkTestbed.ts';
+
+/** One known finding of an SDK release on one transport, with the minimal case that showed it. */
+export interface TestbedBaselineEntry {
+  readonly invariant: InvariantId;
+  readonly transport: SdkTestbedTransport;
+  readonly message: string;
+  readonly minimal: Plan;
+  readonly rate: { readonly hits: number; readonly runs: number };
+}
+
+/** The known findings of one SDK release's test bed (`check --target L --sdk-version V --update-baseline` writes it). */
+export interface TestbedBaseline {
+  readonly kind: 'testbed-baseline';
+  readonly language: SdkTestbedLanguage;
+  readonly sdk: string;
+  readonly version: string;
+  /** The command that wrote each transport's entries. */
+  readonly commands: { readonly [transport: string]: string };
+  readonly entries: readonly TestbedBaselineEntry[];
+}
+
+/** `properties/baselines/testbeds/<language>@<version>.json`: one file per (SDK, release), every transport in it. */
+export function testbedBaselinePath(language: SdkTestbedLanguage, version: string): string {
+  return join(BASELINES_DIR, 'testbeds', `${language}@${version}.json`);
+}
+
+/** The baseline of a release, or undefined when it has none yet. */
+export function loadTestbedBaseline(language: SdkTestbedLanguage, version: string): TestbedBaseline | undefined {
+  const file = testbedBaselinePath(language, version);
+  if (!existsSync(file)) return undefined;
+  const parsed = JSON.parse(readFileSync(file, 'utf8')) as TestbedBaseline;
+  if (parsed.kind !== 'testbed-baseline' || parsed.language !== language || parsed.version !== version || !Array.isArray(parsed.entries)) {
+    throw new Error(`loadTestbedBaseline: ${file} is not the test-bed baseline of ${language} ${version}`);
+  }
+  return parsed;
+}
+
+/** Whether `f` (seen over `transport`) is a known finding of the release: an entry of its invariant on that transport. */
+export function knownInBaseline(baseline: TestbedBaseline | undefined, f: Pick<ProcessFinding, 'invariant'>, transport: SdkTestbedTransport): boolean {
+  return baseline?.entries.some((e) => e.invariant === f.invariant && e.transport === transport) ?? false;
+}
+
+/**
+ * The baseline with `transport`'s entries replaced by the confirmed `findings` of a campaign
+ * (the other transports' kept), written atomically; returns its file.
+ */
+export function updateTestbedBaseline(
+  existing: TestbedBaseline | undefined,
+  release: { readonly language: SdkTestbedLanguage; readonly sdk: string; readonly version: string },
+  transport: SdkTestbedTransport,
+  findings: readonly ProcessFinding[],
+  command: string,
+): string {
+  const kept = (existing?.entries ?? []).filter((e) => e.transport !== transport);
+  const fresh = findings.filter((f) => f.confirmed).map((f): TestbedBaselineEntry => ({ invariant: f.invariant, transport, message: f.message, minimal: f.minimal, rate: f.rate }));
+  const baseline: TestbedBaseline = {
+    kind: 'testbed-baseline',
+    ...release,
+    commands: { ...existing?.commands, [transport]: command },
+    entries: [...kept, ...fresh].sort((a, b) => a.transport.localeCompare(b.transport) || a.invariant.localeCompare(b.invariant)),
+  };
+  const file = testbedBaselinePath(release.language, release.version);
+  writeFileAtomic(file, `${JSON.stringify(baseline, null, 2)}\n`, { mkdir: true });
+  return file;
+}
