@@ -113,6 +113,15 @@ export function testbedReportHead(report: TestbedReport): string[] {
   ];
 }
 
+/** Writes a finding's minimal case as a replay file in `dir`, and gives the command that runs it again. */
+export function writeTestbedReplay(report: TestbedReport, f: ProcessFinding, dir: string): { readonly file: string; readonly command: string } {
+  const { language, version } = report.testbed;
+  const file = join(dir, `testbed-${language}-${version}-${report.transport}-${f.invariant}.json`);
+  const data: TestbedReplayFile = { kind: 'testbed-check', invariant: f.invariant, language, version, transport: report.transport, plan: f.minimal, bounds: report.bounds, rate: f.rate };
+  writeJsonAtomic(file, data, { mkdir: true });
+  return { file, command: commandOf(report, `--replay ${file}`) };
+}
+
 const commandOf = (report: Pick<TestbedReport, 'testbed' | 'transport'>, rest: string) => `npx mcp-sim check --target ${report.testbed.language} --sdk-version ${report.testbed.version} --transport ${report.transport} ${rest}`;
 
 /**
@@ -152,12 +161,7 @@ export async function checkTargetCommand(flags: CheckTargetFlags): Promise<numbe
       },
     });
     const replays = new Map<string, string[]>();
-    for (const f of report.findings) {
-      const file = join(flags.out ?? DEFAULT_REPRO_DIR, `testbed-${language}-${testbed.version}-${transport}-${f.invariant}.json`);
-      const data: TestbedReplayFile = { kind: 'testbed-check', invariant: f.invariant, language, version: testbed.version, transport, plan: f.minimal, bounds: report.bounds, rate: f.rate };
-      writeJsonAtomic(file, data, { mkdir: true });
-      replays.set(f.invariant, [commandOf(report, `--replay ${file}`)]);
-    }
+    for (const f of report.findings) replays.set(f.invariant, [writeTestbedReplay(report, f, flags.out ?? DEFAULT_REPRO_DIR).command]);
     const text = [...testbedReportHead(report), ...formatProcessReport(report, replays).split('\n')].join('\n');
     if (flags.json === JSON_TO_STDOUT) process.stderr.write(`${text}\n`);
     else console.log(text);
