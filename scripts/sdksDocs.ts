@@ -54,7 +54,7 @@ for (const language of languages) {
     for (const transport of transports) {
       const t0 = performance.now();
       const report = await checkTestbed(bed, { transport, runs, seed, rateRuns, parallel: availableParallelism(), shrinkMsMax: 15_000 });
-      const label = `${manifest.sdk.name.split('/').at(-1)} ${version} ${transport}`;
+      const label = `${language} ${version} ${transport}`;
       console.error(`sdks:docs: ${label}: ${report.findings.filter((f) => f.confirmed).map((f) => `${f.invariant} ${f.rate.hits}/${f.rate.runs}`).join(', ') || 'no confirmed finding'} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
       columns.push({ label, report });
     }
