@@ -63,6 +63,13 @@ export interface TestbedReplayFile {
 /** Bad input: one line on stderr, exit 2. */
 export class BadInput extends Error {}
 
+/** The exit of a `--target` command that threw: bad input or a bad target is one line and 2; anything else goes on up. */
+export function badInputExit(error: unknown): number {
+  if (!(error instanceof BadInput || error instanceof BadTargetError)) throw error;
+  process.stderr.write(`${error.message}\n`);
+  return 2;
+}
+
 export function languageOf(name: string): SdkTestbedLanguage {
   if (!(SDK_TESTBED_LANGUAGES as readonly string[]).includes(name)) throw new BadInput(`mcp-sim check --target: unknown language ${JSON.stringify(name)}: one of ${SDK_TESTBED_LANGUAGES.join(', ')}.`);
   return name as SdkTestbedLanguage;
@@ -181,11 +188,7 @@ export async function checkTargetCommand(flags: CheckTargetFlags): Promise<numbe
     console.log(fresh.length === 0 ? pc.green(`PASS ${label}: no new finding in ${runs} runs${knownText}`) : pc.red(`FAIL ${label}: ${names(fresh)} beyond the baseline${knownText}`));
     return fresh.length === 0 ? 0 : 1;
   } catch (error) {
-    if (error instanceof BadInput || error instanceof BadTargetError) {
-      process.stderr.write(`${error.message}\n`);
-      return 2;
-    }
-    throw error;
+    return badInputExit(error);
   }
 }
 

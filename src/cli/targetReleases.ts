@@ -3,20 +3,13 @@ import { DEFAULT_CAMPAIGN_SEED, DEFAULT_RATE_RUNS } from '../options/defaults.ts
 import { describePlan, determinismOf, pool, type Plan } from '../realtime/index.ts';
 import { checkTestbed, runTestbedCase, sdkTestbedManifest, sdkTestbedReleases, testbedBounds, testbedTarget, type SdkTestbedLanguage, type SdkTestbedTransport } from '../realtime/testbed/index.ts';
 import type { InvariantId } from '../model/invariants.ts';
-import { BadTargetError } from '../target/index.ts';
 import { writeFileAtomic } from '../util/atomicWrite.ts';
-import { BadInput, checkTransport, languageOf, resolveTestbed, transportOf } from './checkTarget.ts';
+import { BadInput, badInputExit, checkTransport, languageOf, resolveTestbed, transportOf, type CheckTargetFlags } from './checkTarget.ts';
 
 /** The flags `matrix --target` and `bisect --target` share. */
-export interface TargetReleasesFlags {
-  target: string;
+export interface TargetReleasesFlags extends Pick<CheckTargetFlags, 'target' | 'sdkVersion' | 'transport' | 'runs' | 'seed' | 'parallel' | 'rateRuns'> {
   /** `matrix`: the releases, comma-separated; `bisect`: the releases searched (default: the manifest's). */
   sdkVersion?: string;
-  transport?: string;
-  runs?: number;
-  seed?: number;
-  parallel?: number;
-  rateRuns?: number;
   markdown?: string;
 }
 
@@ -72,11 +65,7 @@ export async function matrixTargetCommand(flags: TargetReleasesFlags): Promise<n
     if (flags.markdown !== undefined) writeFileAtomic(flags.markdown, `${table}\n`, { mkdir: true });
     return 0;
   } catch (error) {
-    if (error instanceof BadInput || error instanceof BadTargetError) {
-      process.stderr.write(`${error.message}\n`);
-      return 2;
-    }
-    throw error;
+    return badInputExit(error);
   }
 }
 
@@ -132,10 +121,6 @@ export async function bisectTargetCommand(flags: TargetReleasesFlags & { invaria
     console.log(pc.green(`${at.hits > 0 ? `${id} appears in` : `${id} is fixed in`} ${at.version}: its minimal case fails ${rate(before)} on ${before.version}, ${rate(at)} on ${at.version}`));
     return 0;
   } catch (error) {
-    if (error instanceof BadInput || error instanceof BadTargetError) {
-      process.stderr.write(`${error.message}\n`);
-      return 2;
-    }
-    throw error;
+    return badInputExit(error);
   }
 }

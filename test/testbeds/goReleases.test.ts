@@ -137,22 +137,9 @@ async function hangThenClose(bed: SdkTestbed, transport: SdkTestbedTransport): P
   return run.trace;
 }
 
-/**
- * A transcript without mcp-sim's own cancel barrier (runPlan pings right after each cancel, for
- * the wire judge): the ping and its answer are the client's, and the answer's place among the
- * server's frames is a race.
- */
-function withoutBarrierPings(wire: readonly string[]): string[] {
-  const pings = new Set(wire.flatMap((l) => (l.startsWith('→ ') && (JSON.parse(l.slice(2)) as { method?: string }).method === 'ping' ? [(JSON.parse(l.slice(2)) as { id: string }).id] : [])));
-  return wire.filter((l) => {
-    const f = JSON.parse(l.slice(2)) as { id?: string; method?: string };
-    return f.id === undefined || !pings.has(f.id) || (l.startsWith('← ') && f.method !== undefined);
-  });
-}
-
 async function transcripts(bed: SdkTestbed, programs: readonly FixedProgram[], transport: SdkTestbedTransport) {
   const run = await runTestbedPrograms(bed, programs, { transport });
-  return { run, transcripts: run.traces.map((t) => programTranscript(t)).map((t) => ({ ...t, wire: withoutBarrierPings(t.wire) })) };
+  return { run, transcripts: run.traces.map((t) => programTranscript(t)) };
 }
 
 describe('go-sdk releases: fixed programs on each pinned release, stdio and every HTTP mode (real time)', () => {

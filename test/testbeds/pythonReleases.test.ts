@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { barrierPingId } from '../../src/model/wireJudge.ts';
 import type { HandlerProgram } from '../../src/sim/scenario.ts';
-import type { TraceEvent } from '../../src/sim/trace.ts';
-import { isJsonObject } from '../../src/util/jsonrpc.ts';
 import {
   programTranscript,
   runTestbedPrograms,
@@ -112,18 +109,9 @@ const streamed = (b: ReleaseBehaviour) => ({
 /** Longer than the default tail: a 1.x answer to a cancel comes late on a loaded machine, and must land in its own program's slice. */
 const TAIL_MS = 1_500;
 
-/**
- * A trace without the barrier ping runPlan writes right after each cancel (and its answer): the
- * wire oracle's marker of when the server had the cancel, not part of what the program did.
- */
-function withoutBarrierPings(trace: readonly TraceEvent[]): TraceEvent[] {
-  const barriers = new Set(trace.flatMap((e) => (e.kind === 'call-start' && e.id !== undefined ? [barrierPingId(e.id)] : [])));
-  return trace.filter((e) => !((e.kind === 'send' || e.kind === 'deliver') && isJsonObject(e.frame) && typeof e.frame.id === 'string' && barriers.has(e.frame.id)));
-}
-
 async function run(bed: SdkTestbed, programs: readonly TestbedProgram[], options: TestbedProgramsOptions = {}) {
   const out = await runTestbedPrograms(bed, programs, { tailMs: TAIL_MS, ...options });
-  return { ...out, transcripts: out.traces.map((t): ProgramTranscript => programTranscript(withoutBarrierPings(t))), stderr: out.traces.flat().flatMap((e) => (e.kind === 'stderr' ? [e.text] : [])).join('') };
+  return { ...out, transcripts: out.traces.map((t): ProgramTranscript => programTranscript(t)), stderr: out.traces.flat().flatMap((e) => (e.kind === 'stderr' ? [e.text] : [])).join('') };
 }
 
 describe('python test bed across releases of mcp (black box, real time)', () => {
