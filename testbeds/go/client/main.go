@@ -151,7 +151,10 @@ func (sr serverRequests) roots(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// outcome classifies what CallTool returned (CLIENT.md's call-end outcomes).
+// outcome classifies what CallTool returned (CLIENT.md's call-end outcomes). go-sdk returns the
+// call context's own error on an abort (context.Canceled) or a timeout (context.DeadlineExceeded),
+// mcp.ErrConnectionClosed (wrapped) when the connection ended, and a *jsonrpc.Error (wrapped)
+// for the server's error: errors.Is/As tell them apart, no message is parsed.
 func outcome(res *mcp.CallToolResult, err error) map[string]any {
 	out := map[string]any{}
 	var rpcErr *jsonrpc.Error
