@@ -156,7 +156,8 @@ fn error_end(call: &str, error: ServiceError) -> Value {
         ServiceError::McpError(e) => json!({"event": "call-end", "call": call, "outcome": "error", "code": e.code.0, "message": e.message}),
         ServiceError::Timeout { .. } => json!({"event": "call-end", "call": call, "outcome": "timeout", "message": message}),
         ServiceError::TransportClosed | ServiceError::TransportSend(_) => json!({"event": "call-end", "call": call, "outcome": "closed", "message": message}),
-        ServiceError::Cancelled { .. } => json!({"event": "call-end", "call": call, "outcome": "aborted", "message": message}),
+        // Not the caller's abort (that returns before reading the response): a cancel the
+        // peer sent, which rmcp 3.0.0 applies to the client's own request of the same id.
         _ => json!({"event": "call-end", "call": call, "outcome": "other", "message": message}),
     }
 }
