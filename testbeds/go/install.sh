@@ -1,7 +1,9 @@
 #!/bin/sh
 # Builds the Go SDK test bed (testbeds/PROGRAM.md) for one go-sdk release into the cache:
-# <cache>/sdk-go/<version>/bin/server. The release is MCP_SIM_SDK_VERSION (default: the newest
-# pinned one, the first of testbed.json's releases). A pinned release builds from
+# <cache>/sdk-go/<version>/bin/server, and its client (testbeds/CLIENT.md: client/*.go here, a
+# main package of its own, built from the same go.mod) into <cache>/sdk-go/<version>/bin/client.
+# The release is MCP_SIM_SDK_VERSION (default: the newest pinned one, the first of testbed.json's
+# releases). A pinned release builds from
 # releases/<version>/go.mod + go.sum with -mod=readonly (the build fails rather than change
 # them); any other version is resolved from the Go module proxy at install time and its go.mod
 # and go.sum are written into <cache>/sdk-go/<version>/src. The interpreter (*.go here) is one
@@ -53,8 +55,10 @@ if [ ! -f "$pinned/go.mod" ] && ! grep -q "^require $module $version\$" "$src/go
 fi
 mkdir -p "$src" "$dir/bin" || { say "cannot create $dir"; exit 1; }
 # Only the interpreter's own files: a stale copy of a removed file would otherwise stay built in.
-rm -f "$src"/*.go
+rm -f "$src"/*.go "$src"/client/*.go
+mkdir -p "$src/client" || { say "cannot create $src/client"; exit 1; }
 cp "$here"/*.go "$src"/ || exit 1
+cp "$here"/client/*.go "$src"/client/ || exit 1
 cd "$src" || exit 1
 if [ -f "$pinned/go.mod" ]; then
   cp "$pinned/go.mod" "$pinned/go.sum" . || exit 1
@@ -79,5 +83,9 @@ if ! go build -mod=readonly -buildvcs=false -trimpath -o "$dir/bin/server" .; th
   say "go build failed for go-sdk $version (see above; an API this interpreter uses may differ in that release)"
   exit 1
 fi
+if ! go build -mod=readonly -buildvcs=false -trimpath -o "$dir/bin/client" ./client; then
+  say "go build of the client failed for go-sdk $version (see above; a client API it uses may differ in that release)"
+  exit 1
+fi
 seconds=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-say "ready (go-sdk $version, $how, $goversion, $seconds s)"
+say "ready (go-sdk $version, server and client, $how, $goversion, $seconds s)"

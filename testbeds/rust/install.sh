@@ -52,7 +52,7 @@ else
   newest="$here/releases/$default/Cargo.toml"
   manifest=$(sed -e "s|rmcp = { version = \"=[^\"]*\"|rmcp = { version = \"=$version\"|" \
     -e "s|^default = \\[\"rmcp-v[0-9]*\"\\]|default = [\"$feature\"]|" \
-    -e "s|^path = \"../../src/main.rs\"|path = \"$here/src/main.rs\"|" "$newest")
+    -e "s|^path = \"../../src/|path = \"$here/src/|" "$newest")
   if [ "$manifest" != "$(cat "$project/Cargo.toml" 2>/dev/null)" ]; then
     printf '%s\n' "$manifest" > "$project/Cargo.toml" || exit 1
     rm -f "$project/Cargo.lock"
@@ -67,7 +67,7 @@ else
   note=", unpinned: resolved at install, lockfile $project/Cargo.lock"
 fi
 mkdir -p "$cache" || exit 1
-if ! CARGO_TARGET_DIR="$cache/target" cargo build --quiet --locked --manifest-path "$project/Cargo.toml" --bin sdk-testbed; then
+if ! CARGO_TARGET_DIR="$cache/target" cargo build --quiet --locked --manifest-path "$project/Cargo.toml" --bins; then
   echo "testbed sdk-rust: cargo build of rmcp $version failed (see above)" >&2
   exit 1
 fi
