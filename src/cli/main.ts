@@ -50,6 +50,7 @@ const commands = {
   sdkInstall: () => import('../sdk/install.ts'),
   fuzzProcess: () => import('./fuzzProcess.ts'),
   checkTarget: () => import('./checkTarget.ts'),
+  checkClient: () => import('./checkClient.ts'),
   targetReleases: () => import('./targetReleases.ts'),
 };
 import type { ProcessFlags } from './fuzzProcess.ts';
@@ -125,8 +126,20 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--md <file>', 'with --target: also write a Markdown report')
     .option('--update-baseline', "with --target: write the release's confirmed findings on this transport as its baseline (properties/baselines/testbeds/)")
     .option('--replay <file>', "with --target: run a replay file's minimal case --rate-runs times and report its rate")
+    .option('--client', "with --target: judge the SDK's client instead: its test-bed client against mcp-sim's scripted server, every client scenario over stdio and HTTP (--transport stdio|http, --runs per scenario, default 3)")
+    .option('--scenario <list>', 'with --client: only these client scenarios, comma-separated')
     .addHelpText('after', CHECK_EXIT_HELP)
     .action(async (opts: CheckFlags) => {
+      if (opts.target !== undefined && opts.client) {
+        const { target, sdkVersion, transport, runs, scenario, json, md, updateBaseline } = opts;
+        code = await (await commands.checkClient()).checkClientCommand({ target, sdkVersion, transport, runs, scenario, json, md, updateBaseline });
+        return;
+      }
+      if (opts.client || opts.scenario !== undefined) {
+        process.stderr.write('mcp-sim check: --client and --scenario go with --target <language> (the SDK whose client is judged).\n');
+        code = 2;
+        return;
+      }
       if (opts.target !== undefined) {
         const { target, sdkVersion, transport, runs, seed, parallel, rateRuns, shrink, json, junit, md, out, replay, updateBaseline } = opts;
         code = await (await commands.checkTarget()).checkTargetCommand({ target, sdkVersion, transport, runs, seed, parallel, rateRuns, shrink, json, junit, md, out, replay, updateBaseline });
@@ -463,6 +476,8 @@ interface CheckFlags extends WorkloadFlags {
   md?: string;
   updateBaseline?: boolean;
   replay?: string;
+  client?: boolean;
+  scenario?: string;
 }
 
 /** The help of `--spec` (check, replay). */

@@ -302,4 +302,6 @@ if (closing === undefined) {
 await close();
 await Promise.race([Promise.all(calls), new Promise((r) => setTimeout(r, 1000))]);
 writeEvent({ event: 'closed' });
+// CLIENT.md: linger, so a stdio server the close left running shows as running.
+await new Promise((r) => setTimeout(r, 300));
 process.exit(0);

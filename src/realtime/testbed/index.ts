@@ -1,5 +1,5 @@
 /** SDK test beds (testbeds/PROGRAM.md): one scripted handler program, run on every official SDK over stdio. */
-export { SDK_TESTBED_LANGUAGES, HTTP_MODES, sdkTestbed, sdkTestbedCache, sdkTestbedManifest, sdkTestbedReleases, installSdkTestbed, type HttpMode, type SdkTestbed, type SdkTestbedInstall, type SdkTestbedRelease, type SdkTestbedSkip, type SdkTestbedLanguage, type SdkTestbedManifest, type SdkTestbedOptions, type SdkTestbedTransport } from './sdkTestbed.ts';
+export { SDK_TESTBED_LANGUAGES, HTTP_MODES, sdkTestbed, sdkTestbedCache, sdkTestbedManifest, sdkTestbedReleases, installSdkTestbed, type HttpMode, type SdkTestbed, type SdkTestbedInstall, type SdkTestbedRelease, type SdkTestbedSkip, type SdkTestbedClient, type SdkTestbedClientManifest, type SdkTestbedLanguage, type SdkTestbedManifest, type SdkTestbedOptions, type SdkTestbedTransport } from './sdkTestbed.ts';
 export { programCall, TESTBED_TOOL, type ProgramCallOptions } from './programCall.ts';
 export { withHandlerEvents, SIDE_CHANNEL_PREFIX, SideChannelError, type SideChannelEvent } from './handlerEvents.ts';
 export { runTestbedPrograms, testbedTarget, type TestbedProgram, type TestbedProgramsOptions, type TestbedProgramsRun } from './runProgram.ts';

@@ -40,6 +40,28 @@ export interface SdkTestbedManifest {
   readonly transports: readonly string[];
   /** What the SDK lacks, or the test bed does not do yet, each in one sentence. */
   readonly lacks: readonly string[];
+  /** The test-bed client (testbeds/CLIENT.md), where it is written. */
+  readonly client?: SdkTestbedClientManifest;
+}
+
+/** `testbed.json`'s `client` section (testbeds/CLIENT.md). */
+export interface SdkTestbedClientManifest {
+  readonly command: readonly string[];
+  readonly ready: string;
+  readonly transports: readonly ('stdio' | 'http')[];
+  /** The releases the client builds on. */
+  readonly releases: readonly string[];
+  /** The caller options it has (reset-on-progress, a maximum total); absent: none. */
+  readonly options?: readonly ('resetTimeoutOnProgress' | 'maxTotalTimeout')[];
+  readonly lacks: readonly string[];
+}
+
+/** An installed test-bed client of one release: its command with the placeholders filled. */
+export interface SdkTestbedClient {
+  readonly command: readonly string[];
+  readonly transports: readonly ('stdio' | 'http')[];
+  readonly options: readonly ('resetTimeoutOnProgress' | 'maxTotalTimeout')[];
+  readonly lacks: readonly string[];
 }
 
 /** An installed test bed of one release: its commands with `{cache}`, `{dir}` and `{version}` filled. */
@@ -57,6 +79,8 @@ export interface SdkTestbed {
   readonly lacks: readonly string[];
   /** The URL target of one HTTP mode (`{port}` left for mcp-sim to fill), or undefined when the release lacks it. */
   http(mode: HttpMode): UrlSpec | undefined;
+  /** The test-bed client of this release, or why there is none (not written, not built for this release, not installed). */
+  readonly client: SdkTestbedClient | { readonly missing: string };
 }
 
 /** A test bed that cannot run here, and why (never skipped silently: reports print `reason`). */
@@ -122,6 +146,14 @@ export function sdkTestbed(language: SdkTestbedLanguage, options: SdkTestbedOpti
   }
   const modes = (release?.modes ?? manifest.http?.modes ?? []).filter((m) => manifest.http?.modes.includes(m));
   const http = manifest.http;
+  const c = manifest.client;
+  const client: SdkTestbedClient | { missing: string } = !c
+    ? { missing: `the ${language} test bed has no client yet (testbeds/CLIENT.md)` }
+    : !c.releases.includes(version)
+      ? { missing: `the ${language} test-bed client is built for ${c.releases.join(', ')}, not ${version}` }
+      : !existsSync(fill(c.ready, cache, dir, version))
+        ? { missing: `the ${language} test-bed client of ${version} is not installed: run \`${install}\`` }
+        : { command: c.command.map((a) => fill(a, cache, dir, version)), transports: c.transports, options: c.options ?? [], lacks: c.lacks };
   return {
     language,
     manifest,
@@ -130,6 +162,7 @@ export function sdkTestbed(language: SdkTestbedLanguage, options: SdkTestbedOpti
     stdio: { command: manifest.stdio.map((a) => fill(a, cache, dir, version)) },
     modes,
     lacks: [...manifest.lacks, ...(release?.lacks ?? [])],
+    client,
     http: (mode) =>
       http && modes.includes(mode)
         ? { url: http.url, start: { command: http.start.map((a) => fill(a, cache, dir, version).replaceAll('{mode}', mode)) } }

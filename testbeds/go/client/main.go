@@ -314,6 +314,9 @@ func main() {
 	case <-settled:
 	case <-time.After(time.Until(deadline)):
 	}
+	// CLIENT.md: a moment for a cancel sent in the background, then the final close.
+	time.Sleep(200 * time.Millisecond)
+	event(map[string]any{"event": "close"})
 	closeSession()
 	// ClientSession.Close waits for every call still in flight (jsonrpc2's graceful close), so
 	// it may not return: give it until the deadline (at least a second), then exit without
@@ -325,6 +328,8 @@ func main() {
 	select {
 	case <-closeEnd:
 		event(map[string]any{"event": "closed"})
+		// CLIENT.md: linger, so a stdio server the close left running shows as running.
+		time.Sleep(300 * time.Millisecond)
 	case <-time.After(wait):
 		fmt.Fprintf(os.Stderr, "mcp-sim-client: ClientSession.Close has not returned at the deadline: exiting without closing\n")
 	}

@@ -292,8 +292,13 @@ async fn main() {
     // Every call settled, or the deadline.
     let _ = tokio::time::timeout_at(deadline.into(), async { while calls.join_next().await.is_some() {} }).await;
     if let Some(mut s) = service.lock().await.take() {
+        // CLIENT.md: a moment for a cancel sent in the background, then the final close.
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        event(json!({"event": "close"}));
         let _ = s.close().await;
     }
     event(json!({"event": "closed"}));
+    // CLIENT.md: linger, so a stdio server the close left running shows as running.
+    tokio::time::sleep(Duration::from_millis(300)).await;
     std::process::exit(0);
 }
