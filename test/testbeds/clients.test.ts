@@ -1,0 +1,90 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { clientScenario } from '../../src/realtime/client/clientScenarios.ts';
+import { judgeClientRun } from '../../src/realtime/client/judgeClient.ts';
+import { runClientScenario, type ClientRun, type ClientTransport } from '../../src/realtime/client/runClientScenario.ts';
+import { SDK_TESTBED_LANGUAGES, sdkTestbed, type SdkTestbedClient, type SdkTestbedLanguage } from '../../src/realtime/testbed/index.ts';
+
+/**
+ * The SDK test-bed clients (testbeds/CLIENT.md) against mcp-sim's scripted server, real time:
+ * the same scenarios (no race) give every SDK's caller the same outcomes and put the same
+ * requests on the wire, modulo ids; and SDK bugs the judge names are shown on the releases that
+ * have them and not on those that fixed them. A client that is not installed shows as a skipped
+ * test whose name says why.
+ */
+const clientOf = (language: SdkTestbedLanguage, version?: string): SdkTestbedClient | string => {
+  const bed = sdkTestbed(language, version === undefined ? {} : { version });
+  if ('skipped' in bed) return bed.skipped;
+  return 'missing' in bed.client ? bed.client.missing : bed.client;
+};
+
+/** The client's requests and answers on the wire, ids left out (what every SDK must put there alike). */
+function clientFrames(run: ClientRun): string[] {
+  return run.wire
+    .filter((w) => w.dir === 'in' && w.frame)
+    .map((w) => w.frame as Record<string, unknown>)
+    .filter((f) => f['method'] !== 'server/discover' && f['method'] !== 'ping' && f['method'] !== 'initialize' && f['method'] !== 'notifications/initialized')
+    .map((f) => (typeof f['method'] === 'string' ? `request ${f['method']} ${JSON.stringify((f['params'] as Record<string, unknown> | undefined)?.['arguments'] ?? '')}` : 'error' in f ? 'error answer' : 'answer'));
+}
+
+const outcomes = (run: ClientRun) => run.events.filter((e) => e.event === 'call-end').map((e) => `${e.call} ${e.outcome}${e.code === undefined ? '' : ` ${e.code}`}`);
+
+async function run(language: SdkTestbedLanguage, scenario: string, transport: ClientTransport, version?: string) {
+  const client = clientOf(language, version) as SdkTestbedClient;
+  const s = clientScenario(scenario)!;
+  const r = await runClientScenario(client.command, s, transport);
+  return { run: r, judged: judgeClientRun(s, r, client.options) };
+}
+
+describe('test-bed clients: the same scenarios on every SDK (real time)', () => {
+  const reference = clientOf('typescript');
+  for (const language of SDK_TESTBED_LANGUAGES) {
+    const client = clientOf(language);
+    if (typeof client === 'string' || typeof reference === 'string') {
+      it.skip(`${language}: skipped, ${typeof client === 'string' ? client : `the TypeScript reference: ${reference}`}`, () => {});
+      continue;
+    }
+    for (const transport of client.transports) {
+      it(`${language} over ${transport}: result, error and sampling settle as on TypeScript, with the same requests and answers on the wire`, async () => {
+        for (const scenario of ['result', 'error', 'sampling']) {
+          const [ours, theirs] = [await run(language, scenario, transport), await run('typescript', scenario, transport)];
+          expect({ scenario, outcomes: outcomes(ours.run), frames: clientFrames(ours.run) }).toEqual({ scenario, outcomes: outcomes(theirs.run), frames: clientFrames(theirs.run) });
+        }
+      });
+    }
+  }
+});
+
+/** Findings the judge makes on real SDK clients, each where the release has the bug and not where it is fixed. */
+const SHOWN: readonly { language: SdkTestbedLanguage; has: string; fixed?: string; scenario: string; transport: ClientTransport; invariant: string; why: string }[] = [
+  { language: 'go', has: 'v1.8.0', scenario: 'close', transport: 'stdio', invariant: 'client.close-settles', why: 'ClientSession.Close waits for the calls in flight (jsonrpc2 graceful close) and never settles them' },
+  { language: 'go', has: 'v1.8.0', scenario: 'server-cancel', transport: 'stdio', invariant: 'client.server-cancel-no-response', why: 'jsonrpc2 answers a cancelled server request with error code 0 "context canceled"' },
+  { language: 'typescript', has: '1.32.2', fixed: '2.4.0', scenario: 'server-cancel-id-0', transport: 'stdio', invariant: 'client.server-cancel-handler-told', why: "1.x _oncancel drops a cancel of request id 0 (if (!requestId)); 2.x checks === undefined" },
+  { language: 'rust', has: '2.1.0', fixed: '2.2.0', scenario: 'server-cancel', transport: 'stdio', invariant: 'client.server-cancel-no-response', why: "rmcp 2.1.0 writes the cancelled handler's error as a response (rust-sdk #957, fixed in 2.2.0)" },
+];
+
+describe('test-bed clients: SDK bugs the judge names, on the releases that have them', () => {
+  for (const s of SHOWN) {
+    const has = clientOf(s.language, s.has);
+    const fixed = s.fixed === undefined ? undefined : clientOf(s.language, s.fixed);
+    if (typeof has === 'string' || typeof fixed === 'string') {
+      it.skip(`${s.language} ${s.has}: skipped, ${typeof has === 'string' ? has : fixed}`, () => {});
+      continue;
+    }
+    it(`${s.language} ${s.has}: ${s.invariant} on ${s.scenario} (${s.why})${s.fixed ? `, not on ${s.fixed}` : ''}`, async () => {
+      const on = await run(s.language, s.scenario, s.transport, s.has);
+      expect(on.judged.violations.map((v) => v.invariant)).toContain(s.invariant);
+      if (s.fixed) expect((await run(s.language, s.scenario, s.transport, s.fixed)).judged.violations.map((v) => v.invariant)).not.toContain(s.invariant);
+    });
+  }
+
+  const go = clientOf('go');
+  it.skipIf(typeof go === 'string')('a client finding replays from its printed command: check --target go --client --scenario close exits 1 naming it', () => {
+    const r = spawnSync(process.execPath, ['bin/mcp-sim.js', 'check', '--target', 'go', '--client', '--transport', 'stdio', '--scenario', 'close', '--runs', '1'], { encoding: 'utf8' });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/client\.close-settles \(MUST\) 1\/1 runs: after the close c1, c2 never returned/);
+    expect(r.stdout).toMatch(/real time/);
+  });
+});
+
+
