@@ -54,7 +54,7 @@ CONNECTION_CLOSED = types.CONNECTION_CLOSED  # -32000
 SAMPLING_RESULT = {"role": "assistant", "content": {"type": "text", "text": "ok"}, "model": "mcp-sim", "stopReason": "endTurn"}
 ELICIT_RESULT = {"action": "accept", "content": {}}
 ROOTS_RESULT: dict[str, Any] = {"roots": []}
-# After a close (or the deadline's close), how long calls still in flight get to settle.
+# After the deadline's close, how long calls still in flight get to settle.
 SETTLE_AFTER_CLOSE_S = 1.0
 
 
@@ -209,11 +209,16 @@ class Runner:
         async with anyio.create_task_group() as calls:
             try:
                 await self.connect()
-            except Exception as exc:  # noqa: BLE001 - cannot connect: the client's own failure
-                print(f"mcp-sim client python: cannot connect: {type(exc).__name__}: {exc}", file=sys.stderr)
-                with anyio.CancelScope(shield=True):
-                    with contextlib.suppress(Exception):
-                        await self.stack.aclose()
+            except (Exception, anyio.get_cancelled_exc_class()) as exc:  # noqa: BLE001
+                # Cannot connect: the client's own failure. A transport's failing task cancels this
+                # task first; the transport's own error comes out of unwinding its task group.
+                failure: BaseException = exc
+                try:
+                    await self.stack.aclose()
+                except Exception as inner:  # noqa: BLE001
+                    failure = inner
+                traceback.print_exception(failure)
+                print(f"mcp-sim client python: cannot connect: {type(failure).__name__}: {failure}", file=sys.stderr)
                 return 1
             event({"event": "ready"})
             start = anyio.current_time()
@@ -243,9 +248,9 @@ class Runner:
             if not self.closed:
                 event({"event": "close"})
                 await self.close()
-            if self.running:
-                with anyio.move_on_after(SETTLE_AFTER_CLOSE_S):
-                    await self.settled.wait()
+                if self.running:
+                    with anyio.move_on_after(SETTLE_AFTER_CLOSE_S):
+                        await self.settled.wait()
             # A call the SDK never settled gets no call-end (that is the finding); stop waiting.
             calls.cancel_scope.cancel()
         event({"event": "closed"})
