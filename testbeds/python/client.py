@@ -254,6 +254,8 @@ class Runner:
             # A call the SDK never settled gets no call-end (that is the finding); stop waiting.
             calls.cancel_scope.cancel()
         event({"event": "closed"})
+        # CLIENT.md: a stdio server the close left running shows as running (its input ends at exit).
+        await anyio.sleep(0.3)
         return 0
 
 
