@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the Python SDK test bed (testbeds/PROGRAM.md) for one release of `mcp`:
+# Installs the Python SDK test bed (testbeds/PROGRAM.md, and its client: testbeds/CLIENT.md) for one release of `mcp`:
 # MCP_SIM_SDK_VERSION (default: the first release testbed.json lists) into
 # <cache root>/sdk-python/<version>/venv, with exactly the packages pinned in
 # releases/<version>/requirements.txt (the whole closure, `==`), from PyPI, wheels only.
@@ -73,6 +73,8 @@ fi
 "$venv/bin/python" -m pip check --disable-pip-version-check >/dev/null
 # The interpreter's own import probe (2.x: mcp_types; 1.x: mcp.types) must pass on this release.
 "$venv/bin/python" "$here/server.py" --probe >/dev/null
+# The test-bed client (testbeds/CLIENT.md, client.py) runs in the same venv: its import probe too.
+"$venv/bin/python" "$here/client.py" --probe >/dev/null
 echo "$want" > "$marker"
 installed="$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))')"
 echo "testbed sdk-python: ready (venv with mcp $installed${what#mcp "$version"}, $(seconds) s)"
