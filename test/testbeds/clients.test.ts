@@ -18,12 +18,17 @@ const clientOf = (language: SdkTestbedLanguage, version?: string): SdkTestbedCli
   return 'missing' in bed.client ? bed.client.missing : bed.client;
 };
 
-/** The client's requests and answers on the wire, ids left out (what every SDK must put there alike). */
+/**
+ * The client's requests and answers on the wire, ids left out (what every SDK must put there
+ * alike), less the handshake and what SDKs add on their own: go-sdk v1.8.0's `server/discover`
+ * probe, pings, and the Python SDK's `tools/list` after a tool result (to validate its output
+ * schema, mcp/client/session.py).
+ */
 function clientFrames(run: ClientRun): string[] {
   return run.wire
     .filter((w) => w.dir === 'in' && w.frame)
     .map((w) => w.frame as Record<string, unknown>)
-    .filter((f) => f['method'] !== 'server/discover' && f['method'] !== 'ping' && f['method'] !== 'initialize' && f['method'] !== 'notifications/initialized')
+    .filter((f) => !['server/discover', 'ping', 'initialize', 'notifications/initialized', 'tools/list'].includes(f['method'] as string))
     .map((f) => (typeof f['method'] === 'string' ? `request ${f['method']} ${JSON.stringify((f['params'] as Record<string, unknown> | undefined)?.['arguments'] ?? '')}` : 'error' in f ? 'error answer' : 'answer'));
 }
 
@@ -60,6 +65,8 @@ const SHOWN: readonly { language: SdkTestbedLanguage; has: string; fixed?: strin
   { language: 'go', has: 'v1.8.0', scenario: 'close', transport: 'stdio', invariant: 'client.close-settles', why: 'ClientSession.Close waits for the calls in flight (jsonrpc2 graceful close) and never settles them' },
   { language: 'go', has: 'v1.8.0', scenario: 'server-cancel', transport: 'stdio', invariant: 'client.server-cancel-no-response', why: 'jsonrpc2 answers a cancelled server request with error code 0 "context canceled"' },
   { language: 'typescript', has: '1.32.2', fixed: '2.4.0', scenario: 'server-cancel-id-0', transport: 'stdio', invariant: 'client.server-cancel-handler-told', why: "1.x _oncancel drops a cancel of request id 0 (if (!requestId)); 2.x checks === undefined" },
+  { language: 'python', has: '1.30.0', fixed: '2.0.0', scenario: 'timeout', transport: 'stdio', invariant: 'client.cancel-on-timeout', why: 'mcp 1.x raises McpError 408 on a timeout and sends no notifications/cancelled (mcp/shared/session.py)' },
+  { language: 'python', has: '1.30.0', fixed: '2.0.0', scenario: 'close', transport: 'http', invariant: 'client.close-settles', why: "mcp 1.x's receive loop never fans CONNECTION_CLOSED out to the calls in flight" },
   { language: 'rust', has: '2.1.0', fixed: '2.2.0', scenario: 'server-cancel', transport: 'stdio', invariant: 'client.server-cancel-no-response', why: "rmcp 2.1.0 writes the cancelled handler's error as a response (rust-sdk #957, fixed in 2.2.0)" },
 ];
 
