@@ -269,16 +269,16 @@ public final class Client {
         // The SDK picks no progress token: the request carries the label as its _meta.progressToken.
         Map<String, Object> meta = action.progress() ? Map.of("progressToken", call.label) : null;
         CallToolRequest request = new CallToolRequest("run", arguments, meta);
-        emit("call-start", Map.of("call", call.label));
+        emit("call-start", fields("call", call.label));
         call.subscription = client.callTool(request).subscribe(
             result -> ended(call, resultFields(result)),
             error -> ended(call, errorFields(error)),
-            () -> ended(call, Map.of("outcome", "other", "message", "callTool completed without a result")));
+            () -> ended(call, fields("outcome", "other", "message", "callTool completed without a result")));
     }
 
     /** The caller's abort: the callTool Mono's subscription disposed, all the SDK offers. */
     private void abort(String label) {
-        emit("abort", Map.of("call", label));
+        emit("abort", fields("call", label));
         Call call = calls.get(label);
         if (call == null) {
             note("abort of " + label + ", a call not started");
@@ -287,7 +287,7 @@ public final class Client {
         Disposable subscription = call.subscription;
         if (subscription != null) subscription.dispose();
         // A disposed subscription gets no signal: the call has returned, aborted, here.
-        ended(call, Map.of("outcome", "aborted", "message", "the callTool subscription was disposed"));
+        ended(call, fields("outcome", "aborted", "message", "the callTool subscription was disposed"));
     }
 
     private void close() {
@@ -369,17 +369,17 @@ public final class Client {
      */
     private <T> Mono<T> serve(String method, T answer) {
         return Mono.defer(() -> {
-            emit("server-request", Map.of("method", method));
+            emit("server-request", fields("method", method));
             AtomicBoolean over = new AtomicBoolean();
             Mono<T> wait = hang ? Mono.never() : Mono.delay(Duration.ofMillis(delayMs)).thenReturn(answer);
             return wait
                 .doOnNext(ignored -> {
-                    if (over.compareAndSet(false, true)) emit("server-request-end", Map.of("method", method, "outcome", "result"));
+                    if (over.compareAndSet(false, true)) emit("server-request-end", fields("method", method, "outcome", "result"));
                 })
                 .doOnCancel(() -> {
                     if (!over.compareAndSet(false, true)) return;
-                    emit("server-request-cancelled", Map.of("method", method));
-                    emit("server-request-end", Map.of("method", method, "outcome", "aborted"));
+                    emit("server-request-cancelled", fields("method", method));
+                    emit("server-request-end", fields("method", method, "outcome", "aborted"));
                 });
         });
     }
@@ -394,6 +394,13 @@ public final class Client {
                 settled.wait(left);
             }
         }
+    }
+
+    /** An event's fields in the order given (keys and values alternate). */
+    private static Map<String, Object> fields(Object... keysAndValues) {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < keysAndValues.length; i += 2) fields.put((String) keysAndValues[i], keysAndValues[i + 1]);
+        return fields;
     }
 
     private void emit(String event, Map<String, Object> fields) {
