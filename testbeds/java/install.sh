@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the Java SDK test bed (testbeds/PROGRAM.md) for one release of io.modelcontextprotocol.sdk:mcp,
+# Builds the Java SDK test bed (testbeds/PROGRAM.md) and its client (testbeds/CLIENT.md, main class
+# dev.mcpsim.sdktestbed.Client in the same jar) for one release of io.modelcontextprotocol.sdk:mcp,
 # MCP_SIM_SDK_VERSION (default: the first release testbed.json lists), into
 #   <cache>/sdk-java/<version>/testbed.jar   (<cache>: $MCP_SIM_TESTBED_CACHE, else <repo>/node_modules/.cache/mcp-sim/testbeds)
 # with Maven's local repository shared by the releases in <cache>/sdk-java/m2 (everything from
@@ -86,12 +87,31 @@ rm -f "$cache/testbed.jsa" "$cache/testbed.jsa.new"
 java -XX:+DisplayVMOutputToStderr -Xlog:disable -Xlog:all=warning:stderr -XX:ArchiveClassesAtExit="$cache/testbed.jsa.new" \
   -jar "$cache/testbed.jar" --http --port 0 --mode stateful-sse >/dev/null 2>"$cache/training.log" &
 server=$!
+rm -f "$cache/client.jsa" "$cache/client.jsa.new" "$cache/client.ready"
 if node "$here/train.mjs" "$cache/training.log"; then
+  # The client's own archive (testbeds/CLIENT.md; dev.mcpsim.sdktestbed.Client, same jar): one
+  # client script against the same server over Streamable HTTP (initialize, a call with progress,
+  # an aborted call, close; the test-bed server answers the call with an error, it carries no program).
+  url="$(grep -o 'listening on http://[^ ]*' "$cache/training.log" | head -n1 | cut -d' ' -f3)"
+  cat > "$cache/client-training.json" <<JSON
+{"server": {"url": "$url"}, "serverRequests": {"delayMs": 0, "hang": false}, "deadlineMs": 10000,
+ "actions": [{"kind": "call", "call": "training", "atMs": 0, "progress": true, "timeoutMs": 10000},
+             {"kind": "call", "call": "aborted", "atMs": 0, "timeoutMs": 10000}, {"kind": "abort", "call": "aborted", "atMs": 1},
+             {"kind": "close", "atMs": 200}]}
+JSON
+  limit=(); if command -v timeout >/dev/null 2>&1; then limit=(timeout 60); fi
+  if "${limit[@]}" java -XX:+DisplayVMOutputToStderr -Xlog:disable -Xlog:all=warning:stderr -XX:ArchiveClassesAtExit="$cache/client.jsa.new" \
+      -cp "$cache/testbed.jar" dev.mcpsim.sdktestbed.Client "$cache/client-training.json" >/dev/null 2>"$cache/client-training.log"; then
+    [[ -f "$cache/client.jsa.new" ]] && mv -f "$cache/client.jsa.new" "$cache/client.jsa"
+  fi
   kill -TERM "$server"; wait "$server" || true
   [[ -f "$cache/testbed.jsa.new" ]] && mv -f "$cache/testbed.jsa.new" "$cache/testbed.jsa"
 else
   kill -TERM "$server" 2>/dev/null; wait "$server" || true
 fi
 [[ -f "$cache/testbed.jsa" ]] || echo "testbed sdk-java: note: no class-data archive (see $cache/training.log): start-up is slower, nothing else changes"
+[[ -f "$cache/client.jsa" ]] || echo "testbed sdk-java: note: no client class-data archive (see $cache/client-training.log): the client starts slower, nothing else changes"
+# The client's ready file: this jar has the client (a jar built before it did not).
+echo "$hash" > "$cache/client.ready"
 echo "$hash" > "$cache/source.sha256"
 echo "testbed sdk-java: ready (mcp $version, $pinned, $(elapsed) s)"
