@@ -67,6 +67,7 @@ const SHOWN: readonly { language: SdkTestbedLanguage; has: string; fixed?: strin
   { language: 'typescript', has: '1.32.2', fixed: '2.4.0', scenario: 'server-cancel-id-0', transport: 'stdio', invariant: 'client.server-cancel-handler-told', why: "1.x _oncancel drops a cancel of request id 0 (if (!requestId)); 2.x checks === undefined" },
   { language: 'python', has: '1.30.0', fixed: '2.0.0', scenario: 'timeout', transport: 'stdio', invariant: 'client.cancel-on-timeout', why: 'mcp 1.x raises McpError 408 on a timeout and sends no notifications/cancelled (mcp/shared/session.py)' },
   { language: 'python', has: '1.30.0', fixed: '2.0.0', scenario: 'close', transport: 'http', invariant: 'client.close-settles', why: "mcp 1.x's receive loop never fans CONNECTION_CLOSED out to the calls in flight" },
+  { language: 'java', has: '2.1.0', scenario: 'abort', transport: 'stdio', invariant: 'client.cancel-on-abort', why: "the Java SDK's McpClientSession.sendRequest has no cancel hook: disposing the call sends nothing (no release has client cancellation)" },
   { language: 'rust', has: '2.1.0', fixed: '2.2.0', scenario: 'server-cancel', transport: 'stdio', invariant: 'client.server-cancel-no-response', why: "rmcp 2.1.0 writes the cancelled handler's error as a response (rust-sdk #957, fixed in 2.2.0)" },
 ];
 

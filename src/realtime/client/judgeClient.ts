@@ -145,7 +145,9 @@ export function judgeClientRun(scenario: ClientScenario, run: ClientRun, options
     const method = request?.frame.method ?? 'request';
     if (answer) fire('client.server-cancel-no-response', `the server cancelled its ${method} ${id}, and the client answered it ${Math.round(answer.t - c.t)} ms later`);
     const handled = run.events.some((e) => e.event === 'server-request' && e.method === method);
-    const told = run.events.some((e) => e.event === 'server-request-cancelled' && e.method === method);
+    // Told by the cancel, not by the close that ends every handler anyway.
+    const closing = run.events.find((e) => e.event === 'close')?.t ?? Infinity;
+    const told = run.events.some((e) => e.event === 'server-request-cancelled' && e.method === method && e.t < closing);
     if (handled && !told && scenario.script.serverRequests.hang) fire('client.server-cancel-handler-told', `the server cancelled its ${method} ${id}, and the client's handler was never told`);
   }
 
