@@ -43,6 +43,7 @@ export interface CheckTargetFlags {
   out?: string;
   replay?: string;
   updateBaseline?: boolean;
+  duplicateIds?: boolean;
 }
 
 /** The transports a test bed can offer: stdio and each Streamable HTTP mode. */
@@ -148,7 +149,7 @@ export async function checkTargetCommand(flags: CheckTargetFlags): Promise<numbe
     checkTransport(testbed, transport);
     console.log(`  sdk           ${testbed.manifest.sdk.name} ${testbed.version}${testbed.pinned ? '' : ' (unpinned)'}`);
     console.log(`  transport     ${transport} (offers ${['stdio', ...testbed.modes.map((m) => `http-${m}`)].join(', ')})`);
-    console.log(`  runs          ${runs}`);
+    console.log(`  runs          ${runs}${flags.duplicateIds ? ' (some calls reuse the id of a call in flight: --duplicate-ids)' : ''}`);
     for (const l of testbed.lacks) console.log(pc.yellow(`  lacks         ${l}`));
     const baseline = loadTestbedBaseline(language, testbed.version);
     console.log(`  baseline      ${baseline ? `${baseline.entries.filter((e) => e.transport === transport).length} known finding(s) on ${transport}` : 'none yet (every finding is new)'}`);
@@ -160,6 +161,7 @@ export async function checkTargetCommand(flags: CheckTargetFlags): Promise<numbe
       ...(flags.parallel !== undefined && { parallel: flags.parallel }),
       ...(flags.rateRuns !== undefined && { rateRuns: flags.rateRuns }),
       shrink: flags.shrink !== false,
+      ...(flags.duplicateIds && { duplicateIds: true }),
       onProgress: (done, total) => {
         if (done === total || done - shown >= Math.max(1, Math.ceil(total / 10))) {
           shown = done;

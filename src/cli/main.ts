@@ -126,6 +126,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--md <file>', 'with --target: also write a Markdown report')
     .option('--update-baseline', "with --target: write the release's confirmed findings on this transport as its baseline (properties/baselines/testbeds/)")
     .option('--replay <file>', "with --target: run a replay file's minimal case --rate-runs times and report its rate")
+    .option('--duplicate-ids', 'with --target: some generated calls reuse the id of a call in flight (what the SDK does with it: go-sdk #1004)')
     .option('--client', "with --target: judge the SDK's client instead: its test-bed client against mcp-sim's scripted server, every client scenario over stdio and HTTP (--transport stdio|http, --runs per scenario, default 3)")
     .option('--scenario <list>', 'with --client: only these client scenarios, comma-separated')
     .addHelpText('after', CHECK_EXIT_HELP)
@@ -141,8 +142,8 @@ export async function main(argv: readonly string[]): Promise<number> {
         return;
       }
       if (opts.target !== undefined) {
-        const { target, sdkVersion, transport, runs, seed, parallel, rateRuns, shrink, json, junit, md, out, replay, updateBaseline } = opts;
-        code = await (await commands.checkTarget()).checkTargetCommand({ target, sdkVersion, transport, runs, seed, parallel, rateRuns, shrink, json, junit, md, out, replay, updateBaseline });
+        const { target, sdkVersion, transport, runs, seed, parallel, rateRuns, shrink, json, junit, md, out, replay, updateBaseline, duplicateIds } = opts;
+        code = await (await commands.checkTarget()).checkTargetCommand({ target, sdkVersion, transport, runs, seed, parallel, rateRuns, shrink, json, junit, md, out, replay, updateBaseline, duplicateIds });
         return;
       }
       const { out: reproDir, json: jsonFile, junit: junitFile, report: markdownFile, ...rest } = opts;
@@ -478,6 +479,7 @@ interface CheckFlags extends WorkloadFlags {
   replay?: string;
   client?: boolean;
   scenario?: string;
+  duplicateIds?: boolean;
 }
 
 /** The help of `--spec` (check, replay). */
