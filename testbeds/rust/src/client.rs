@@ -129,20 +129,13 @@ impl ClientHandler for Client {
         let mut info = serde_json::to_value(InitializeRequestParams::default()).unwrap_or_else(|_| json!({}));
         info["capabilities"] = json!({"sampling": {}, "elicitation": {}, "roots": {}});
         info["clientInfo"] = json!({"name": "mcp-sim-client", "version": "0.1.0"});
-        // rmcp 3.x's default is its LATEST, 2026-07-28, an era without the initialize
-        // handshake, whose client ignores a server's notifications/cancelled of its own
-        // requests (it takes them for subscription cancels): offer 2025-11-25 instead, the
-        // newest version with the handshake (rmcp's `LATEST_WITH_INITIALIZE`), the protocol the
-        // scripted server speaks. MCP_SIM_PROTOCOL_VERSION overrides it (`default`: the SDK's own).
-        let version = std::env::var("MCP_SIM_PROTOCOL_VERSION").unwrap_or_default();
-        match version.as_str() {
-            "default" => {}
-            "" => {
-                if info["protocolVersion"].as_str().is_some_and(|v| v >= "2026-07-28") {
-                    info["protocolVersion"] = json!("2025-11-25");
-                }
+        // The SDK's own protocol version (rmcp 3.x offers its LATEST, 2026-07-28; the scripted
+        // server answers 2025-11-25, the newest it scripts, and rmcp goes on with that).
+        // MCP_SIM_PROTOCOL_VERSION=<v> offers another one.
+        if let Ok(v) = std::env::var("MCP_SIM_PROTOCOL_VERSION") {
+            if !v.is_empty() && v != "default" {
+                info["protocolVersion"] = json!(v);
             }
-            v => info["protocolVersion"] = json!(v),
         }
         serde_json::from_value(info).unwrap_or_default()
     }
