@@ -36,7 +36,7 @@ export const LONG_COMMANDS: readonly LongCommand[] = [
   { command: GEMINI, by: 'npm run fuzz:testbed', why: 'installs the server from the npm registry first' },
   { command: 'npx mcp-sim fuzz --stdio "node_modules/.cache/mcp-sim/testbeds/python/venv/bin/python examples/servers/python/cancel_not_wired.py" --runs 6 --rate-runs 3', by: 'test/docs/testbedCommands.test.ts', why: 'real time, Python start-up ~1 s per process; needs the test beds (npm run testbeds)' },
   { command: 'npx mcp-sim check --target go --client --transport stdio --scenario close --runs 1', by: 'test/testbeds/clients.test.ts', why: 'needs the Go test bed (npm run testbeds:sdk); the test runs it as printed' },
-  { command: 'npx mcp-sim check --target go --client', by: 'npm run docs:long', why: 'real time: 15 client scenarios, 3 runs each, over stdio and HTTP (about 2 minutes)' },
+  { command: 'npx mcp-sim check --target go --client', by: 'npm run docs:long', why: 'real time: 16 client scenarios, 3 runs each, over stdio and HTTP (about 2 minutes)' },
   { command: 'npm run sdks:clients', by: 'npm run sdks:clients', why: 'every SDK client, newest and oldest release, real time (tens of minutes)' },
   { command: 'npx mcp-sim check --target go --runs 20', by: 'npm run docs:long', why: 'real time on the Go test bed, installed first where it is not (test/testbeds/checkTarget.test.ts runs a short one on the TypeScript bed)' },
   { command: 'npx mcp-sim check --target python --sdk-version 2.0.0 --runs 20', by: 'npm run docs:long', why: 'real time, Python start-up of seconds per process; installs that release first' },

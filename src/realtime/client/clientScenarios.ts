@@ -160,6 +160,21 @@ export const CLIENT_SCENARIOS: readonly ClientScenario[] = [
     expect: { c1: 'result' },
   },
   {
+    name: 'server-cancel-elicitation',
+    question: 'the server cancels its own elicitation request: is the client handler told, and is the request left unanswered?',
+    plan: {
+      calls: {
+        c1: {
+          steps: [{ kind: 'request', method: 'elicitation/create', cancelAfterMs: 200, graceMs: 400 }],
+          end: { kind: 'result' },
+          onCancel: 'stop',
+        },
+      },
+    },
+    script: { actions: [{ kind: 'call', call: 'c1', atMs: 0 }], serverRequests: { delayMs: 0, hang: true }, deadlineMs: 3000 },
+    expect: { c1: 'result' },
+  },
+  {
     name: 'server-cancel-id-0',
     question: 'the same, with the server request numbered 0: is a cancel of request id 0 honoured?',
     plan: {
