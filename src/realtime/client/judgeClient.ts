@@ -164,8 +164,10 @@ export function judgeClientRun(scenario: ClientScenario, run: ClientRun, options
     const end = run.wire.find((w) => w.event === 'eof' || w.event === 'exit');
     const closed = run.events.find((e) => e.event === 'closed');
     const late = end && closed && run.clockOffsetMs !== undefined ? end.t - (closed.t + run.clockOffsetMs) : undefined;
-    if (!end) fire('client.close-ends-server', "the client ended without closing its stdio server's input or signalling it (the server was left to its fuse or killed with the client)");
-    else if (late !== undefined && late > LINGER_MS / 2) fire('client.close-ends-server', `the client's close left its stdio server running: its input ended ${Math.round(late)} ms after the close returned, when the client process exited`);
+    // A close that never returned (no `closed`) is client.close-settles' finding: the server then
+    // ends with the client's process, whichever way the race of its exit goes.
+    if (closed && !end) fire('client.close-ends-server', "the client ended without closing its stdio server's input or signalling it (the server was left to its fuse or killed with the client)");
+    else if (closed && late !== undefined && late > LINGER_MS / 2) fire('client.close-ends-server', `the client's close left its stdio server running: its input ended ${Math.round(late)} ms after the close returned, when the client process exited`);
   } else if (!run.wire.some((w) => w.event === 'session-deleted')) {
     fire('client.close-deletes-session', 'the client ended without an HTTP DELETE of its session');
   }
