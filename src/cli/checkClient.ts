@@ -7,6 +7,7 @@ import { CLIENT_INVARIANTS } from '../realtime/client/judgeClient.ts';
 import type { ClientTransport } from '../realtime/client/runClientScenario.ts';
 import type { SdkTestbed, SdkTestbedClient } from '../realtime/testbed/index.ts';
 import { writeFileAtomic, writeJsonAtomic } from '../util/atomicWrite.ts';
+import { TOOL, type PackageId } from '../util/toolVersion.ts';
 import { BadInput, badInputExit, languageOf, resolveTestbed } from './checkTarget.ts';
 import { JSON_TO_STDOUT } from './commandHelp.ts';
 
@@ -39,10 +40,13 @@ export interface ClientBaseline {
   readonly entries: readonly ClientBaselineEntry[];
 }
 
-/** A client check's report: real time, every finding with its rate. */
+/** A client check's report (schemas/report.schema.json, `clientCheck`): real time, every finding with its rate. */
 export interface ClientCheckReport {
+  readonly schemaVersion: 1;
   readonly kind: 'client-check';
   readonly clock: 'real';
+  readonly mode: 'black box, real time';
+  readonly tool: PackageId;
   readonly language: string;
   readonly sdk: string;
   readonly version: string;
@@ -120,6 +124,15 @@ export function clientMarkdownReport(report: ClientCheckReport): string {
   return lines.join('\n');
 }
 
+/** The report of a client check: the SDK release, its client's options and lacks, each scenario's result. */
+export function clientCheckReport(
+  release: Pick<ClientCheckReport, 'language' | 'sdk' | 'version'>,
+  client: Pick<SdkTestbedClient, 'options' | 'lacks'>,
+  results: readonly ClientScenarioResult[],
+): ClientCheckReport {
+  return { schemaVersion: 1, kind: 'client-check', clock: 'real', mode: 'black box, real time', tool: TOOL, ...release, options: client.options, lacks: client.lacks, results };
+}
+
 const commandOf = (language: string, version: string, rest: string) => `npx mcp-sim check --target ${language} --sdk-version ${version} --client${rest}`;
 
 /**
@@ -154,7 +167,7 @@ export async function checkClientCommand(flags: CheckClientFlags): Promise<numbe
         })),
       );
     }
-    const report: ClientCheckReport = { kind: 'client-check', clock: 'real', language, sdk: testbed.manifest.sdk.name, version: testbed.version, options: client.options, lacks: client.lacks, results };
+    const report = clientCheckReport({ language, sdk: testbed.manifest.sdk.name, version: testbed.version }, client, results);
     const text = formatClientReport(report);
     if (flags.json === JSON_TO_STDOUT) process.stderr.write(`${text}\n`);
     else console.log(text);

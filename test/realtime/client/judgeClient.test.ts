@@ -1,5 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { clientCheckReport } from '../../../src/cli/checkClient.ts';
+import { ajvValidator } from '../../../src/fuzz/ajvValidator.ts';
+import { checkClient } from '../../../src/realtime/client/checkClient.ts';
 import { CLIENT_SCENARIOS, clientScenario } from '../../../src/realtime/client/clientScenarios.ts';
 import { CLIENT_INVARIANTS, judgeClientRun, type ClientInvariantId } from '../../../src/realtime/client/judgeClient.ts';
 import { runClientScenario, type ClientTransport } from '../../../src/realtime/client/runClientScenario.ts';
@@ -51,5 +55,18 @@ describe.concurrent('the client judge', () => {
     const s = clientScenario('reset-on-progress')!;
     const judged = judgeClientRun(s, await runClientScenario(client(), s, 'stdio'), []);
     expect(judged.notJudged).toEqual(['c1: resetTimeoutOnProgress (the SDK has no such caller option)']);
+  }, 30_000);
+});
+
+describe('the client check report', () => {
+  it('validates against schemas/report.schema.json (clientCheck), and the schema is not a rubber stamp', async () => {
+    const validate = ajvValidator(JSON.parse(readFileSync(new URL('../../../schemas/report.schema.json', import.meta.url), 'utf8')) as object);
+    const results = await checkClient(client('no-cancel-on-abort'), [clientScenario('abort')!, clientScenario('result')!], 'stdio', { runs: 1, options: OPTIONS });
+    const report = JSON.parse(JSON.stringify(clientCheckReport({ language: 'typescript', sdk: 'raw-client', version: '0.0.0' }, { options: OPTIONS, lacks: [] }, results))) as Record<string, unknown>;
+    expect(validate(report) ? 'valid' : validate.errors()).toBe('valid');
+    expect((report['results'] as { findings: { invariant: string }[] }[])[0]!.findings.map((f) => f.invariant)).toEqual(['client.cancel-on-abort']);
+    const { mode: _mode, ...noMode } = report;
+    expect(validate(noMode)).toBe(false);
+    expect(validate({ ...report, results: [{ ...(report['results'] as object[])[0], transport: 'carrier-pigeon' }] })).toBe(false);
   }, 30_000);
 });
