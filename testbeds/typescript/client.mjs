@@ -16,10 +16,8 @@
 // - 2.x, `@modelcontextprotocol/client`: handlers keyed by method name, given `ctx.mcpReq` (`id`,
 //   `signal`); `callTool(params, options)`; the server's errors are `ProtocolError`, the SDK's own
 //   are `SdkError` with a string code.
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { releaseModules } from './sdk.mjs';
 
 /** One side-channel line, written at once (stderr is synchronous for pipes and files). */
 const writeEvent = (body) => process.stderr.write(`mcp-sim-event ${JSON.stringify(body)}\n`);
@@ -30,13 +28,7 @@ const fail = (message) => {
 
 /** Loads the client API of the release in `dir` (a directory with node_modules/@modelcontextprotocol/…). */
 async function loadClientSdk(dir) {
-  const cacheDir = resolve(dir);
-  const require = createRequire(join(cacheDir, 'package.json'));
-  const load = async (spec) => import(pathToFileURL(require.resolve(spec)).href);
-  const versionOf = (name) => {
-    const file = join(cacheDir, 'node_modules', name, 'package.json');
-    return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).version : undefined;
-  };
+  const { load, versionOf } = releaseModules(dir);
 
   const v1 = versionOf('@modelcontextprotocol/sdk');
   if (v1 !== undefined) {

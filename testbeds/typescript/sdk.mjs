@@ -25,10 +25,11 @@ import { pathToFileURL } from 'node:url';
  */
 
 /**
- * Loads the release in `cacheDir` (a directory with node_modules/@modelcontextprotocol/…).
- * @param {string} cacheDir
+ * How to import a module of the release in `dir` (its node_modules/@modelcontextprotocol/…) and
+ * read a package's version: shared by the server (here) and the client (client.mjs).
+ * @param {string} dir
  */
-export async function loadSdk(dir) {
+export function releaseModules(dir) {
   const cacheDir = resolve(dir);
   const require = createRequire(join(cacheDir, 'package.json'));
   const load = async (spec) => import(pathToFileURL(require.resolve(spec)).href);
@@ -37,6 +38,15 @@ export async function loadSdk(dir) {
     const file = join(cacheDir, 'node_modules', name, 'package.json');
     return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).version : undefined;
   };
+  return { load, versionOf };
+}
+
+/**
+ * Loads the release in `cacheDir` (a directory with node_modules/@modelcontextprotocol/…).
+ * @param {string} cacheDir
+ */
+export async function loadSdk(dir) {
+  const { load, versionOf } = releaseModules(dir);
 
   const v1 = versionOf('@modelcontextprotocol/sdk');
   if (v1 !== undefined) {
