@@ -2,6 +2,7 @@ import { runChecked } from '../check/index.ts';
 import { resolveCampaignOptions, type CampaignOptions, type Env, type ResolvedCampaignOptions } from '../options/index.ts';
 import { defaultSdk, type SdkAdapter } from '../sdk/index.ts';
 import type { KnownCauses } from './knownCauses.ts';
+import type { ShrinkMemo } from './shrinkMemo.ts';
 import { runCampaign, type CampaignHooks, type CampaignReport } from './runCampaign.ts';
 import { CampaignWorkers } from './workerPool.ts';
 
@@ -13,6 +14,10 @@ export interface CampaignContext {
   readonly workers?: CampaignWorkers;
   /** The SDK release's known causes (`knownCausesOf(loadBaseline(…))`): findings are told apart by them. @default NO_KNOWN_CAUSES */
   readonly known?: KnownCauses;
+  /** The release's kept shrinks, and where to keep new ones (`CampaignHooks`). */
+  readonly shrinkMemo?: ShrinkMemo;
+  readonly recordShrinks?: ShrinkMemo;
+  readonly onShrinksKept?: CampaignHooks['onShrinksKept'];
 }
 
 /** Worker threads for campaigns on `sdk`: as many as `options.workers`, none (undefined) for 1. */
@@ -39,6 +44,9 @@ export async function campaignOn(
       ...(onProgress && { onProgress }),
       ...(context.signal && { signal: context.signal }),
       ...(context.known && { known: context.known }),
+      ...(context.shrinkMemo && { shrinkMemo: context.shrinkMemo }),
+      ...(context.recordShrinks && { recordShrinks: context.recordShrinks }),
+      ...(context.onShrinksKept && { onShrinksKept: context.onShrinksKept }),
       ...((context.workers ?? owned) && { executor: context.workers ?? owned }),
     });
   } finally {

@@ -11,6 +11,7 @@ import { minimize } from './minimize.ts';
 import { rateChecks, type RateReport } from './rateCheck.ts';
 import { addKnockOns, copyEntry, countedFindings, countsAs, foldsUnderRoot, knockOnsOf, mergeKnockOns, type FoundEntry, type KnockOnSummary } from './rootCauses.ts';
 import { shardRange, type CaseRange } from './shard.ts';
+import { shrinkTaskKey, type ShrinkMemo, type StoredShrink } from './shrinkMemo.ts';
 import { caseAt, caseSeed, simCaseArbitrary, type SimCase } from './simCase.ts';
 
 /** Runs one scenario and judges it: the oracle's `runChecked`, or any stand-in for tests. */
@@ -83,6 +84,15 @@ export interface CampaignHooks {
    * otherwise `runner` runs everything in this thread.
    */
   readonly executor?: CaseExecutor;
+  /**
+   * The SDK release's kept shrinks (`shrinkMemo.ts`): a shrink task found there is not shrunk
+   * again; its kept case is run once, and used if it still shows the invariant.
+   */
+  readonly shrinkMemo?: ShrinkMemo;
+  /** Where to keep every shrink this campaign does (`check --record-shrinks`); the memo is not read then. */
+  readonly recordShrinks?: ShrinkMemo;
+  /** How many of the counterexamples came from `shrinkMemo`, of how many, once shrinking is done. */
+  readonly onShrinksKept?: (kept: number, total: number) => void;
 }
 
 /** A minimal reproduction of one invariant's failure. */
@@ -463,23 +473,50 @@ async function shrinkAll(
 ): Promise<FindingSummary[]> {
   const tasks: ShrinkTask[] = findings.map((f) => ({ invariant: f.invariant, fcSeed: caseSeed(options.seed, shrunkFrom(f)), ...(f.fresh && { fresh: true }) }));
   const settings: ShrinkSettings = { workload: options.workload, shrinkTimeMsMax: options.shrinkTimeMsMax, ...(hooks.known && { known: hooks.known }) };
-  const onDone = (done: number) => hooks.onProgress?.(done, tasks.length, 'shrink');
-  let counterexamples: (Counterexample | undefined)[];
+  const workload = workloadKey(options.workload);
+  const keyOf = (task: ShrinkTask) => shrinkTaskKey(task, workload, hooks.known);
+  // Kept shrinks first (one run each); only the tasks without one are shrunk.
+  const kept: (Counterexample | undefined)[] = [];
+  for (const task of tasks) kept.push(hooks.shrinkMemo && !hooks.recordShrinks && !cut() ? await keptCounterexample(task, hooks.shrinkMemo.get(keyOf(task)), hooks) : undefined);
+  const todo = tasks.filter((_, i) => kept[i] === undefined);
+  const onDone = (done: number) => hooks.onProgress?.(tasks.length - todo.length + done, tasks.length, 'shrink');
+  let shrunk: (Counterexample | undefined)[];
   if (executor) {
-    counterexamples = await executor.shrinkAll(tasks, settings, { cut, onDone });
+    shrunk = await executor.shrinkAll(todo, settings, { cut, onDone });
   } else {
-    counterexamples = [];
+    shrunk = [];
     // One cache for every task: the invariants one case breaks shrink through the same candidates.
     const judged = new JudgedCases();
-    for (const task of tasks) {
-      counterexamples.push(cut() ? undefined : await shrinkCounterexample(task, { runner: hooks.runner, ...settings, cut, judged }));
-      onDone(counterexamples.length);
+    for (const task of todo) {
+      shrunk.push(cut() ? undefined : await shrinkCounterexample(task, { runner: hooks.runner, ...settings, cut, judged }));
+      onDone(shrunk.length);
     }
   }
+  todo.forEach((task, i) => {
+    const c = shrunk[i];
+    if (c && hooks.recordShrinks && !cut()) hooks.recordShrinks.set({ key: keyOf(task), case: c.case, fcPath: c.fcPath, shrinks: c.shrinks, removals: c.removals });
+  });
+  hooks.onShrinksKept?.(tasks.length - todo.length, tasks.length);
+  let next = 0;
+  const counterexamples = kept.map((k) => k ?? shrunk[next++]);
   return findings.map((f, i) => {
     const counterexample = counterexamples[i];
     return counterexample ? { ...f, counterexample } : f;
   });
+}
+
+/**
+ * The counterexample a kept shrink gives: its case run once, as `shrinkCounterexample` runs its
+ * result; undefined when there is none, or when the case no longer shows the invariant (the task
+ * is then shrunk as usual).
+ */
+async function keptCounterexample(task: ShrinkTask, stored: StoredShrink | undefined, hooks: CampaignHooks): Promise<Counterexample | undefined> {
+  if (!stored) return undefined;
+  const c = stored.case;
+  const { result, findings } = await hooks.runner(c.scenario, { tape: c.tape, seed: c.seed });
+  const known = task.fresh ? (hooks.known ?? NO_KNOWN_CAUSES) : undefined;
+  if (!findings.some((f) => countsAs(f, task.invariant) && !(known && isKnown(known, c, f)))) return undefined;
+  return { case: c, removals: stored.removals, result, findings, fcSeed: task.fcSeed, fcPath: stored.fcPath, shrinks: stored.shrinks };
 }
 
 /**

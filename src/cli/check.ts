@@ -1,6 +1,7 @@
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import pc from 'picocolors';
 import { knownCausesFor } from '../baseline/baseline.ts';
+import { loadShrinkMemo, saveShrinkMemo, shrinkMemoPath } from '../baseline/shrinkMemoFile.ts';
 import type { KnownCauses } from '../campaign/knownCauses.ts';
 import { causeName, verdictOf } from '../campaign/verdict.ts';
 import { campaignOn } from '../campaign/check.ts';
@@ -32,7 +33,14 @@ export const EXIT_INTERRUPTED = 130;
 
 
 /** `mcp-sim check`: seed first, the resolved options, the campaign, the report, a verdict line. */
-export async function checkCommand(asked: ResolvedCampaignOptions): Promise<number> {
+/**
+ * What `check` does with the release's kept shrinks (`properties/baselines/<sdk>.shrinks.json`):
+ * `kept` takes a kept shrink for a task it has (the default); `fresh` shrinks every task again
+ * (`--fresh-shrinks`); `record` shrinks every task and keeps each in that file (`--record-shrinks`).
+ */
+export type ShrinkMemoUse = 'kept' | 'fresh' | 'record';
+
+export async function checkCommand(asked: ResolvedCampaignOptions, use: { readonly shrinks?: ShrinkMemoUse } = {}): Promise<number> {
   // Loaded before the campaign: a release is imported once, not inside its first run.
   const adapter = await defaultSdk();
   const { options, leftOut, limits } = fitToRelease(asked, adapter);
@@ -60,11 +68,28 @@ export async function checkCommand(asked: ResolvedCampaignOptions): Promise<numb
     if (options.seeds) return await sweepCommand(options, { adapter, sdk, known, signal: interrupt.signal });
     const progress = progressFor(options);
     let report: CampaignReport;
+    let kept: string | undefined;
     try {
-      report = await campaignOn(adapter, options, progress.update, { signal: interrupt.signal, known });
+      const shrinks = use.shrinks ?? 'kept';
+      const memo = shrinks === 'kept' ? loadShrinkMemo(sdk.name, sdk.version) : undefined;
+      const recorded = shrinks === 'record' ? loadShrinkMemo(sdk.name, sdk.version) : undefined;
+      report = await campaignOn(adapter, options, progress.update, {
+        signal: interrupt.signal,
+        known,
+        ...(memo && memo.size > 0 && { shrinkMemo: memo }),
+        ...(recorded && { recordShrinks: recorded }),
+        onShrinksKept: (n, total) => {
+          if (total > 0 && memo && memo.size > 0) kept = `  shrinking     ${n} of ${total} counterexample(s) kept from ${relative(process.cwd(), shrinkMemoPath(sdk.name, sdk.version))} (the same task shrinks to the same case; --fresh-shrinks shrinks them again)`;
+        },
+      });
+      if (recorded) {
+        const file = saveShrinkMemo(sdk.name, sdk.version, recorded, `npx mcp-sim check --seed ${seed} --runs ${runs} --record-shrinks`);
+        console.log(pc.green(`  recorded      ${recorded.size} kept shrink(s) in ${relative(process.cwd(), file)}`));
+      }
     } finally {
       progress.stop();
     }
+    if (kept) console.log(kept);
     return presentCampaign(report, {
       sdk,
       known,

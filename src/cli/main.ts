@@ -106,6 +106,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--shrink', `shrink each invariant's first case to a minimal counterexample (default: ${DEFAULT_SHRINK ? 'on' : 'off'})`)
     .option('--no-shrink', 'report first cases as found, without shrinking')
     .option('--self-check', 'run every case twice and compare trace hashes (harness.deterministic)')
+    .option('--fresh-shrinks', "shrink every counterexample again, even one the SDK release's kept shrinks hold (properties/baselines/<sdk>.shrinks.json)")
+    .option('--record-shrinks', "shrink every counterexample afresh and keep each in the release's kept shrinks (properties/baselines/<sdk>.shrinks.json)")
     .option('--fail-on <level>', `lowest severity beyond the baseline that fails: must (violations), should (warnings too), advice (notes too) (default: ${DEFAULT_FAIL_ON})`)
     .option('--quiet', 'print only the verdict line (and errors): no progress, no report')
     .option('--strict-causes', "also fail on a new cause of a known invariant found outside the baseline's own campaign (other seeds, more runs)")
@@ -165,7 +167,12 @@ export async function main(argv: readonly string[]): Promise<number> {
         seeds: rest.seeds,
         ...(rest.spec !== undefined && { spec: rest.spec as SpecRevision }),
       });
-      code = await (await commands.check()).checkCommand(options);
+      if (rest.freshShrinks && rest.recordShrinks) {
+        process.stderr.write('mcp-sim check: --fresh-shrinks and --record-shrinks: choose one (--record-shrinks shrinks every task afresh anyway).\n');
+        code = 2;
+        return;
+      }
+      code = await (await commands.check()).checkCommand(options, { shrinks: rest.recordShrinks ? 'record' : rest.freshShrinks ? 'fresh' : 'kept' });
     });
 
   program
@@ -480,6 +487,8 @@ interface CheckFlags extends WorkloadFlags {
   client?: boolean;
   scenario?: string;
   duplicateIds?: boolean;
+  freshShrinks?: boolean;
+  recordShrinks?: boolean;
 }
 
 /** The help of `--spec` (check, replay). */
