@@ -275,7 +275,8 @@ export async function duplicateIdProbe(bed: SdkTestbed, transport: SdkTestbedTra
   const described = answers.map((e) => {
     const w = whose(e);
     const on = http ? exOf.get(e.seq) : undefined;
-    const post = on === undefined ? '' : on === ex1 ? ' on c1 POST' : on === ex2 ? ' on c2 POST' : ` on POST#${on}`;
+    const method = trace.find((x) => x.kind === 'http-request' && x.exchange === on);
+    const post = on === undefined ? '' : on === ex1 ? ' on c1 POST' : on === ex2 ? ' on c2 POST' : method?.kind === 'http-request' && method.method === 'GET' ? ' on the GET stream' : ` on exchange #${on}`;
     return { w, post, code: errorCode(e.frame), text: w === 'error' ? `error ${errorCode(e.frame)}${post}` : `${w}'s result${post}` };
   });
   const head2 = trace.find((e): e is Extract<TraceEvent, { kind: 'http-response' }> => e.kind === 'http-response' && e.exchange === ex2);
@@ -291,6 +292,23 @@ export async function duplicateIdProbe(bed: SdkTestbed, transport: SdkTestbedTra
   else if (results.length >= 2) what = http ? `both answered: ${results.map((r) => r.text).join(', ')}` : `both answered (${results.length} answers with the id)`;
   else if (results.length === 1) what = `one lost: only ${results[0]!.text}`;
   else what = 'none answered';
+  if (http && !crashed) {
+    // A POST that carried no answer: closed empty, or still open when the client closed the session.
+    const closeAt = trace.find((e) => e.kind === 'http-request' && (e.raw === true || e.method === 'DELETE'))?.t ?? Infinity;
+    const fates = (
+      [
+        ['c1', ex1],
+        ['c2', ex2],
+      ] as const
+    ).flatMap(([label, ex]) => {
+      if (ex === undefined || described.some((d) => d.post === ` on ${label} POST`)) return [];
+      const head = trace.find((e): e is Extract<TraceEvent, { kind: 'http-response' }> => e.kind === 'http-response' && e.exchange === ex);
+      if (head && head.status >= 400) return [];
+      const end = trace.find((e) => (e.kind === 'sse-end' && e.exchange === ex) || (e.kind === 'http-response' && e.exchange === ex && !(e.contentType ?? '').includes('event-stream')));
+      return [`${label} POST ${end && end.t < closeAt ? 'closed with no answer' : 'open until the close'}`];
+    });
+    if (fates.length) what += `; ${fates.join(', ')}`;
+  }
   const handlers = `handlers started: ${['c1', 'c2'].filter((c) => started.has(c)).join(', ') || 'none'}`;
   return { question: 'duplicate-ids', transport, answer: `${what}; ${handlers}`, times, evidence: evidenceOf(trace), wallMs: Math.round(performance.now() - t0) };
 }
@@ -298,8 +316,8 @@ export async function duplicateIdProbe(bed: SdkTestbed, transport: SdkTestbedTra
 /**
  * Question 4 (stdio, raw frames over an owned process: the handshake of `Target` waits for
  * initialize's answer before it can send anything else). `initialize` (id 0) and at once
- * `notifications/cancelled` naming id 0, both written before any answer is read; then, answered
- * or not, `notifications/initialized` and a `tools/call` (id 1, a program that returns at once).
+ * `notifications/cancelled` naming id 0, both written before any answer is read, and a `ping`
+ * (its answer tells the server read past the cancel; initialize gets 1 s more); then, answered or not, `notifications/initialized` and a `tools/call` (id 1, a program that returns at once).
  * Answers whether initialize is still answered, whether the session then works, or the process
  * crashed. The process is stopped the stdio way (`stopOwned`) so none outlives the probe.
  */
@@ -373,8 +391,12 @@ export async function cancelInitializeProbe(bed: SdkTestbed, waitMs = 3_000): Pr
     });
     send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: REQUESTED_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'mcp-sim-probe', version: '0' } } });
     send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 0, reason: 'mcp-sim cancels initialize' } });
-    // A JVM or a venv start can take a while: the bound is the start-up's, not the probe's.
-    init = await waitAnswer(0, 20_000);
+    // A ping after the cancel: its answer shows the server has read past the cancel (a JVM or a
+    // venv start can take a while: that bound is the start-up's); initialize then gets 1 s more.
+    send({ jsonrpc: '2.0', id: 'mcp-sim-ping', method: 'ping' });
+    const deadline = performance.now() + 20_000;
+    while (performance.now() < deadline && !gone && !frames.some((x) => isJsonObject(x) && (x.id === 0 || x.id === 'mcp-sim-ping'))) await new Promise((r) => setTimeout(r, 10));
+    init = await waitAnswer(0, 1_000);
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: TESTBED_TOOL, arguments: runArgs({ steps: [], end: { kind: 'result' }, onAbort: 'honour' }, 'c1') } });
     call = await waitAnswer(1, waitMs);
