@@ -243,8 +243,9 @@ export const DUP_GAP_MS = 20;
 
 /**
  * Question 3 (stdio, stateful SSE HTTP): `c1` (sleep 300 ms then result) and, 20 ms after it,
- * `c2` (sleep 50 ms then result) with c1's id. Which answer is whose is told by time, with the
- * side channel's `call` labels: an answer read before c1's handler could have ended is c2's.
+ * `c2` (sleep 50 ms then result) with c1's id. Which answer is whose is told by the side channel:
+ * results come out in the order their handlers end (`handler-end` names the `call`); without it,
+ * by time (a result read before c1's handler could have ended is c2's).
  * Classes: both answered (HTTP: each on its own POST, or cross-wired: c1's POST gets c2's
  * answer, or c2's POST c1's), the second rejected (error code or HTTP status), one lost (which one), none, or the
  * process crashed.
@@ -270,8 +271,16 @@ export async function duplicateIdProbe(bed: SdkTestbed, transport: SdkTestbedTra
   const http = transport !== 'stdio';
   const exOf = exchangeOfSeq(trace);
   const [ex1, ex2] = exchangeOfSend(trace, (f) => isJsonObject(f) && f.method === 'tools/call');
-  // Whose answer: an answer read before c1's 300 ms could be over is c2's (50 ms); an error is a rejection.
-  const whose = (e: Extract<TraceEvent, { kind: 'deliver' }>) => (errorCode(e.frame) !== undefined ? 'error' : e.t - c1At < DUP_FIRST_MS - 60 ? 'c2' : 'c1');
+  // Whose answer: the SDK writes a result when its handler ends, so the k-th result is the k-th
+  // handler to end with a result (the side channel's `call` label); without the side channel, a
+  // result read before c1's 300 ms could be over is c2's (50 ms). An error is a rejection.
+  const ends = side.filter(({ e }) => e.event === 'handler-end' && e.outcome === 'result').map(({ e }) => e.call);
+  let k = 0;
+  const whose = (e: Extract<TraceEvent, { kind: 'deliver' }>) => {
+    if (errorCode(e.frame) !== undefined) return 'error';
+    const byEnd = ends[k++];
+    return byEnd === 'c1' || byEnd === 'c2' ? byEnd : e.t - c1At < DUP_FIRST_MS - 60 ? 'c2' : 'c1';
+  };
   const described = answers.map((e) => {
     const w = whose(e);
     const on = http ? exOf.get(e.seq) : undefined;
