@@ -16,6 +16,10 @@ import {
  * installed test beds: only answers that reproduced 3 of 3 in the generating run and in runs of
  * their own, each probe run once here. Black box, real time. A release that is not installed
  * shows as a skipped test that says how to install it.
+ *
+ * Not asserted, because they race: go-sdk (v1.6.1 and v1.8.0) honours a cancel of initialize
+ * when it reads it before initialize is done (error 0 "context canceled", then every request
+ * "invalid during session initialization"), 1 or 2 runs of 3.
  */
 
 interface Expected {
@@ -33,8 +37,6 @@ interface Expected {
 const EXPECTED: readonly Expected[] = [
   { language: 'go', version: 'v1.6.1', question: 'duplicate-ids', transport: 'http-stateful-sse', says: /^cross-wired: c1's result on c2 POST/, why: 'go-sdk v1.6.1 hands c1\'s answer to the POST of the duplicate (go-sdk #1004)' },
   { language: 'go', version: 'v1.8.0', question: 'duplicate-ids', transport: 'http-stateful-sse', says: /^rejected: error -32600 on c2 POST; c1's result on c1 POST/, not: /cross-wired/, why: 'go-sdk v1.8.0 rejects the duplicate on its own POST' },
-  { language: 'go', version: 'v1.8.0', question: 'cancel-initialize', transport: 'stdio', says: /^initialize answered error 0; tools\/call error 0$/, why: 'go-sdk v1.8.0 honours a cancel of initialize and the session never leaves initialization' },
-  { language: 'go', version: 'v1.6.1', question: 'cancel-initialize', transport: 'stdio', says: /^initialize answered; session works$/, why: 'go-sdk v1.6.1 ignores a cancel of initialize' },
   { language: 'java', version: '2.1.0', question: 'cancel-post', transport: 'http-stateful-sse', says: /^the result anyway; cancel POST 202; handler not told$/, why: 'the Java SDK 2.1.0 has no server-side cancellation' },
   { language: 'python', version: '1.27.0', question: 'stdin-eof', transport: 'stdio', says: /^no answer; handler told; exits by itself \(code 0\)$/, why: 'mcp 1.27.0 cancels the handler and exits at stdin EOF (python-sdk #2334)' },
   { language: 'python', version: '1.26.0', question: 'stdin-eof', transport: 'stdio', says: /^no answer; handler ran to its end \(result\); exits by itself \(code 1\) after the handler ends$/, why: 'mcp 1.26.0 does not exit at stdin EOF while a handler runs: it waits for the handler, then exits 1' },
