@@ -41,6 +41,10 @@ const EXPECTED: readonly Expected[] = [
   { language: 'python', version: '1.27.0', question: 'stdin-eof', transport: 'stdio', says: /^no answer; handler told; exits by itself \(code 0\)$/, why: 'mcp 1.27.0 cancels the handler and exits at stdin EOF (python-sdk #2334)' },
   { language: 'python', version: '1.26.0', question: 'stdin-eof', transport: 'stdio', says: /^no answer; handler ran to its end \(result\); exits by itself \(code 1\) after the handler ends$/, why: 'mcp 1.26.0 does not exit at stdin EOF while a handler runs: it waits for the handler, then exits 1' },
   { language: 'typescript', version: '1.32.2', question: 'cancel-post', transport: 'http-stateful-sse', says: /^hangs \(open 3 s after the cancel\); cancel POST 202; handler told$/, why: 'the TypeScript SDK aborts the handler but leaves the cancelled request\'s SSE stream open' },
+  { language: 'rust', version: '2.1.0', question: 'duplicate-ids', transport: 'http-stateful-sse', says: /^both answered: c2's result on c2 POST, c1's result on the GET stream; c1 POST open until the close/, why: 'rmcp 2.1.0 sends the first call\'s answer on the GET stream once its id has been reused' },
+  { language: 'go', version: 'v1.8.0', question: 'stdin-eof', transport: 'stdio', says: /^no answer; handler told; exits by itself \(code 0\)$/, why: 'go-sdk v1.8.0 cancels the handler at stdin EOF and exits' },
+  { language: 'go', version: 'v1.6.1', question: 'stdin-eof', transport: 'stdio', says: /^no answer; handler ran to its end \(result\); exits by itself \(code 0\) after the handler ends$/, why: 'go-sdk v1.6.1 waits for the handler at stdin EOF' },
+  { language: 'typescript', version: '2.4.0', question: 'cancel-initialize', transport: 'stdio', says: /^initialize not answered; session works$/, why: 'the TypeScript SDK 2.4.0 honours a cancel of initialize (no answer), then serves the session' },
   { language: 'rust', version: '3.11.0', question: 'cancel-post', transport: 'http-stateful-sse', says: /^stream closed, no answer; cancel POST 202; handler told$/, why: 'rmcp 3.11.0 does what the spec asks' },
 ];
 
