@@ -9,3 +9,4 @@ export { checkTestbed, runTestbedCase, testbedBounds, type TestbedCampaignOption
 export { judgeTestbed } from './judgeTestbed.ts';
 export { programOf, programShrinks, testbedCases, testbedPlanArbitrary, testbedProgramArbitrary, TESTBED_PALETTE, type TestbedCaseConstraints } from './testbedCases.ts';
 export { knownInBaseline, loadTestbedBaseline, testbedBaselinePath, updateTestbedBaseline, type TestbedBaseline, type TestbedBaselineEntry } from './testbedBaseline.ts';
+export { cancelPostProbe, stdinEofProbe, duplicateIdProbe, cancelInitializeProbe, probeBehaviours, probeTransports, rated, ratedText, sideChannel, evidenceOf, type BehaviourQuestion, type ProbeAnswer, type RatedAnswer } from './behaviourProbes.ts';
