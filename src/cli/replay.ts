@@ -89,7 +89,8 @@ function otherBaselineVersions(sdk: PackageId): string[] {
   const prefix = basename(baselinePath(sdk.name, '')).replace(/\.json$/, '');
   try {
     const versions = readdirSync(dirname(baselinePath(sdk.name, sdk.version)))
-      .filter((f) => f.startsWith(prefix) && f.endsWith('.json'))
+      // Baselines only: a release's kept shrinks (`<version>.shrinks.json`) sit beside them.
+      .filter((f) => f.startsWith(prefix) && f.endsWith('.json') && !f.endsWith('.shrinks.json'))
       .map((f) => f.slice(prefix.length, -'.json'.length).split('+')[0]!);
     return [...new Set(versions)].filter((v) => v !== sdk.version).sort();
   } catch {
