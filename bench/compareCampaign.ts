@@ -26,6 +26,7 @@ interface Flags {
   runs: string;
   rounds: string;
   profiles: string;
+  installed?: boolean;
 }
 
 const flags = new Command()
@@ -36,6 +37,7 @@ const flags = new Command()
   .option('--runs <n>', 'runs per campaign (with --default: only if given)', '1500')
   .option('--rounds <n>', 'campaigns per tree, alternating', '3')
   .option('--profiles <list>', 'transport profiles of the campaign', 'memory')
+  .option('--installed', "with --default: run each tree's compiled dist/ (as the installed package runs; `npm run build` in both first), not src/ through tsx")
   .parse()
   .opts<Flags>();
 
@@ -54,7 +56,11 @@ function campaignRate(tree: string): number {
 /** Wall seconds of one whole `check` process in `tree` (the default campaign unless --runs is given). */
 function checkWallSeconds(tree: string, runs: string | undefined): number {
   const started = performance.now();
-  const run = spawnSync(process.execPath, ['bin/mcp-sim.js', 'check', '--quiet', ...(runs ? ['--runs', runs] : [])], {
+  // The installed package runs dist/cli/main.js; a clone's bin runs src/ through tsx.
+  const entry = flags.installed
+    ? ['--input-type=module', '-e', 'const { main } = await import(process.argv[1]); process.exitCode = await main(["node", "mcp-sim", ...process.argv.slice(2)]);', join(tree, 'dist/cli/main.js')]
+    : ['bin/mcp-sim.js'];
+  const run = spawnSync(process.execPath, [...entry, 'check', '--quiet', ...(runs ? ['--runs', runs] : [])], {
     cwd: tree,
     encoding: 'utf8',
     env: { ...process.env, NO_COLOR: '1' },
@@ -82,7 +88,7 @@ try {
     }
     const before = median(walls.before);
     const after = median(walls.after);
-    console.log(`check${runs ? ` --runs ${runs}` : ''} (whole process): ${label} ${before.toFixed(1)} s, this tree ${after.toFixed(1)} s (medians of ${flags.rounds}); ${(before / after).toFixed(2)}× shorter`);
+    console.log(`check${runs ? ` --runs ${runs}` : ''} (whole process${flags.installed ? ', compiled dist/' : ', src/ through tsx'}): ${label} ${before.toFixed(1)} s, this tree ${after.toFixed(1)} s (medians of ${flags.rounds}); ${(before / after).toFixed(2)}× shorter`);
   } else {
     const rates = { before: [] as number[], after: [] as number[] };
     for (let round = 0; round < Number(flags.rounds); round++) {
