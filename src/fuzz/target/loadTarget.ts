@@ -10,6 +10,7 @@ import { withSandbox } from '../../sim/withSandbox.ts';
 import { messageOf } from '../../util/errors.ts';
 import { describeValue, type FactoryContext, type ServerFactory } from './serverFactory.ts';
 import { TargetError } from './TargetError.ts';
+import { importModule } from '../../util/importModule.ts';
 
 /** A user's server, ready to be built afresh for each run. */
 export interface FuzzTarget {
@@ -145,7 +146,7 @@ export async function loadTarget(modulePath: string, options: { readonly config?
   const url = pathToFileURL(file).href;
   let imports = 0;
   const importAgain = (candidates: readonly SdkAdapter[]) =>
-    captureAll(candidates, async () => (await import(imports++ === 0 ? url : `${url}?mcp-sim-run=${imports}`)) as Record<string, unknown>);
+    captureAll(candidates, async () => importModule(imports++ === 0 ? url : `${url}?mcp-sim-run=${imports}`));
   let first: Awaited<ReturnType<typeof importAgain>>;
   try {
     first = await guarded(sdks[0]!, () => importAgain(sdks));
