@@ -25,17 +25,26 @@ export function splitSse(buffer: string): { blocks: SseBlock[]; rest: string } {
 
 function parseBlock(raw: string): SseBlock {
   let id: string | undefined;
-  const data: string[] = [];
+  let data: string | undefined;
   let comment = true;
-  for (const line of raw.split('\n')) {
-    if (line.startsWith(':')) continue;
-    comment = false;
-    const colon = line.indexOf(':');
-    const field = colon < 0 ? line : line.slice(0, colon);
-    const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-    if (field === 'id') id = value;
-    else if (field === 'data') data.push(value);
+  // Line by line with indexOf, no array of lines: this runs for every event of every stream.
+  for (let start = 0; start <= raw.length; ) {
+    let end = raw.indexOf('\n', start);
+    if (end < 0) end = raw.length;
+    if (raw.charCodeAt(start) !== 58 /* ':' */) {
+      comment = false;
+      const colon = raw.indexOf(':', start);
+      const hasValue = colon >= 0 && colon < end;
+      const field = raw.slice(start, hasValue ? colon : end);
+      if (field === 'id' || field === 'data') {
+        let from = hasValue ? colon + 1 : end;
+        if (raw.charCodeAt(from) === 32 /* ' ' */ && from < end) from++;
+        const value = raw.slice(from, end);
+        if (field === 'id') id = value;
+        else data = data === undefined ? value : `${data}\n${value}`;
+      }
+    }
+    start = end + 1;
   }
-  const text = data.join('\n');
-  return { raw, comment, ...(id !== undefined && { id }), ...(text !== '' && { data: text }) };
+  return { raw, comment, ...(id !== undefined && { id }), ...(data !== undefined && data !== '' && { data }) };
 }
