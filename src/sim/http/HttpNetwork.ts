@@ -10,7 +10,7 @@ import { HttpConnection } from './HttpConnection.ts';
 import { HttpExchange, type DownItem, type ExchangeState, type SeqFrame } from './HttpExchange.ts';
 import type { ResolvedHttpMode } from './resolveHttpMode.ts';
 import { SimEventStore } from './simEventStore.ts';
-import { splitSse, type SseBlock } from './sse.ts';
+import { SseReader, type SseBlock } from './sse.ts';
 
 /** The endpoint every simulated request goes to. No socket is ever opened. */
 export const MCP_URL = 'http://mcp-sim.test/mcp';
@@ -463,11 +463,8 @@ export class HttpNetwork {
     const reader = body.getReader();
     exchange.serverReader = reader;
     if (exchange.serverGone) void reader.cancel().catch(() => {});
-    const decoder = new TextDecoder();
-    let buffer = '';
-    // Whether the decoder holds no bytes of an unfinished character (every chunk so far ended in `\n`).
-    let whole = true;
-    for (let first = true; ; first = false) {
+    const sse = new SseReader();
+    for (;;) {
       let chunk: ReadableStreamReadResult<Uint8Array>;
       try {
         chunk = await reader.read();
@@ -475,15 +472,9 @@ export class HttpNetwork {
         break;
       }
       if (chunk.done) break;
-      const bytes = chunk.value;
-      const { blocks, rest } = splitSse(buffer + decoder.decode(bytes, { stream: true }));
-      // The SDK writes each event as one chunk, `TextEncoder` output: such a chunk, the whole of
-      // one event and nothing else, is the very bytes the client gets (no re-encoding). Not when
-      // the decoder drops a byte-order mark (only at the start) or keeps bytes of a character.
-      const alone = whole && buffer === '' && rest === '' && blocks.length === 1 && bytes[bytes.length - 1] === 0x0a && !(first && bytes[0] === 0xef);
-      whole = bytes[bytes.length - 1] === 0x0a;
-      buffer = rest;
-      for (const block of blocks) this.serverWrites(exchange, block, alone ? bytes : undefined);
+      // The SDK writes each event as one chunk: such a chunk is the very bytes the client gets.
+      const { blocks, alone } = sse.read(chunk.value);
+      for (const block of blocks) this.serverWrites(exchange, block, alone ? chunk.value : undefined);
     }
     if (!exchange.serverGone) {
       this.host.record({ kind: 'sse-end', at: 'server', conn: exchange.conn, exchange: exchange.id });
