@@ -1,4 +1,12 @@
 import type { SimClientTransport, SimServerTransport } from '../../sdk/SdkAdapter.ts';
+import type { JsonValue } from '../../util/json.ts';
+
+/** A frame the server's SDK sent: its JSON text, its seq, and the frame as the trace has it. */
+export interface SentFrame {
+  readonly text: string;
+  readonly seq: number;
+  readonly frame: JsonValue;
+}
 
 /**
  * One connection of the http profile: the client transport, whose `fetch` leads into the
@@ -11,7 +19,7 @@ export class HttpConnection {
   /** Stateful mode only. */
   server: SimServerTransport | undefined;
   /** Frames the server's SDK sent and no stream or body has carried yet, by their JSON text. */
-  private readonly unsent: { text: string; seq: number }[] = [];
+  private readonly unsent: SentFrame[] = [];
 
   constructor(
     readonly conn: number,
@@ -24,14 +32,17 @@ export class HttpConnection {
     return this.client.closed || (this.server?.closed ?? false);
   }
 
-  noteSend(text: string, seq: number): void {
-    this.unsent.push({ text, seq });
+  noteSend(sent: SentFrame): void {
+    this.unsent.push(sent);
   }
 
-  /** The seq of the oldest matching `send`, or `undefined` (the text was not sent by the SDK: a replay). */
-  takeSend(text: string): number | undefined {
+  /**
+   * The oldest `send` of this text (its seq, and the frame the trace recorded for it, which the
+   * body or stream carrying it shares), or `undefined` (the text was not sent by the SDK: a replay).
+   */
+  takeSend(text: string): SentFrame | undefined {
     const at = this.unsent.findIndex((u) => u.text === text);
     if (at < 0) return undefined;
-    return this.unsent.splice(at, 1)[0]!.seq;
+    return this.unsent.splice(at, 1)[0];
   }
 }

@@ -37,8 +37,18 @@ export type DownItem =
       readonly sse: boolean;
       readonly frames: SeqFrame[];
     }
-  | { readonly kind: 'event'; readonly seq: number; readonly block: SseBlock; readonly frame?: SeqFrame }
+  | {
+      readonly kind: 'event';
+      readonly seq: number;
+      readonly block: SseBlock;
+      readonly frame?: SeqFrame;
+      /** The event's bytes as the server wrote them, when they are the block's text encoded: handed on as they are. */
+      readonly bytes?: Uint8Array;
+    }
   | { readonly kind: 'end'; readonly seq: number };
+
+/** Until the client's fetch has a signal to detach from: one function for every exchange. */
+const noop = (): void => {};
 
 /**
  * One HTTP request/response pair over the in-memory fetch. Two FIFO queues, one per direction,
@@ -56,7 +66,7 @@ export class HttpExchange {
   resolveFetch!: (response: Response) => void;
   rejectFetch!: (reason: unknown) => void;
   clientBody: ReadableStreamDefaultController<Uint8Array> | undefined;
-  detachSignal: () => void = () => {};
+  detachSignal: () => void = noop;
   // Server end.
   serverReader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   /** The server learnt of the client's disconnect. */
@@ -77,6 +87,8 @@ export class HttpExchange {
     readonly headers: Headers,
     readonly body: string | undefined,
     readonly frames: SeqFrame[],
+    /** The request's session and resumption cursor headers, as the trace records them (read once). */
+    readonly sessionAndCursor: { readonly session?: string; readonly lastEventId?: string },
   ) {}
 
   get conn(): number {

@@ -10,7 +10,7 @@ import { HttpConnection } from './HttpConnection.ts';
 import { HttpExchange, type DownItem, type ExchangeState, type SeqFrame } from './HttpExchange.ts';
 import type { ResolvedHttpMode } from './resolveHttpMode.ts';
 import { SimEventStore } from './simEventStore.ts';
-import { splitSse, type SseBlock } from './sse.ts';
+import { SseReader, type SseBlock } from './sse.ts';
 
 /** The endpoint every simulated request goes to. No socket is ever opened. */
 export const MCP_URL = 'http://mcp-sim.test/mcp';
@@ -171,7 +171,7 @@ export class HttpNetwork {
     const body = typeof init.body === 'string' ? init.body : undefined;
     const id = this.host.nextSeq();
     const frames = parseFrames(body).map((frame) => ({ seq: this.host.nextSeq(), frame }));
-    const exchange = new HttpExchange(connection, id, method, headers, body, frames);
+    const exchange = new HttpExchange(connection, id, method, headers, body, frames, sessionAndCursor(headers));
     exchange.raw = raw;
     this.host.record({
       kind: 'http-request',
@@ -179,7 +179,7 @@ export class HttpNetwork {
       conn: connection.conn,
       exchange: id,
       method,
-      ...sessionAndCursor(headers),
+      ...exchange.sessionAndCursor,
       seqs: frames.map((f) => f.seq),
       ...(raw && { raw: true }),
     });
@@ -280,7 +280,7 @@ export class HttpNetwork {
           ...(block.comment && { comment: true }),
         });
         if (item.frame && !exchange.raw) this.host.record({ kind: 'deliver', to: 'client', conn, seq: item.frame.seq, frame: item.frame.frame, burst: 1 });
-        exchange.clientBody?.enqueue(encoder.encode(`${block.raw}\n\n`));
+        exchange.clientBody?.enqueue(item.bytes ?? encoder.encode(`${block.raw}\n\n`));
         return;
       }
       case 'end':
@@ -318,7 +318,7 @@ export class HttpNetwork {
     const text = JSON.stringify(message);
     const frame = JSON.parse(text) as JsonValue;
     this.host.record({ kind: 'send', from: 'server', conn: connection.conn, seq, frame });
-    connection.noteSend(text, seq);
+    connection.noteSend({ text, seq, frame });
   }
 
   /** Records a message the server transport hands its `Server`, matched to its wire frame by content. */
@@ -364,11 +364,9 @@ export class HttpNetwork {
       conn,
       exchange: exchange.id,
       method: exchange.method,
-      ...sessionAndCursor(exchange.headers),
+      ...exchange.sessionAndCursor,
       seqs: exchange.frames.map((f) => f.seq),
     });
-    const headers = new Headers(exchange.headers);
-    headers.set(EXCHANGE_HEADER, String(exchange.id));
     if (this.perRequest) exchange.serverAbort = new AbortController();
     // A JSON body goes to the transport parsed, as a framework's body parser hands it over
     // (`handleRequest(req, { parsedBody })`): the `Request` then carries no body stream, which
@@ -376,12 +374,15 @@ export class HttpNetwork {
     // that is not JSON is sent as it is, for the transport to refuse. Per-request serving
     // (2026-07-28) takes a plain `Request` only.
     const parsedBody = this.perRequest ? undefined : jsonOf(exchange.body);
+    // The `Request` copies the client's headers into its own, and the network's header goes on
+    // that copy: no intermediate `Headers` (the set is the same, and `Headers` iterate sorted).
     const request = new Request(MCP_URL, {
       method: exchange.method,
-      headers,
+      headers: exchange.headers,
       ...(exchange.body !== undefined && parsedBody === undefined && { body: exchange.body }),
       ...(exchange.serverAbort && { signal: exchange.serverAbort.signal }),
     });
+    request.headers.set(EXCHANGE_HEADER, String(exchange.id));
     void this.serve(exchange, request, parsedBody).then(
       (response) => this.serverResponds(exchange, response),
       (error: unknown) => {
@@ -398,8 +399,8 @@ export class HttpNetwork {
     // One endpoint for every client: a request naming a session goes to that session's transport.
     // A request naming none (initialize) or an unknown one goes to the transport made for its
     // connection, which answers it (or refuses it, as the SDK does an unknown session).
-    const session = exchange.headers.get('mcp-session-id');
-    const routed = session === null ? undefined : this.connections.find((c) => c.server?.sessionId === session)?.server;
+    const session = exchange.sessionAndCursor.session;
+    const routed = session === undefined ? undefined : this.connections.find((c) => c.server?.sessionId === session)?.server;
     const target = routed ?? connection.server;
     if (target) return target.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });
     // Stateless, as the SDK's example: a fresh transport and server per POST, no GET stream.
@@ -443,7 +444,7 @@ export class HttpNetwork {
     let error: string | undefined;
     if (body !== null && response.ok) {
       for (const frame of parseFrames(body)) {
-        const seq = exchange.connection.takeSend(JSON.stringify(frame)) ?? this.host.nextSeq();
+        const seq = exchange.connection.takeSend(JSON.stringify(frame))?.seq ?? this.host.nextSeq();
         frames.push({ seq, frame });
       }
     } else if (body !== null) {
@@ -462,8 +463,7 @@ export class HttpNetwork {
     const reader = body.getReader();
     exchange.serverReader = reader;
     if (exchange.serverGone) void reader.cancel().catch(() => {});
-    const decoder = new TextDecoder();
-    let buffer = '';
+    const sse = new SseReader();
     for (;;) {
       let chunk: ReadableStreamReadResult<Uint8Array>;
       try {
@@ -472,9 +472,9 @@ export class HttpNetwork {
         break;
       }
       if (chunk.done) break;
-      const { blocks, rest } = splitSse(buffer + decoder.decode(chunk.value, { stream: true }));
-      buffer = rest;
-      for (const block of blocks) this.serverWrites(exchange, block);
+      // The SDK writes each event as one chunk: such a chunk is the very bytes the client gets.
+      const { blocks, alone } = sse.read(chunk.value);
+      for (const block of blocks) this.serverWrites(exchange, block, alone ? chunk.value : undefined);
     }
     if (!exchange.serverGone) {
       this.host.record({ kind: 'sse-end', at: 'server', conn: exchange.conn, exchange: exchange.id });
@@ -483,25 +483,30 @@ export class HttpNetwork {
     this.finishServer(exchange);
   }
 
-  private serverWrites(exchange: HttpExchange, block: SseBlock): void {
+  /** `bytes`: the event as the server's stream carried it, when it is exactly `${block.raw}\n\n` encoded. */
+  private serverWrites(exchange: HttpExchange, block: SseBlock, bytes?: Uint8Array): void {
     const { conn } = exchange;
     let frame: SeqFrame | undefined;
     let replay = false;
     if (block.data !== undefined) {
-      let parsed: JsonValue;
-      try {
-        parsed = JSON.parse(block.data) as JsonValue;
-      } catch {
-        parsed = block.data;
-      }
-      let seq = exchange.connection.takeSend(block.data);
-      if (seq === undefined) {
+      // The text of a send of the SDK: its seq, and the frame its `send` event holds (the same
+      // text parsed once, as the memory profile shares one frame between send and delivery).
+      const sent = exchange.connection.takeSend(block.data);
+      if (sent) {
+        frame = { seq: sent.seq, frame: sent.frame };
+      } else {
         // Not from a send of the SDK: the event store replaying a stored message.
+        let parsed: JsonValue;
+        try {
+          parsed = JSON.parse(block.data) as JsonValue;
+        } catch {
+          parsed = block.data;
+        }
         replay = true;
-        seq = this.host.nextSeq();
+        const seq = this.host.nextSeq();
         this.host.record({ kind: 'send', from: 'server', conn, seq, frame: parsed });
+        frame = { seq, frame: parsed };
       }
-      frame = { seq, frame: parsed };
     }
     this.host.record({
       kind: 'sse-event',
@@ -513,7 +518,7 @@ export class HttpNetwork {
       ...(replay && { replay: true }),
       ...(block.comment && { comment: true }),
     });
-    this.queueDown(exchange, { kind: 'event', seq: frame?.seq ?? this.host.nextSeq(), block, ...(frame && { frame }) });
+    this.queueDown(exchange, { kind: 'event', seq: frame?.seq ?? this.host.nextSeq(), block, ...(frame && { frame }), ...(bytes && { bytes }) });
   }
 
   /** Queues toward the client, unless the client already left: then what the server wrote is lost. */
