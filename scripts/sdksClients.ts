@@ -4,13 +4,16 @@
  * one with a client, over stdio and Streamable HTTP, then writes docs/sdk-clients.md: one table per
  * transport, scenario × SDK release, each cell what the caller saw and each finding with its rate,
  * and each finding written as a report to send upstream (what, the frames, the spec rule, the
- * replay command). Black box, real time: every cell is a rate, and the page says so.
+ * replay command), and each release's client baseline (properties/baselines/clients/: what
+ * this run found, so `check --target L --client` fails on what is new). Black box, real time:
+ * every cell is a rate, and the page says so.
  */
 import { writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { scenarioLine, testbedClient } from '../src/cli/checkClient.ts';
+import { clientBaselinePath, scenarioLine, testbedClient } from '../src/cli/checkClient.ts';
+import { writeJsonAtomic } from '../src/util/atomicWrite.ts';
 import { resolveTestbed } from '../src/cli/checkTarget.ts';
 import { checkClient, type ClientScenarioResult } from '../src/realtime/client/checkClient.ts';
 import { CLIENT_SCENARIOS } from '../src/realtime/client/clientScenarios.ts';
@@ -64,6 +67,9 @@ for (const language of languages) {
       process.stderr.write(`sdks:clients: ${language} ${version} over ${transport}\n`);
       results.push(...(await checkClient(client.command, CLIENT_SCENARIOS, transport, { runs, options: client.options })));
     }
+    // The release's client baseline: what this run found is what the release is known to do.
+    const found = results.flatMap((r) => r.findings.map((f) => ({ transport: r.transport, scenario: r.scenario, invariant: f.invariant })));
+    writeJsonAtomic(clientBaselinePath(language, version), { sdk: manifest.sdk.name, version, command: `npm run sdks:clients -- --runs ${runs}`, entries: found }, { mkdir: true });
     const label = `${language === 'typescript' ? 'TypeScript' : language[0]!.toUpperCase() + language.slice(1)} ${version}`;
     columns.push({ language, label, sdk: manifest.sdk.name, version, lacks: client.lacks, results, seconds: (performance.now() - t0) / 1000 });
   }

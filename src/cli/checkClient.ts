@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { BASELINES_DIR } from '../baseline/baseline.ts';
 import pc from 'picocolors';
 import { CLIENT_SCENARIOS, type ClientScenario } from '../realtime/client/clientScenarios.ts';
 import { checkClient, type ClientScenarioResult } from '../realtime/client/checkClient.ts';
@@ -55,7 +56,8 @@ export interface ClientCheckReport {
   readonly results: readonly ClientScenarioResult[];
 }
 
-export const clientBaselinePath = (language: string, version: string): string => join('properties', 'baselines', 'clients', `${language}-${version}.json`);
+/** `properties/baselines/clients/<language>@<version>.json`, in mcp-sim's own folder (shipped with the package). */
+export const clientBaselinePath = (language: string, version: string): string => join(BASELINES_DIR, 'clients', `${language}@${version}.json`);
 
 export function loadClientBaseline(language: string, version: string): ClientBaseline | undefined {
   const file = clientBaselinePath(language, version);
@@ -180,7 +182,7 @@ export async function checkClientCommand(flags: CheckClientFlags): Promise<numbe
       const kept = (baseline?.entries ?? []).filter((e) => !transports.includes(e.transport) || !scenarios.some((s) => s.name === e.scenario));
       const entries = [...kept, ...found].sort((a, b) => `${a.transport} ${a.scenario} ${a.invariant}`.localeCompare(`${b.transport} ${b.scenario} ${b.invariant}`));
       writeJsonAtomic(file, { sdk: testbed.manifest.sdk.name, version: testbed.version, command: commandOf(language, testbed.version, ` --runs ${runs} --update-baseline`), entries }, { mkdir: true });
-      console.log(pc.green(`baseline ${file}: ${entries.length} finding(s)`));
+      console.log(pc.green(`baseline ${relative(process.cwd(), file)}: ${entries.length} finding(s)`));
       return 0;
     }
     const isKnown = (f: ClientBaselineEntry) => baseline?.entries.some((e) => e.transport === f.transport && e.scenario === f.scenario && e.invariant === f.invariant) ?? false;
