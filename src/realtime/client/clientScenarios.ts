@@ -23,6 +23,15 @@ export interface ClientScenario {
 const answerAtOnce = { delayMs: 0, hang: false } as const;
 const hangForever = { kind: 'hang' } as const;
 
+/** The server cancels its own request `method` 200 ms after sending it; the client's handler hangs until told. */
+const serverCancel = (name: string, question: string, method: 'sampling/createMessage' | 'elicitation/create', id?: number | 'call'): ClientScenario => ({
+  name,
+  question,
+  plan: { calls: { c1: { steps: [{ kind: 'request', method, ...(id !== undefined && { id }), cancelAfterMs: 200, graceMs: 400 }], end: { kind: 'result' }, onCancel: 'stop' } } },
+  script: { actions: [{ kind: 'call', call: 'c1', atMs: 0 }], serverRequests: { delayMs: 0, hang: true }, deadlineMs: 3000 },
+  expect: { c1: 'result' },
+});
+
 export const CLIENT_SCENARIOS: readonly ClientScenario[] = [
   {
     name: 'result',
@@ -144,66 +153,14 @@ export const CLIENT_SCENARIOS: readonly ClientScenario[] = [
     },
     expect: { c1: 'result', c2: 'result' },
   },
-  {
-    name: 'server-cancel',
-    question: 'the server cancels its own sampling request: is the client handler told, and is the request left unanswered?',
-    plan: {
-      calls: {
-        c1: {
-          steps: [{ kind: 'request', method: 'sampling/createMessage', cancelAfterMs: 200, graceMs: 400 }],
-          end: { kind: 'result' },
-          onCancel: 'stop',
-        },
-      },
-    },
-    script: { actions: [{ kind: 'call', call: 'c1', atMs: 0 }], serverRequests: { delayMs: 0, hang: true }, deadlineMs: 3000 },
-    expect: { c1: 'result' },
-  },
-  {
-    name: 'server-cancel-elicitation',
-    question: 'the server cancels its own elicitation request: is the client handler told, and is the request left unanswered?',
-    plan: {
-      calls: {
-        c1: {
-          steps: [{ kind: 'request', method: 'elicitation/create', cancelAfterMs: 200, graceMs: 400 }],
-          end: { kind: 'result' },
-          onCancel: 'stop',
-        },
-      },
-    },
-    script: { actions: [{ kind: 'call', call: 'c1', atMs: 0 }], serverRequests: { delayMs: 0, hang: true }, deadlineMs: 3000 },
-    expect: { c1: 'result' },
-  },
-  {
-    name: 'server-cancel-id-0',
-    question: 'the same, with the server request numbered 0: is a cancel of request id 0 honoured?',
-    plan: {
-      calls: {
-        c1: {
-          steps: [{ kind: 'request', method: 'sampling/createMessage', id: 0, cancelAfterMs: 200, graceMs: 400 }],
-          end: { kind: 'result' },
-          onCancel: 'stop',
-        },
-      },
-    },
-    script: { actions: [{ kind: 'call', call: 'c1', atMs: 0 }], serverRequests: { delayMs: 0, hang: true }, deadlineMs: 3000 },
-    expect: { c1: 'result' },
-  },
-  {
-    name: 'server-cancel-same-id',
-    question: "the server's request shares its id with the client's call, then is cancelled: is only the server's request cancelled?",
-    plan: {
-      calls: {
-        c1: {
-          steps: [{ kind: 'request', method: 'sampling/createMessage', id: 'call', cancelAfterMs: 200, graceMs: 400 }],
-          end: { kind: 'result' },
-          onCancel: 'stop',
-        },
-      },
-    },
-    script: { actions: [{ kind: 'call', call: 'c1', atMs: 0 }], serverRequests: { delayMs: 0, hang: true }, deadlineMs: 3000 },
-    expect: { c1: 'result' },
-  },
+  serverCancel('server-cancel', 'the server cancels its own sampling request: is the client handler told, and is the request left unanswered?', 'sampling/createMessage'),
+
+  serverCancel('server-cancel-elicitation', 'the server cancels its own elicitation request: is the client handler told, and is the request left unanswered?', 'elicitation/create'),
+
+  serverCancel('server-cancel-id-0', 'the same, with the server request numbered 0: is a cancel of request id 0 honoured?', 'sampling/createMessage', 0),
+
+  serverCancel('server-cancel-same-id', "the server's request shares its id with the client's call, then is cancelled: is only the server's request cancelled?", 'sampling/createMessage', 'call'),
+
   {
     name: 'sampling',
     question: 'the server asks the client for sampling, elicitation and roots inside a call: are they answered?',
