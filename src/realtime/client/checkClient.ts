@@ -42,7 +42,8 @@ export async function checkClient(
     const hits = new Map<ClientInvariantId, { hits: number; detail: string }>();
     const behaviours = new Map<string, { behaviour: ClientBehaviour; runs: number }>();
     let notJudged: readonly string[] = [];
-    let sample: ClientRun | undefined;
+    // The run shown with the result: the first, unless it was clean and a later one shows every finding.
+    let sample: { readonly run: ClientRun; readonly clean: boolean } | undefined;
     let stderr: readonly string[] = [];
     let wallMs = 0;
     for (let i = 0; i < options.runs; i++) {
@@ -59,7 +60,7 @@ export async function checkClient(
         entry.hits++;
         hits.set(v.invariant, entry);
       }
-      if (!sample || (judged.violations.length > 0 && hits.size === seen.size && seen.size > 0 && sampleIsClean(sample, scenario, options.options))) sample = run;
+      if (!sample || (sample.clean && seen.size > 0 && hits.size === seen.size)) sample = { run, clean: judged.violations.length === 0 };
       const k = JSON.stringify(judged.behaviour);
       const b = behaviours.get(k) ?? { behaviour: judged.behaviour, runs: 0 };
       b.runs++;
@@ -76,12 +77,8 @@ export async function checkClient(
       notJudged,
       stderr,
       wallMs,
-      sample: sample!,
+      sample: sample!.run,
     });
   }
   return results;
-}
-
-function sampleIsClean(run: ClientRun, scenario: ClientScenario, options: readonly CallerOption[]): boolean {
-  return judgeClientRun(scenario, run, options).violations.length === 0;
 }

@@ -1,5 +1,5 @@
 import type { ClientScenario } from './clientScenarios.ts';
-import { callsOf } from './clientScript.ts';
+import { callsOf, type ClientAction } from './clientScript.ts';
 import type { ClientEvent, ClientRun } from './runClientScenario.ts';
 
 /**
@@ -56,105 +56,164 @@ export type CallerOption = 'resetTimeoutOnProgress' | 'maxTotalTimeout';
 export const LINGER_MS = 300;
 
 type Frame = Record<string, unknown> & { id?: string | number; method?: string; params?: Record<string, unknown> };
+type Logged = { readonly t: number; readonly frame: Frame };
 const key = (id: unknown): string => JSON.stringify(id);
+
+/** Records one violation. */
+type Fire = (invariant: ClientInvariantId, detail: string, call?: string) => void;
+
+/**
+ * One run as the rules read it, worked out once: the wire in each direction, each call's request
+ * as the server received it, its progress token and the client's cancel of it, each call's ends.
+ */
+interface RunView {
+  readonly scenario: ClientScenario;
+  readonly run: ClientRun;
+  /** What the client sent (the server's wire log, `in`) and what the server sent it (`out`). */
+  readonly wireIn: readonly Logged[];
+  readonly wireOut: readonly Logged[];
+  readonly calls: ReturnType<typeof callsOf>;
+  /** Each call label's request, as the server received it. */
+  readonly requestOf: ReadonlyMap<string, Logged>;
+  readonly clientCancels: readonly Logged[];
+  /** Each call label's `call-end` events (more than one is a finding). */
+  readonly ends: ReadonlyMap<string, readonly ClientEvent[]>;
+  readonly closeAction: ClientEvent | undefined;
+  tokenOf(label: string): unknown;
+  cancelOf(label: string): Logged | undefined;
+}
+
+function viewOf(scenario: ClientScenario, run: ClientRun): RunView {
+  const logged = (dir: 'in' | 'out') => run.wire.filter((w) => w.dir === dir && w.frame).map((w) => ({ t: w.t, frame: w.frame as Frame }));
+  const wireIn = logged('in');
+  const requestOf = new Map<string, Logged>();
+  for (const entry of wireIn) {
+    const label = (entry.frame.params?.['arguments'] as Record<string, unknown> | undefined)?.['call'];
+    if (entry.frame.method === 'tools/call' && typeof label === 'string' && !requestOf.has(label)) requestOf.set(label, entry);
+  }
+  const clientCancels = wireIn.filter((w) => w.frame.method === 'notifications/cancelled');
+  const ends = new Map<string, ClientEvent[]>();
+  for (const e of run.events) if (e.event === 'call-end' && e.call) ends.set(e.call, [...(ends.get(e.call) ?? []), e]);
+  return {
+    scenario,
+    run,
+    wireIn,
+    wireOut: logged('out'),
+    calls: callsOf(scenario.script),
+    requestOf,
+    clientCancels,
+    ends,
+    closeAction: run.events.find((e) => e.event === 'close'),
+    tokenOf: (label) => progressTokenOf(requestOf.get(label)?.frame),
+    cancelOf(label) {
+      const id = requestOf.get(label)?.frame.id;
+      return id === undefined ? undefined : clientCancels.find((c) => key(c.frame.params?.['requestId']) === key(id));
+    },
+  };
+}
+
+const progressTokenOf = (request: Frame | undefined): unknown => (request?.params?.['_meta'] as Record<string, unknown> | undefined)?.['progressToken'];
 
 /** Judges one run of `scenario` against every client invariant. `options`: the caller options the SDK has. */
 export function judgeClientRun(scenario: ClientScenario, run: ClientRun, options: readonly CallerOption[]): ClientJudgement {
   const violations: ClientViolation[] = [];
   const notJudged: string[] = [];
-  const fire = (invariant: ClientInvariantId, detail: string, call?: string) => violations.push({ invariant, detail, ...(call ? { call } : {}) });
-  const wireIn = run.wire.filter((w) => w.dir === 'in' && w.frame).map((w) => ({ t: w.t, frame: w.frame as Frame }));
-  const wireOut = run.wire.filter((w) => w.dir === 'out' && w.frame).map((w) => ({ t: w.t, frame: w.frame as Frame }));
-
-  // Each call label's request, as the server received it.
-  const requestOf = new Map<string, { t: number; frame: Frame }>();
-  for (const entry of wireIn) {
-    const label = (entry.frame.params?.['arguments'] as Record<string, unknown> | undefined)?.['call'];
-    if (entry.frame.method === 'tools/call' && typeof label === 'string' && !requestOf.has(label)) requestOf.set(label, entry);
-  }
-  const tokenOf = (label: string) => (requestOf.get(label)?.frame.params?.['_meta'] as Record<string, unknown> | undefined)?.['progressToken'];
-  const clientCancels = wireIn.filter((w) => w.frame.method === 'notifications/cancelled');
-  const cancelOf = (label: string) => {
-    const id = requestOf.get(label)?.frame.id;
-    return id === undefined ? undefined : clientCancels.find((c) => key(c.frame.params?.['requestId']) === key(id));
-  };
-
-  const calls = callsOf(scenario.script);
-  const ends = new Map<string, ClientEvent[]>();
-  for (const e of run.events) if (e.event === 'call-end' && e.call) ends.set(e.call, [...(ends.get(e.call) ?? []), e]);
-  const closeAction = run.events.find((e) => e.event === 'close');
+  const fire: Fire = (invariant, detail, call) => violations.push({ invariant, detail, ...(call ? { call } : {}) });
+  const view = viewOf(scenario, run);
   const outcomes: Record<string, string> = {};
+  for (const [label, action] of view.calls) {
+    outcomes[label] = view.ends.get(label)?.[0]?.outcome ?? 'never';
+    judgeCall(view, label, action, options, fire, notJudged);
+  }
+  judgeClientCancels(view, fire);
+  judgeProgressTokens(view, fire);
+  judgeServerCancels(view, fire);
+  judgeClose(view, fire);
+  const exit = run.exit.killed ? 'killed at the deadline' : `exit ${run.exit.code ?? run.exit.signal}`;
+  const cancelled = [...view.calls.keys()].filter((label) => view.cancelOf(label) !== undefined);
+  return { violations, behaviour: { outcomes, cancelled, exit }, notJudged };
+}
 
-  for (const [label, action] of calls) {
-    const settled = ends.get(label) ?? [];
-    outcomes[label] = settled[0]?.outcome ?? 'never';
-    if (settled.length === 0 && !closeAction) fire('client.call-settles', `${label} never returned to the caller`, label);
-    if (settled.length > 1) fire('client.call-settles', `${label} returned ${settled.length} times (${settled.map((s) => s.outcome).join(', ')})`, label);
-    const end = settled[0];
+/** One call: it settles once, as the scenario makes it; its abort and timeout send a cancel; late answers and foreign progress do not reach the caller. */
+function judgeCall(view: RunView, label: string, action: Extract<ClientAction, { kind: 'call' }>, options: readonly CallerOption[], fire: Fire, notJudged: string[]): void {
+  const { scenario, run, requestOf } = view;
+  const settled = view.ends.get(label) ?? [];
+  if (settled.length === 0 && !view.closeAction) fire('client.call-settles', `${label} never returned to the caller`, label);
+  if (settled.length > 1) fire('client.call-settles', `${label} returned ${settled.length} times (${settled.map((s) => s.outcome).join(', ')})`, label);
+  const end = settled[0];
 
-    // The outcome the scenario makes, where the SDK has the option it needs.
-    const expected = scenario.expect?.[label];
-    const lacking = scenario.option && !options.includes(scenario.option);
-    if (expected && lacking) notJudged.push(`${label}: ${scenario.option} (the SDK has no such caller option)`);
-    else if (expected && end && end.outcome !== expected) fire('client.outcome', `${label} settled ${describe(end)} where the scenario makes it ${expected}`, label);
+  // The outcome the scenario makes, where the SDK has the option it needs.
+  const expected = scenario.expect?.[label];
+  const lacking = scenario.option && !options.includes(scenario.option);
+  if (expected && lacking) notJudged.push(`${label}: ${scenario.option} (the SDK has no such caller option)`);
+  else if (expected && end && end.outcome !== expected) fire('client.outcome', `${label} settled ${describe(end)} where the scenario makes it ${expected}`, label);
 
-    // A cancel on the caller's abort and on the SDK's timeout.
-    const cancel = cancelOf(label);
-    const aborted = run.events.some((e) => e.event === 'abort' && e.call === label);
-    if (aborted && requestOf.has(label) && !cancel) fire('client.cancel-on-abort', `the caller aborted ${label} (request ${key(requestOf.get(label)!.frame.id)}) and no notifications/cancelled reached the server`, label);
-    if (end?.outcome === 'timeout' && requestOf.has(label) && !cancel) fire('client.cancel-on-timeout', `${label} timed out after ${action.timeoutMs ?? '?'} ms and no notifications/cancelled reached the server`, label);
+  // A cancel on the caller's abort and on the SDK's timeout.
+  const cancel = view.cancelOf(label);
+  const aborted = run.events.some((e) => e.event === 'abort' && e.call === label);
+  if (aborted && requestOf.has(label) && !cancel) fire('client.cancel-on-abort', `the caller aborted ${label} (request ${key(requestOf.get(label)!.frame.id)}) and no notifications/cancelled reached the server`, label);
+  if (end?.outcome === 'timeout' && requestOf.has(label) && !cancel) fire('client.cancel-on-timeout', `${label} timed out after ${action.timeoutMs ?? '?'} ms and no notifications/cancelled reached the server`, label);
 
-    // A response after the cancel must not reach the caller.
-    if (cancel && end && (end.outcome === 'result' || end.outcome === 'error')) {
-      const answer = wireOut.find((w) => key(w.frame.id) === key(requestOf.get(label)!.frame.id) && !('method' in w.frame));
-      if (answer && answer.t > cancel.t) fire('client.late-response-ignored', `${label}: the server's answer came after the client's cancel and the caller got it as ${describe(end)}`, label);
-    }
-
-    // Progress: only the call's own, only before it settled.
-    const token = tokenOf(label);
-    const sent = wireOut.filter((w) => w.frame.method === 'notifications/progress');
-    for (const p of run.events.filter((e) => e.event === 'progress' && e.call === label)) {
-      const own = sent.some((w) => key(w.frame.params?.['progressToken']) === key(token) && w.frame.params?.['progress'] === p.progress);
-      if (!own) fire('client.progress-routed', `${label}'s progress callback got progress ${p.progress}, which the server did not send with ${label}'s token ${key(token)}`, label);
-      else if (end && p.t > end.t) fire('client.progress-routed', `${label}'s progress callback got progress ${p.progress} after the call returned`, label);
-    }
+  // A response after the cancel must not reach the caller.
+  if (cancel && end && (end.outcome === 'result' || end.outcome === 'error')) {
+    const answer = view.wireOut.find((w) => key(w.frame.id) === key(requestOf.get(label)!.frame.id) && !('method' in w.frame));
+    if (answer && answer.t > cancel.t) fire('client.late-response-ignored', `${label}: the server's answer came after the client's cancel and the caller got it as ${describe(end)}`, label);
   }
 
-  // Cancels only of the client's own requests, never of initialize.
-  const requestsIn = new Map(wireIn.filter((w) => w.frame.method !== undefined && w.frame.id !== undefined).map((w) => [key(w.frame.id), w.frame.method!]));
-  for (const c of clientCancels) {
+  // Progress: only the call's own, only before it settled.
+  const token = view.tokenOf(label);
+  const sent = view.wireOut.filter((w) => w.frame.method === 'notifications/progress');
+  for (const p of run.events.filter((e) => e.event === 'progress' && e.call === label)) {
+    const own = sent.some((w) => key(w.frame.params?.['progressToken']) === key(token) && w.frame.params?.['progress'] === p.progress);
+    if (!own) fire('client.progress-routed', `${label}'s progress callback got progress ${p.progress}, which the server did not send with ${label}'s token ${key(token)}`, label);
+    else if (end && p.t > end.t) fire('client.progress-routed', `${label}'s progress callback got progress ${p.progress} after the call returned`, label);
+  }
+}
+
+/** Cancels only of the client's own requests, never of initialize. */
+function judgeClientCancels(view: RunView, fire: Fire): void {
+  const requestsIn = new Map(view.wireIn.filter((w) => w.frame.method !== undefined && w.frame.id !== undefined).map((w) => [key(w.frame.id), w.frame.method!]));
+  for (const c of view.clientCancels) {
     const id = key(c.frame.params?.['requestId']);
     const method = requestsIn.get(id);
     if (method === undefined) fire('client.cancel-known-request', `notifications/cancelled names request ${id}, which the client never sent`);
     else if (method === 'initialize') fire('client.cancel-known-request', `notifications/cancelled names the initialize request ${id}`);
   }
+}
 
-  // Progress tokens of calls open at the same time.
-  const tokens = [...requestOf.values()].map((r) => (r.frame.params?.['_meta'] as Record<string, unknown> | undefined)?.['progressToken']).filter((t) => t !== undefined);
+/** Progress tokens of calls open at the same time. */
+function judgeProgressTokens(view: RunView, fire: Fire): void {
   const seen = new Set<string>();
-  for (const t of tokens) {
+  for (const r of view.requestOf.values()) {
+    const t = progressTokenOf(r.frame);
+    if (t === undefined) continue;
     if (seen.has(key(t))) fire('client.progress-token-unique', `two calls carried the progress token ${key(t)}`);
     seen.add(key(t));
   }
+}
 
-  // The server's cancel of its own request to the client.
-  for (const c of wireOut.filter((w) => w.frame.method === 'notifications/cancelled')) {
+/** The server's cancel of its own request to the client: no answer after it, and the client's handler is told. */
+function judgeServerCancels(view: RunView, fire: Fire): void {
+  const { run, scenario } = view;
+  // Told by the cancel, not by the close that ends every handler anyway.
+  const closing = run.events.find((e) => e.event === 'close')?.t ?? Infinity;
+  for (const c of view.wireOut.filter((w) => w.frame.method === 'notifications/cancelled')) {
     const id = key(c.frame.params?.['requestId']);
-    const request = wireOut.find((w) => key(w.frame.id) === id && typeof w.frame.method === 'string');
-    const answer = wireIn.find((w) => key(w.frame.id) === id && w.frame.method === undefined && w.t > c.t);
+    const request = view.wireOut.find((w) => key(w.frame.id) === id && typeof w.frame.method === 'string');
+    const answer = view.wireIn.find((w) => key(w.frame.id) === id && w.frame.method === undefined && w.t > c.t);
     const method = request?.frame.method ?? 'request';
     if (answer) fire('client.server-cancel-no-response', `the server cancelled its ${method} ${id}, and the client answered it ${Math.round(answer.t - c.t)} ms later`);
     const handled = run.events.some((e) => e.event === 'server-request' && e.method === method);
-    // Told by the cancel, not by the close that ends every handler anyway.
-    const closing = run.events.find((e) => e.event === 'close')?.t ?? Infinity;
     const told = run.events.some((e) => e.event === 'server-request-cancelled' && e.method === method && e.t < closing);
     if (handled && !told && scenario.script.serverRequests.hang) fire('client.server-cancel-handler-told', `the server cancelled its ${method} ${id}, and the client's handler was never told`);
   }
+}
 
-  // The close: every call settles, the client ends, and it ends its server or session.
-  const exit = run.exit.killed ? 'killed at the deadline' : `exit ${run.exit.code ?? run.exit.signal}`;
-  if (closeAction) {
-    const open = [...calls.keys()].filter((label) => (ends.get(label) ?? []).length === 0);
+/** The close: every call settles, the client ends, and it ends its server or session. */
+function judgeClose(view: RunView, fire: Fire): void {
+  const { run } = view;
+  if (view.closeAction) {
+    const open = [...view.calls.keys()].filter((label) => (view.ends.get(label) ?? []).length === 0);
     if (open.length > 0) fire('client.close-settles', `after the close ${open.join(', ')} never returned to the caller`);
   }
   if (run.exit.killed) fire('client.close-settles', 'the client did not end by itself: killed 5 s after the deadline');
@@ -171,9 +230,6 @@ export function judgeClientRun(scenario: ClientScenario, run: ClientRun, options
   } else if (!run.wire.some((w) => w.event === 'session-deleted')) {
     fire('client.close-deletes-session', 'the client ended without an HTTP DELETE of its session');
   }
-
-  const cancelled = [...calls.keys()].filter((label) => cancelOf(label) !== undefined);
-  return { violations, behaviour: { outcomes, cancelled, exit }, notJudged };
 }
 
 function describe(end: ClientEvent): string {
