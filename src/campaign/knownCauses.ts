@@ -43,8 +43,8 @@ export const NO_KNOWN_CAUSES: KnownCauses = Object.freeze({ causes: Object.freez
  * Empty when the finding is new: a known invariant reached through a cause no entry has.
  */
 export function causesOf(known: KnownCauses, c: SimCase, f: Finding): number[] {
-  const variant = variantOf(c.scenario);
-  const shape = shapeOf(c);
+  if (known.causes.length === 0) return [];
+  const { variant, shape } = featuresOf(c);
   // Its own cause (the same clause), or its root's (whose clause the knock-on does not carry).
   const explains = (k: KnownCause) => (k.invariant === f.invariant && k.clause === f.clause) || k.invariant === f.rootCause?.invariant;
   const hits: number[] = [];
@@ -69,4 +69,23 @@ export function inBaselineCampaign(known: KnownCauses, campaign: { readonly seed
   return rc !== undefined && rc.seed === campaign.seed && index < rc.runs && rc.workload === workloadKey(campaign.workload);
 }
 
-const splitShape = (shape: string): Set<string> => new Set(shape === 'plain' ? [] : shape.split('+'));
+/**
+ * A case's variant and shape, worked out once: a campaign asks for every counted finding of every
+ * run (and shrinking for every candidate), and cases are never changed once drawn.
+ */
+const features = new WeakMap<SimCase, { readonly variant: string; readonly shape: Set<string> }>();
+
+function featuresOf(c: SimCase): { readonly variant: string; readonly shape: Set<string> } {
+  let f = features.get(c);
+  if (!f) features.set(c, (f = { variant: variantOf(c.scenario), shape: shapeOf(c) }));
+  return f;
+}
+
+/** A known cause's features, split once per shape string (a baseline has a few dozen). */
+const splitShapes = new Map<string, Set<string>>();
+
+function splitShape(shape: string): Set<string> {
+  let features = splitShapes.get(shape);
+  if (!features) splitShapes.set(shape, (features = new Set(shape === 'plain' ? [] : shape.split('+'))));
+  return features;
+}

@@ -47,8 +47,14 @@ export const DEFAULT_WORKLOAD: ResolvedWorkload = Object.freeze({
  * (shards merge, baseline rates apply) only when their workloads' keys are equal.
  */
 export function workloadKey(w: ResolvedWorkload): string {
-  return JSON.stringify(Object.fromEntries(Object.keys(w).sort().map((k) => [k, w[k as keyof ResolvedWorkload]])));
+  // Asked for once per run of a campaign (is this case one the baseline's campaign ran?), of one workload.
+  let key = workloadKeys.get(w);
+  if (key === undefined) workloadKeys.set(w, (key = JSON.stringify(Object.fromEntries(Object.keys(w).sort().map((k) => [k, w[k as keyof ResolvedWorkload]])))));
+  return key;
 }
+
+/** Keys of the resolved workloads seen (a resolved workload is not changed after `resolveWorkload`). */
+const workloadKeys = new WeakMap<ResolvedWorkload, string>();
 
 /** Most caller actions a workload may ask for: runs grow with it, and shrinking with its square. */
 export const ACTIONS_MAX_LIMIT = 64;

@@ -325,7 +325,7 @@ export class HttpNetwork {
   private noteServerDelivery(exchange: HttpExchange | undefined, message: JSONRPCMessage, connection = exchange?.connection): void {
     // The SDK hands over its schema-parsed copy (keys reordered): match the wire frame by content.
     const text = canonicalJson(message);
-    const f = exchange?.frames.find((x) => canonicalJson(x.frame) === text);
+    const f = exchange?.frames.find((x) => canonicalOf(x.frame) === text);
     this.host.record({
       kind: 'deliver',
       to: 'server',
@@ -601,4 +601,14 @@ function errorSummary(body: string): string {
   } catch {
     return body.slice(0, 120);
   }
+}
+
+/** Canonical JSON of the wire frames, made once per frame: every delivery to the server compares against its exchange's. */
+const canonicalFrames = new WeakMap<object, string>();
+
+function canonicalOf(frame: JsonValue): string {
+  if (typeof frame !== 'object' || frame === null) return canonicalJson(frame);
+  let text = canonicalFrames.get(frame);
+  if (text === undefined) canonicalFrames.set(frame, (text = canonicalJson(frame)));
+  return text;
 }
