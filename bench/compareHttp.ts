@@ -85,10 +85,16 @@ try {
   const { defaultSdk } = (await import(at('src/sdk/load.ts'))) as { defaultSdk: () => Promise<unknown> };
   const sdk = await defaultSdk();
   const flag = globalThis as { __mcpSimOldNetwork?: boolean };
-  const tasks = [
-    { key: 'memory', old: false, scenario: memory },
-    { key: 'http', old: false, scenario: http },
-    ...(flags.against ? [{ key: `http (${flags.against}'s network)`, old: true, scenario: http }] : []),
+  // The bare SDK's two exchanges (this tree's bench code on the same SDK object): the floor of the ratio.
+  const bare = (await import('./harness.bench.ts')) as typeof import('./harness.bench.ts');
+  const simulated = (scenario: unknown) => () => runScenario(scenario, { sdk });
+  const bareSdk = sdk as Parameters<typeof bare.bareSdk>[0];
+  const tasks: { key: string; old: boolean; run: () => Promise<unknown> }[] = [
+    { key: 'memory', old: false, run: simulated(memory) },
+    { key: 'http', old: false, run: simulated(http) },
+    ...(flags.against ? [{ key: `http (${flags.against}'s network)`, old: true, run: simulated(http) }] : []),
+    { key: 'bare SDK in memory', old: false, run: () => bare.bareSdk(bareSdk, 1) },
+    { key: 'bare SDK over HTTP', old: false, run: () => bare.bareSdkHttp(bareSdk, 1) },
   ];
   const batch = Number(flags.batch);
   const rounds = Number(flags.rounds);
@@ -97,14 +103,14 @@ try {
   // Warm-up: every task a batch, untimed.
   for (const t of tasks) {
     flag.__mcpSimOldNetwork = t.old;
-    for (let i = 0; i < batch; i++) await runScenario(t.scenario, { sdk });
+    for (let i = 0; i < batch; i++) await t.run();
   }
   for (let r = 0; r < rounds; r++) {
     for (const t of r % 2 === 0 ? tasks : [...tasks].reverse()) {
       flag.__mcpSimOldNetwork = t.old;
       const started = performance.now();
       const used = process.cpuUsage();
-      for (let i = 0; i < batch; i++) await runScenario(t.scenario, { sdk });
+      for (let i = 0; i < batch; i++) await t.run();
       const { user, system } = process.cpuUsage(used);
       wall.get(t.key)!.push((performance.now() - started) / batch);
       cpu.get(t.key)!.push((user + system) / 1000 / batch);
@@ -121,8 +127,11 @@ try {
     const ratio = (a: string, b: string) => median(samples.get(a)!.map((x, k) => x / samples.get(b)![k]!));
     const m = ms('memory');
     console.log(`${clock}: memory ${m.toFixed(3)} ms per scenario`);
-    for (const t of tasks.slice(1)) console.log(`${clock}: ${t.key} ${ms(t.key).toFixed(3)} ms, ${(ms(t.key) / m).toFixed(2)}× memory (per round: ${ratio(t.key, 'memory').toFixed(2)}×)`);
-    if (tasks[2]) console.log(`${clock}: this tree's network / ${flags.against}'s: ${(ms('http') / ms(tasks[2].key)).toFixed(3)} (per round: ${ratio('http', tasks[2].key).toFixed(3)})`);
+    for (const t of tasks.slice(1).filter((t) => !t.key.startsWith('bare'))) console.log(`${clock}: ${t.key} ${ms(t.key).toFixed(3)} ms, ${(ms(t.key) / m).toFixed(2)}× memory (per round: ${ratio(t.key, 'memory').toFixed(2)}×)`);
+    const b = ms('bare SDK in memory');
+    console.log(`${clock}: bare SDK in memory ${b.toFixed(3)} ms, over HTTP ${ms('bare SDK over HTTP').toFixed(3)} ms, ${(ms('bare SDK over HTTP') / b).toFixed(2)}× (per round: ${ratio('bare SDK over HTTP', 'bare SDK in memory').toFixed(2)}×): the floor of the ratio`);
+    console.log(`${clock}: what the harness adds: memory ${(m / b).toFixed(2)}× the bare SDK, http ${(ms('http') / ms('bare SDK over HTTP')).toFixed(2)}×`);
+    if (flags.against) console.log(`${clock}: this tree's network / ${flags.against}'s: ${(ms('http') / ms(tasks[2]!.key)).toFixed(3)} (per round: ${ratio('http', tasks[2]!.key).toFixed(3)})`);
   }
 } finally {
   if (dir !== ROOT) rmSync(dir, { recursive: true, force: true });

@@ -12,7 +12,7 @@ import { runChecked } from '../src/check/index.ts';
 import { resolveCampaignOptions } from '../src/options/index.ts';
 import type { Profile } from '../src/sim/index.ts';
 import { defaultSdk } from '../src/sdk/load.ts';
-import type { SdkAdapter } from '../src/sdk/SdkAdapter.ts';
+import type { HttpServerTransportOptions, SdkAdapter } from '../src/sdk/SdkAdapter.ts';
 import { runScenario, type Scenario } from '../src/sim/index.ts';
 import { linkedPair } from './lib/sdkPair.ts';
 import type { BenchSuite, SuiteResult } from './lib/suite.ts';
@@ -51,7 +51,7 @@ const tenMinutes: Scenario = {
  * same adapter as the simulator (its endpoints, pass-through validator and handler context), so
  * the ratio is what the simulated world adds, on either generation.
  */
-async function bareSdk(sdk: SdkAdapter, n: number): Promise<void> {
+export async function bareSdk(sdk: SdkAdapter, n: number): Promise<unknown[]> {
   const [clientEnd, serverEnd] = linkedPair(sdk);
   const server = sdk.createServer();
   sdk.handle(server, 'tools/call', async (_request, context) => {
@@ -62,8 +62,43 @@ async function bareSdk(sdk: SdkAdapter, n: number): Promise<void> {
   const client = sdk.createClient();
   await server.connect(serverEnd);
   await client.connect(clientEnd);
-  await Promise.all(Array.from({ length: n }, () => sdk.request(client, 'tools/call', sdk.requestParams('tools/call', 'tool'), { onprogress: () => {} })));
+  const results = await Promise.all(Array.from({ length: n }, () => sdk.request(client, 'tools/call', sdk.requestParams('tools/call', 'tool'), { onprogress: () => {} })));
   await client.close();
+  return results;
+}
+
+/**
+ * The same exchange over the release's own Streamable HTTP transports (stateful, SSE responses),
+ * bare: the client transport's `fetch` hands each `Request` straight to the server transport's
+ * `handleRequest`, no network, no scheduling, no trace. What this costs against `bareSdk` is the
+ * floor of the http profile's ratio to the memory profile: the SDK's transports, their zod
+ * parses and web streams, on this Node, with nothing of the harness.
+ */
+export async function bareSdkHttp(sdk: SdkAdapter, n: number): Promise<unknown[]> {
+  if (sdk.http === undefined) throw new Error(`${sdk.name}@${sdk.version}: the bare HTTP exchange needs the release's web-standard transports (sdk.http)`);
+  const serverTransport = sdk.http.createServerTransport({ sessionIdGenerator: () => 'bare-session', keepAliveMs: 0 } as HttpServerTransportOptions);
+  const server = sdk.createServer();
+  sdk.handle(server, 'tools/call', async (_request, context) => {
+    const token = context.progressToken;
+    if (token !== undefined) await context.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: 1 } });
+    return sdk.result('tools/call');
+  });
+  // A JSON body goes as `parsedBody` (a `Request` with a body costs several times one without),
+  // as the simulated network sends it: the floor is the cheapest way to drive the transports.
+  const fetch = async (url: string | URL, init: RequestInit = {}) => {
+    const { body, ...rest } = init;
+    return typeof body === 'string'
+      ? serverTransport.handleRequest(new Request(url, rest), { parsedBody: JSON.parse(body) })
+      : serverTransport.handleRequest(new Request(url, init));
+  };
+  const clientTransport = sdk.http.createSimClientTransport(new URL('http://bare.invalid/mcp'), { fetch });
+  const client = sdk.createClient();
+  await server.connect(serverTransport);
+  await client.connect(clientTransport);
+  const results = await Promise.all(Array.from({ length: n }, () => sdk.request(client, 'tools/call', sdk.requestParams('tools/call', 'tool'), { onprogress: () => {} })));
+  await client.close();
+  await server.close();
+  return results;
 }
 
 /** Messages a scenario delivers: handshake (3) plus request, progress, response per call. */
@@ -76,7 +111,12 @@ export interface HarnessNumbers {
   nsPerMessage: { harness: number; bare: number; ratio: number };
   tenMinuteScenarioMs: number;
   oracle: { withoutPerSec: number; withPerSec: number; shareOfRunTime: number };
-  http: { perSec: number; withOraclePerSec: number; vsMemory: number };
+  /**
+   * `vsMemory`: the http scenario's cost over the memory one's. `bareVsBare`: the bare SDK over
+   * HTTP against the bare SDK in memory; `bareVsMemory`: the bare SDK over HTTP against the
+   * simulated memory scenario, the ratio a harness adding nothing to the SDK's transports would have.
+   */
+  http: { perSec: number; withOraclePerSec: number; vsMemory: number; bareVsBare: number; bareVsMemory: number };
 }
 
 /**
@@ -110,6 +150,7 @@ export async function measureHarness(sdk: SdkAdapter, quick = false): Promise<{ 
     .add('harness + oracle: 1-request scenario', async () => { await runChecked(one, { sdk }); })
     .add('http profile: 1-request scenario', async () => { await runScenario(oneOverHttp, { sdk }); })
     .add('http profile + oracle: 1-request scenario', async () => { await runChecked(oneOverHttp, { sdk }); })
+    .add('bare SDK over HTTP: 1-request exchange', () => bareSdkHttp(sdk, 1))
     .add('campaign: memory profile', campaignTask(sdk, ['memory']))
     .add('campaign: memory and http profiles', campaignTask(sdk, ['memory', 'http']));
   // Task functions are declared `async`: tinybench would otherwise call one to detect whether it
@@ -146,6 +187,8 @@ export async function measureHarness(sdk: SdkAdapter, quick = false): Promise<{ 
       perSec: perSec('http profile: 1-request scenario'),
       withOraclePerSec: perSec('http profile + oracle: 1-request scenario'),
       vsMemory: mean('http profile: 1-request scenario') / mean('harness: 1-request scenario'),
+      bareVsBare: mean('bare SDK over HTTP: 1-request exchange') / mean('bare SDK: 1-request exchange'),
+      bareVsMemory: mean('bare SDK over HTTP: 1-request exchange') / mean('harness: 1-request scenario'),
     },
   };
   return { numbers, table: bench.table() };
@@ -160,6 +203,7 @@ export function formatHarnessNumbers(n: HarnessNumbers): string[] {
     `a scenario spanning 10 virtual minutes: ${n.tenMinuteScenarioMs.toFixed(2)} ms of wall time`,
     `oracle: ${n.oracle.withoutPerSec.toFixed(0)} scenarios/s without, ${n.oracle.withPerSec.toFixed(0)} with; it takes ${(n.oracle.shareOfRunTime * 100).toFixed(0)}% of a checked run (target ≤ 50%)`,
     `http profile (stateful, SSE): ${n.http.perSec.toFixed(0)} scenarios/s, ${n.http.withOraclePerSec.toFixed(0)} with the oracle; ${n.http.vsMemory.toFixed(1)}× the memory profile's cost`,
+    `http floor: the bare SDK over its own HTTP transports costs ${n.http.bareVsBare.toFixed(1)}× the bare SDK in memory, ${n.http.bareVsMemory.toFixed(1)}× the simulated memory scenario (what an http profile adding nothing would cost)`,
   ];
 }
 
