@@ -45,6 +45,22 @@ const tenMinutes: Scenario = {
   actions: [{ kind: 'call', call: 'c1', method: 'tools/call', handler: 'slow', options: { onprogress: true, timeoutMs: 3_600_000 } }],
 };
 
+/** The bare exchanges' server: its tool answers after one progress notification, as `requestsScenario`'s handler does. */
+function answeringServer(sdk: SdkAdapter): ReturnType<SdkAdapter['createServer']> {
+  const server = sdk.createServer();
+  sdk.handle(server, 'tools/call', async (_request, context) => {
+    const token = context.progressToken;
+    if (token !== undefined) await context.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: 1 } });
+    return sdk.result('tools/call');
+  });
+  return server;
+}
+
+/** `n` tool calls at once, each with a progress callback; their results. */
+function callTool(sdk: SdkAdapter, client: ReturnType<SdkAdapter['createClient']>, n: number): Promise<unknown[]> {
+  return Promise.all(Array.from({ length: n }, () => sdk.request(client, 'tools/call', sdk.requestParams('tools/call', 'tool'), { onprogress: () => {} })));
+}
+
 /**
  * The same exchange as `requestsScenario(n)` on the bare SDK, the release the runs use: fresh
  * pair, handshake, n calls, each answered after one progress notification. It goes through the
@@ -53,16 +69,11 @@ const tenMinutes: Scenario = {
  */
 export async function bareSdk(sdk: SdkAdapter, n: number): Promise<unknown[]> {
   const [clientEnd, serverEnd] = linkedPair(sdk);
-  const server = sdk.createServer();
-  sdk.handle(server, 'tools/call', async (_request, context) => {
-    const token = context.progressToken;
-    if (token !== undefined) await context.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: 1 } });
-    return sdk.result('tools/call');
-  });
+  const server = answeringServer(sdk);
   const client = sdk.createClient();
   await server.connect(serverEnd);
   await client.connect(clientEnd);
-  const results = await Promise.all(Array.from({ length: n }, () => sdk.request(client, 'tools/call', sdk.requestParams('tools/call', 'tool'), { onprogress: () => {} })));
+  const results = await callTool(sdk, client, n);
   await client.close();
   return results;
 }
@@ -77,12 +88,7 @@ export async function bareSdk(sdk: SdkAdapter, n: number): Promise<unknown[]> {
 export async function bareSdkHttp(sdk: SdkAdapter, n: number): Promise<unknown[]> {
   if (sdk.http === undefined) throw new Error(`${sdk.name}@${sdk.version}: the bare HTTP exchange needs the release's web-standard transports (sdk.http)`);
   const serverTransport = sdk.http.createServerTransport({ sessionIdGenerator: () => 'bare-session', keepAliveMs: 0 } as HttpServerTransportOptions);
-  const server = sdk.createServer();
-  sdk.handle(server, 'tools/call', async (_request, context) => {
-    const token = context.progressToken;
-    if (token !== undefined) await context.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: 1 } });
-    return sdk.result('tools/call');
-  });
+  const server = answeringServer(sdk);
   // A JSON body goes as `parsedBody` (a `Request` with a body costs several times one without),
   // as the simulated network sends it: the floor is the cheapest way to drive the transports.
   const fetch = async (url: string | URL, init: RequestInit = {}) => {
@@ -95,7 +101,7 @@ export async function bareSdkHttp(sdk: SdkAdapter, n: number): Promise<unknown[]
   const client = sdk.createClient();
   await server.connect(serverTransport);
   await client.connect(clientTransport);
-  const results = await Promise.all(Array.from({ length: n }, () => sdk.request(client, 'tools/call', sdk.requestParams('tools/call', 'tool'), { onprogress: () => {} })));
+  const results = await callTool(sdk, client, n);
   await client.close();
   await server.close();
   return results;

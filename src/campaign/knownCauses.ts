@@ -85,7 +85,7 @@ function featuresOf(c: SimCase): { readonly variant: string; readonly shape: Set
 const splitShapes = new Map<string, Set<string>>();
 
 function splitShape(shape: string): Set<string> {
-  let features = splitShapes.get(shape);
-  if (!features) splitShapes.set(shape, (features = new Set(shape === 'plain' ? [] : shape.split('+'))));
-  return features;
+  let split = splitShapes.get(shape);
+  if (!split) splitShapes.set(shape, (split = new Set(shape === 'plain' ? [] : shape.split('+'))));
+  return split;
 }
