@@ -64,6 +64,33 @@ export interface Finding {
    * invariant is not known by it (`src/campaign/knownCauses.ts`).
    */
   readonly clause?: string;
+  /**
+   * The answer's own words, on a finding about an answer the receiver chose to send (an error,
+   * an `isError` result to a cancelled request): what the SDK or server said for itself. Set on
+   * black-box runs (a real clock), where that answer is all the client sees of why.
+   */
+  readonly reason?: AnswerReason;
+}
+
+/** What an answer said: a JSON-RPC error's code and message, or an `isError` tool result's text. */
+export type AnswerReason =
+  | { readonly answer: 'error'; readonly code: number | string | null; readonly message: string }
+  | { readonly answer: 'isError'; readonly text: string }
+  | { readonly answer: 'result' };
+
+/** The reason a response frame gives, for `Finding.reason`. */
+export function reasonOf(frame: unknown): AnswerReason {
+  const f = (typeof frame === 'object' && frame !== null ? frame : {}) as { error?: { code?: unknown; message?: unknown }; result?: { isError?: unknown; content?: unknown } };
+  if (f.error && typeof f.error === 'object') {
+    const code = typeof f.error.code === 'number' || typeof f.error.code === 'string' ? f.error.code : null;
+    return { answer: 'error', code, message: String(f.error.message ?? '') };
+  }
+  if (f.result && typeof f.result === 'object' && f.result.isError === true) {
+    const content = Array.isArray(f.result.content) ? f.result.content : [];
+    const text = content.map((c: { text?: unknown }) => (typeof c?.text === 'string' ? c.text : JSON.stringify(c))).join(' ');
+    return { answer: 'isError', text: text.slice(0, 200) };
+  }
+  return { answer: 'result' };
 }
 
 export function severityOf(level: Level): Finding['severity'] {

@@ -1,6 +1,7 @@
 import type { SdkFacts } from '../sdk/facts.ts';
 import type { EndState } from '../sim/endState.ts';
 import type { TraceEvent } from '../sim/trace.ts';
+import { isReal, JUDGED_ON_A_REAL_CLOCK, VIRTUAL_CLOCK, type Clock } from './clock.ts';
 import { attribute } from './attribution.ts';
 import type { Coverage } from './coverage.ts';
 import type { Finding } from './finding.ts';
@@ -10,6 +11,8 @@ import type { RuleFactory } from './rule.ts';
 import { cancelRaceRule, cancelRule } from './rules/cancel.ts';
 import { harnessRule } from './rules/harness.ts';
 import { httpRule, httpRule2026 } from './rules/http.ts';
+import { httpSessionsRule } from './rules/httpSessions.ts';
+import { stdioExitRule } from './rules/stdioExit.ts';
 import { lifecycleRule } from './rules/lifecycle.ts';
 import { progressRule } from './rules/progress.ts';
 import { rpcRule } from './rules/rpc.ts';
@@ -38,6 +41,8 @@ export const oracleRules: readonly RuleFactory[] = [
   livenessRule,
   leaksRule,
   httpRule,
+  stdioExitRule,
+  httpSessionsRule,
 ];
 
 /**
@@ -61,6 +66,12 @@ export interface JudgeOptions {
   readonly facts: SdkFacts;
   /** The rule set: the session era's, or the opt-in one of revision 2026-07-28. @default SESSION_ERA */
   readonly spec?: SpecRevision;
+  /**
+   * The clock the trace was recorded on. A real one (a black-box run, translated by
+   * `observedTrace`) gives what the model expects within a scheduler step an allowance in ms, and
+   * leaves out the invariants a one-sided run cannot show (`JUDGED_ON_A_REAL_CLOCK`). @default VIRTUAL_CLOCK
+   */
+  readonly clock?: Clock;
 }
 
 /**
@@ -87,19 +98,21 @@ export function judgeWithCoverage(
     readonly coverage?: boolean;
   },
 ): { findings: Finding[]; coverage: Coverage | undefined } {
-  const { facts, coverage: countCoverage = true, spec = SESSION_ERA } = options;
+  const { facts, coverage: countCoverage = true, spec = SESSION_ERA, clock = VIRTUAL_CLOCK } = options;
   const rules = rulesOf(spec);
   const walker = new TraceWalker({
     facts,
     coverage: countCoverage,
     rules: (walk) => rules.map((make) => make(walk, facts)),
     streamCloseCancels: spec === MODERN_ERA,
+    clock,
   });
   for (const e of trace) walker.feed(e);
   walker.finish(trace.at(-1), endState);
   const notJudged = notJudgedUnder(spec);
+  const judged = isReal(clock) ? walker.findings.filter((f) => JUDGED_ON_A_REAL_CLOCK.has(f.invariant)) : walker.findings;
   return {
-    findings: attribute(notJudged.size === 0 ? walker.findings : walker.findings.filter((f) => !notJudged.has(f.invariant))),
+    findings: attribute(notJudged.size === 0 ? judged : judged.filter((f) => !notJudged.has(f.invariant))),
     coverage: countCoverage ? { transitions: { ...walker.transitions }, races: { ...walker.races } } : undefined,
   };
 }

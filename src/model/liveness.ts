@@ -2,6 +2,7 @@ import { finding } from './finding.ts';
 import { idKey, show } from './ids.ts';
 import { handlerOf } from './records.ts';
 import type { RuleFactory } from './rule.ts';
+import { CallSettles } from './callSettles.ts';
 import { receiverSubjects } from './subjects.ts';
 import { deadlineOf, MAX_TOTAL_LATE } from './rules/timeout.ts';
 
@@ -19,12 +20,32 @@ export const livenessRule: RuleFactory = (walk, facts) => {
    * misbehaving peer, there to exercise the SDK, not code under test.
    */
   const hosted = new Set<string>();
+  const settles = new CallSettles(walk);
   return {
     trace(e) {
       if (e.kind === 'handler-start' && e.hosted) hosted.add(`${e.side}:${e.conn}:${idKey(e.id)}`);
+      if (walk.clock.kind === 'real') settles.trace(e);
+    },
+
+    requestSent(o) {
+      if (walk.clock.kind === 'real') settles.requestSent(o);
+    },
+
+    progressDelivered({ e, rec }) {
+      if (rec.call) settles.life(rec.call, e.t);
+    },
+
+    responseDelivered({ e, rec }) {
+      if (rec.call) settles.answered(rec.call, e.t);
+    },
+
+    callSettled({ e, call, wire }) {
+      // Settled with no response read: the client gave the call up (a cancel, a timeout, a dropped stream, its close).
+      if (wire === 'pending' || wire === 'progressing') settles.givenUp(call, e.t);
     },
 
     finish({ at, t, outcome }) {
+      if (walk.clock.kind === 'real') return settles.finish(at, t, walk.clock.hangAfterMs);
       const quiescent = outcome === 'quiescent';
       if (!quiescent) walk.flag(finding('liveness.quiescent', at, `the run ended on its ${outcome} instead of reaching quiescence.`));
       for (const call of walk.calls()) {

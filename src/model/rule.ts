@@ -2,6 +2,7 @@ import type { SdkFacts } from '../sdk/facts.ts';
 import type { EndState } from '../sim/endState.ts';
 import type { Side } from '../sim/scenario.ts';
 import type { RunOutcome, TraceEvent } from '../sim/trace.ts';
+import type { Clock } from './clock.ts';
 import type { Finding } from './finding.ts';
 import type { CallRec, ReceiverRec, RequesterRec } from './records.ts';
 import type { WalkEvent } from './walkEvent.ts';
@@ -9,7 +10,10 @@ import type { WalkEvent } from './walkEvent.ts';
 /**
  * Something a rule expects to happen before the scheduler's step ends (a handler aborted, a
  * cancel sent). The walker checks every obligation when the step ends, in the order they were
- * made, so findings of several rules keep the order of their causes.
+ * made, so findings of several rules keep the order of their causes. On a real clock (a
+ * black-box run: no steps) the walker checks it instead once the trace's time passes the time it
+ * was made plus the clock's in-flight bound (`Clock`), or at the end when the trace got that far:
+ * the one place the model allows real time for what it expects within a step.
  */
 export interface Obligation {
   /** Flags through `walk` what was not met; `walk.step` is the step that ends. */
@@ -20,6 +24,8 @@ export interface Obligation {
 export interface Walk {
   /** Scheduler step of the event being fed (inside `Obligation.check`: the step that ends). */
   readonly step: number;
+  /** The clock the trace was recorded on: virtual (simulated) or real with its bounds (black box). */
+  readonly clock: Clock;
   /** Every call started so far, in start order. */
   calls(): Iterable<CallRec>;
   /** Every request delivery seen so far, grouped by request (first delivery order), oldest first. */

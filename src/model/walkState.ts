@@ -1,6 +1,7 @@
 import type { AnyStateMachine, SnapshotFrom } from 'xstate';
 import type { Side } from '../sim/scenario.ts';
 import type { TraceEvent } from '../sim/trace.ts';
+import type { Clock } from './clock.ts';
 import type { Finding } from './finding.ts';
 import { idKey, other, show } from './ids.ts';
 import { racePairs, type RacePair } from './racePairs.ts';
@@ -36,6 +37,8 @@ export abstract class WalkState implements Walk {
   readonly transitions: Record<string, number> = {};
   readonly races = Object.fromEntries(racePairs.map((r) => [r, 0])) as Record<RacePair, number>;
   readonly obligations: Obligation[] = [];
+  /** Real clock only: when each pending obligation is due (the time it was made plus the in-flight bound). */
+  protected readonly dueAt = new Map<Obligation, number>();
 
   protected abstract readonly rules: readonly Rule[];
   /**
@@ -71,8 +74,13 @@ export abstract class WalkState implements Walk {
   /** The current connection (the latest `connect`). */
   protected conn = 0;
   protected currentStep = 0;
+  /** Time of the event being fed. */
+  protected currentT = 0;
 
-  constructor(private readonly coverage: boolean) {}
+  constructor(
+    private readonly coverage: boolean,
+    readonly clock: Clock,
+  ) {}
 
   get step(): number {
     return this.currentStep;
@@ -132,6 +140,7 @@ export abstract class WalkState implements Walk {
 
   oblige(o: Obligation): void {
     this.obligations.push(o);
+    if (this.clock.kind === 'real') this.dueAt.set(o, this.currentT + this.clock.inFlightMs);
   }
 
   /** The caller's view of the session after the events fed so far. */

@@ -2,6 +2,7 @@ import type { SdkFacts } from '../sdk/facts.ts';
 import type { EndState } from '../sim/endState.ts';
 import type { CallOptions, Side } from '../sim/scenario.ts';
 import type { TraceEvent } from '../sim/trace.ts';
+import { VIRTUAL_CLOCK, type Clock } from './clock.ts';
 import { classifyFrame, type Classified } from '../util/jsonrpc.ts';
 import { idKey, isValidId, other } from './ids.ts';
 import { handlerOf, wireOf, type CallRec, type SettleCause } from './records.ts';
@@ -31,6 +32,12 @@ export interface WalkerOptions {
    * cancel-in-that-step checks read). @default false
    */
   readonly streamCloseCancels?: boolean;
+  /**
+   * The clock the trace was recorded on. On a real one (a black-box run) every event is its own
+   * step: obligations fall due by time (`Obligation`), and a call's request binds to it whatever
+   * step it was written in. @default VIRTUAL_CLOCK
+   */
+  readonly clock?: Clock;
 }
 
 /** `re` matches `text` (`search` ignores a global regex's `lastIndex`: facts are shared data). */
@@ -57,7 +64,7 @@ export class TraceWalker extends WalkState {
   private readonly exchangeSeqs: Map<number, { readonly conn: number; readonly seqs: readonly number[]; readonly ids: unknown[] }> | undefined;
 
   constructor(options: WalkerOptions = {}) {
-    super(options.coverage ?? false);
+    super(options.coverage ?? false, options.clock ?? VIRTUAL_CLOCK);
     this.facts = options.facts;
     this.exchangeSeqs = options.streamCloseCancels ? new Map() : undefined;
     this.rules = options.rules?.(this) ?? [];
@@ -67,7 +74,13 @@ export class TraceWalker extends WalkState {
 
   /** Feeds one event: ends the previous step first when the event starts a new one. */
   feed(e: TraceEvent): void {
-    if (e.step !== this.currentStep) {
+    if (this.clock.kind === 'real') {
+      this.settleDue(e.t);
+      this.currentStep = e.step;
+      this.currentT = e.t;
+      // The process is gone: nothing of it is still due.
+      if (e.kind === 'exit') this.dropPending();
+    } else if (e.step !== this.currentStep) {
       this.endStep();
       this.currentStep = e.step;
     }
@@ -142,7 +155,8 @@ export class TraceWalker extends WalkState {
         return this.emit({ kind: 'handlerEnded', e, rec });
       }
       case 'end':
-        this.endStep();
+        if (this.clock.kind === 'real') this.dropPending();
+        else this.endStep();
         this.ended = true;
         return;
       default:
@@ -152,9 +166,31 @@ export class TraceWalker extends WalkState {
 
   /** Ends the walk: the last step's obligations, then every rule's end-of-run checks. */
   finish(last: TraceEvent | undefined, endState: EndState | undefined): void {
-    if (!this.ended) this.endStep();
+    if (this.clock.kind === 'real') this.dropPending();
+    else if (!this.ended) this.endStep();
     const end: RunEnd = { at: last?.i ?? 0, t: last?.t ?? 0, outcome: last?.kind === 'end' ? last.outcome : 'quiescent', endState };
     for (const r of this.rules) r.finish?.(end);
+  }
+
+  /** Real clock: checks, in the order they were made, the obligations due before `t`. */
+  private settleDue(t: number): void {
+    if (this.obligations.length === 0) return;
+    const due = this.obligations.filter((o) => this.dueAt.get(o)! < t);
+    if (due.length === 0) return;
+    for (const o of due) {
+      this.obligations.splice(this.obligations.indexOf(o), 1);
+      this.dueAt.delete(o);
+    }
+    for (const o of due) o.check(this);
+  }
+
+  /**
+   * Real clock: the trace ends (or the process exited) before these fell due. Not enough time was
+   * observed to blame anyone (least blame): they are dropped unchecked.
+   */
+  private dropPending(): void {
+    this.obligations.splice(0);
+    this.dueAt.clear();
   }
 
   /** Obligations due by the end of the scheduler's step, in the order they were made. */

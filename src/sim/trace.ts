@@ -13,7 +13,12 @@ export type WireId = string | number;
 export type TraceEventBody =
   /** The scheduler's choice at a step, by meaning (`deliver client→server #3`). */
   | { kind: 'action'; action: string; choice: number; enabled: number }
-  | { kind: 'send'; from: Side; conn: number; seq: number; frame: JsonValue }
+  /**
+   * `stream`: the exchange a server frame of a black-box Streamable HTTP run was read on (the
+   * model's view of a one-sided run, `src/model/observedTrace.ts`): the read order of two streams
+   * is not the order the server wrote them. Absent in simulated traces.
+   */
+  | { kind: 'send'; from: Side; conn: number; seq: number; frame: JsonValue; stream?: number }
   | { kind: 'send-failed'; from: Side; conn: number; frame: JsonValue; error: string }
   | { kind: 'deliver'; to: Side; conn: number; seq: number; frame: JsonValue; burst: number }
   /** A frame that was in flight when its receiver closed. */

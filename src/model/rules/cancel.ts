@@ -1,8 +1,9 @@
 import type { Side } from '../../sim/scenario.ts';
 import type { AbortReach, TraceEvent } from '../../sim/trace.ts';
-import { finding } from '../finding.ts';
+import { finding, reasonOf, type AnswerReason } from '../finding.ts';
+import { isJsonObject } from '../../util/jsonrpc.ts';
 import { idKey, isValidId, other, show } from '../ids.ts';
-import { handlerOf, isOpen, type ReceiverRec, type RequesterRec } from '../records.ts';
+import { handlerOf, isOpen, type HandlerState, type ReceiverRec, type RequesterRec } from '../records.ts';
 import type { Obligation, RuleFactory, Walk } from '../rule.ts';
 import { callSubjects, receiverSubjects, requesterSubjects, withAbortingSignal } from '../subjects.ts';
 import { LateDelivery } from './lateDelivery.ts';
@@ -26,8 +27,9 @@ class AbortDue implements Obligation {
   check(walk: Walk): void {
     if (this.done || handlerOf(this.rec) !== 'running') return;
     const { rec } = this;
+    const within = walk.clock.kind === 'real' ? ` within ${walk.clock.inFlightMs} ms` : '';
     walk.flag(
-      finding('cancel.handler-aborted', this.at, `the cancellation of request ${show(rec.id)} reached the ${rec.side} but its handler's signal was not aborted.`, walk.receivedLabel(rec), receiverSubjects(walk, rec)),
+      finding('cancel.handler-aborted', this.at, `the cancellation of request ${show(rec.id)} reached the ${rec.side} but its handler's signal was not aborted${within}.`, walk.receivedLabel(rec), receiverSubjects(walk, rec)),
     );
   }
 }
@@ -117,6 +119,13 @@ class AbortedBeforeTool {
   }
 }
 
+/** What an answer to a cancelled request was, in words (`cancel.no-response-after` on a real clock). */
+const REASON_WORDS: Readonly<Record<AnswerReason['answer'], string>> = {
+  error: 'with an error',
+  isError: 'with a tool result marked isError',
+  result: 'with a result',
+};
+
 /** How an abort reached a hosted tool callback, in words (`cancel.abort-swallowed`'s message). */
 export const REACHED_BY: Readonly<Record<AbortReach, string>> = {
   fetch: 'its fetch rejected with the abort',
@@ -140,6 +149,28 @@ export const cancelRule: RuleFactory = (walk) => {
   };
   const unreached = new UnreachedWork();
   const beforeTool = new AbortedBeforeTool();
+  /** When each received request's first cancel reached its receiver, and how much progress it sent since. */
+  const receipts = new Map<ReceiverRec, { readonly t: number; progress: number }>();
+  /**
+   * Progress the receiver sent after it had the cancel. On a virtual clock the first is work
+   * after the cancel (`cancel.zombie-work`, the handler's conduct). On a real clock a send is not
+   * a step: one progress right after the receipt may be a step caught between its check and its
+   * send, so it counts from the second one (over stdio, where one pipe orders them) or from one
+   * later than the in-flight bound (over HTTP only the time counts: two streams give no order).
+   * Its id is what the walk sees: `cancel.zombie-work` where it sees the request's handler (a test
+   * bed's side channel), `progress.after-cancel` where only the wire shows it.
+   */
+  const progressAfterCancel = (e: TraceEvent, rec: ReceiverRec, handler: HandlerState) => {
+    const got = receipts.get(rec);
+    if (walk.clock.kind !== 'real' || e.kind !== 'send' || !got) return;
+    got.progress++;
+    const since = e.t - got.t;
+    if (since <= walk.clock.inFlightMs && (e.stream !== undefined || got.progress < 2)) return;
+    const value = isJsonObject(e.frame) && isJsonObject(e.frame.params) ? e.frame.params.progress : undefined;
+    const id = handler === 'idle' ? 'progress.after-cancel' : 'cancel.zombie-work';
+    const message = `the ${rec.side} sent progress ${show(value)} for ${walk.receivedLabel(rec)} ${Math.round(since)} ms after it had read the cancellation (${got.progress} since; in-flight bound ${walk.clock.inFlightMs} ms): the cancellation does not reach the work.`;
+    walk.flag(finding(id, e.i, message, walk.receivedLabel(rec), receiverSubjects(walk, rec)));
+  };
   return {
     trace(e) {
       beforeTool.see(e);
@@ -186,10 +217,19 @@ export const cancelRule: RuleFactory = (walk) => {
       const { rec } = o;
       // A cancel of initialize is the client's violation (cancel.not-initialize); the server may ignore it.
       if (o.event === 'RESPOND' && o.wire === 'cancelRequested' && rec.method !== 'initialize') {
-        walk.flag(finding('cancel.no-response-after', o.e.i, `the ${rec.side} answered request ${show(rec.id)} after it had received its cancellation.`, walk.receivedLabel(rec), receiverSubjects(walk, rec)));
+        if (walk.clock.kind === 'real' && o.e.kind === 'send') {
+          // The spec's word is SHOULD NOT respond, whatever the answer: an error that says cancelled too. What the answer said is kept beside it.
+          const reason = reasonOf(o.e.frame);
+          const since = Math.round(o.e.t - (receipts.get(rec)?.t ?? o.e.t));
+          const f = finding('cancel.no-response-after', o.e.i, `the ${rec.side} answered request ${show(rec.id)} (${REASON_WORDS[reason.answer]}) ${since} ms after it had read its cancellation: a cancelled request should get no response.`, walk.receivedLabel(rec), receiverSubjects(walk, rec));
+          walk.flag({ ...f, reason });
+        } else {
+          walk.flag(finding('cancel.no-response-after', o.e.i, `the ${rec.side} answered request ${show(rec.id)} after it had received its cancellation.`, walk.receivedLabel(rec), receiverSubjects(walk, rec)));
+        }
       }
       if (o.event === 'PROGRESS' && o.wire === 'cancelRequested') {
-        walk.flag(finding('cancel.zombie-work', o.e.i, `the ${rec.side} sent progress for ${walk.receivedLabel(rec)} after it had received the cancellation.`, walk.receivedLabel(rec), receiverSubjects(walk, rec)));
+        if (walk.clock.kind === 'real') progressAfterCancel(o.e, rec, o.handler);
+        else walk.flag(finding('cancel.zombie-work', o.e.i, `the ${rec.side} sent progress for ${walk.receivedLabel(rec)} after it had received the cancellation.`, walk.receivedLabel(rec), receiverSubjects(walk, rec)));
       }
       if (o.event === 'STEP' && o.handler === 'aborted' && !zombies.has(rec) && o.e.kind === 'fetch') {
         zombies.add(rec);
@@ -209,6 +249,7 @@ export const cancelRule: RuleFactory = (walk) => {
     },
 
     cancelDelivered({ e, rec }) {
+      if (!receipts.has(rec)) receipts.set(rec, { t: e.t, progress: 0 });
       const h = handlerOf(rec);
       // Idle: the cancel came in the same burst as its request; the handler starts later in this step.
       if (h === 'running' || (h === 'idle' && rec.method !== 'initialize')) walk.oblige(new AbortDue(rec, e.i));

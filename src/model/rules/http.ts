@@ -9,6 +9,7 @@ import { canonicalJson } from '../../util/json.ts';
 import { summarizeFrame } from '../../util/jsonrpc.ts';
 import { errorCallFindings } from './httpCallErrors.ts';
 import { streamFindings } from './httpStreams.ts';
+import { openPostFindings } from './openPosts.ts';
 
 interface ExchangeView {
   readonly conn: number;
@@ -55,6 +56,7 @@ function httpWalk(walk: Walk, options: HttpCheckOptions): Rule {
       if (httpKinds.has(e.kind)) http = true;
     },
     finish({ endState }) {
+      if (walk.clock.kind === 'real') for (const f of openPostFindings(trace, walk.clock)) walk.flag(f, false);
       const open = endState?.openExchanges ?? [];
       if (!http && open.length === 0) return;
       for (const f of httpFindings(trace, open, options)) walk.flag(f, false);
@@ -156,7 +158,8 @@ export function httpFindings(trace: readonly TraceEvent[], openExchanges: readon
     if (e.kind !== 'http-response' || e.at !== 'server') continue;
     const x = exchanges.get(e.exchange);
     if (!x || x.method !== 'POST' || x.frames.length === 0 || x.requestIds.length > 0) continue;
-    const hasBody = e.contentType !== undefined || e.seqs.length > 0;
+    // A body is frames, or a stream of them: a content type on an empty body is none.
+    const hasBody = e.seqs.length > 0 || e.contentType?.startsWith('text/event-stream') === true;
     if (e.status >= 400 || (e.status === 202 && !hasBody)) continue;
     out.push(
       finding(

@@ -30,7 +30,8 @@ interface ServerSide {
  *   session was open at the server: the session's only standalone stream was refused; or a GET
  *   answered 2xx with anything but an SSE stream.
  * - `http.related-on-request-stream`: a progress notification for a request whose POST was still
- *   open at the server went out on another exchange (the standalone GET stream).
+ *   open at the server, and whose cancel had not reached it, went out on another exchange (the
+ *   standalone GET stream): once cancelled, the request no longer runs for the client.
  */
 export function streamFindings(trace: readonly TraceEvent[]): Finding[] {
   const out: Finding[] = [];
@@ -38,14 +39,22 @@ export function streamFindings(trace: readonly TraceEvent[]): Finding[] {
   const serverFrames = new Map<number, JsonValue>();
   for (const e of trace) if (e.kind === 'send') (e.from === 'client' ? clientFrames : serverFrames).set(e.seq, e.frame);
   const sides = new Map<number, ServerSide>();
-  /** The POST that carried each request with a progress token: `conn:token` → exchange. */
+  /** The POST that carried each request with a progress token, and the request's id: `conn:token` → both. */
   const postOfToken = new Map<string, number>();
+  const idOfToken = new Map<string, string>();
+  /** Requests whose cancel reached the server: `conn:idKey`. Once cancelled a request no longer runs for the client. */
+  const cancelled = new Set<string>();
   const open = (x: ServerSide) => x.endedAt === undefined;
   const openGetStreams = (session: string | undefined, except: number) =>
     [...sides.values()].filter((x) => x.exchange !== except && x.method === 'GET' && x.session === session && x.sse === true && open(x));
 
   for (const e of trace) {
     switch (e.kind) {
+      case 'deliver': {
+        const f = e.frame;
+        if (e.to === 'server' && isJsonObject(f) && f.method === 'notifications/cancelled' && isJsonObject(f.params)) cancelled.add(`${e.conn}:${idKey(f.params.requestId)}`);
+        break;
+      }
       case 'http-request': {
         if (e.at !== 'server') break;
         const requests = new Map<string, string | undefined>();
@@ -54,7 +63,10 @@ export function streamFindings(trace: readonly TraceEvent[]): Finding[] {
           if (f === undefined || !isRequestFrame(f)) continue;
           const token = progressTokenOf(f);
           requests.set(idKey(f.id), token);
-          if (token !== undefined) postOfToken.set(`${e.conn}:${token}`, e.exchange);
+          if (token !== undefined) {
+            postOfToken.set(`${e.conn}:${token}`, e.exchange);
+            idOfToken.set(`${e.conn}:${token}`, idKey(f.id));
+          }
         }
         sides.set(e.exchange, { exchange: e.exchange, conn: e.conn, method: e.method, session: e.session, resumes: e.lastEventId !== undefined, requests });
         break;
@@ -134,7 +146,7 @@ export function streamFindings(trace: readonly TraceEvent[]): Finding[] {
     const token = frame.params.progressToken;
     if (typeof token !== 'string' && typeof token !== 'number') return;
     const post = postOfToken.get(`${x.conn}:${idKey(token)}`);
-    if (post === undefined || post === x.exchange) return;
+    if (post === undefined || post === x.exchange || cancelled.has(`${x.conn}:${idOfToken.get(`${x.conn}:${idKey(token)}`)}`)) return;
     const own = sides.get(post);
     if (!own || !open(own)) return;
     out.push(

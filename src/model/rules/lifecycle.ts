@@ -24,15 +24,17 @@ class CloseDue implements Obligation {
 
   check(walk: Walk): void {
     const { side, conn, at } = this;
-    for (const call of walk.calls()) {
+    // On a real clock the calls are mcp-sim's own client's (the harness gives them up itself): only the server's handlers are judged.
+    for (const call of walk.clock.kind === 'real' ? [] : walk.calls()) {
       if (call.from === side && (call.req?.conn ?? call.conn) === conn && !call.settled) {
         walk.flag(finding('lifecycle.close-settles', at, `connection ${conn} closed at the ${side} but call ${call.call} did not reject.`, call.call, callSubjects(walk, call)));
       }
     }
     for (const rec of walk.receivers()) {
       if (rec.side === side && rec.conn === conn && handlerOf(rec) === 'running') {
+        const within = walk.clock.kind === 'real' ? ` within ${walk.clock.inFlightMs} ms` : '';
         walk.flag(
-          finding('lifecycle.close-settles', at, `connection ${conn} closed at the ${side} but the handler of request ${show(rec.id)} was not aborted.`, walk.receivedLabel(rec), receiverSubjects(walk, rec)),
+          finding('lifecycle.close-settles', at, `connection ${conn} closed at the ${side} but the handler of request ${show(rec.id)} was not aborted${within}.`, walk.receivedLabel(rec), receiverSubjects(walk, rec)),
         );
       }
     }

@@ -28,7 +28,12 @@ class OnprogressDue implements Obligation {
  * drops a late one silently.
  */
 export const progressRule: RuleFactory = (walk) => {
-  const counters = new Map<ReceiverRec, { progress?: number; total?: number }>();
+  /**
+   * The last progress and total each received request sent, per stream it went on (the one key
+   * `undefined` in a simulated trace; a black-box HTTP run's exchange otherwise): the order two
+   * streams were read in is not the order they were written in, so order is judged within one.
+   */
+  const counters = new Map<ReceiverRec, Map<number | undefined, { progress?: number; total?: number }>>();
   const late = new LateDelivery();
   /**
    * `progress.reaches-requester`: progress a running handler emitted for an open request with a
@@ -36,16 +41,42 @@ export const progressRule: RuleFactory = (walk) => {
    */
   const emitted = new Map<string, { readonly i: number; readonly rec: ReceiverRec; readonly progress: number }[]>();
   const closedConns = new Set<number>();
+  /**
+   * Real clock: progress the requester read before the side channel told of its step (stderr and
+   * stdout are two pipes, so a step's line may come after its frame), by key: the step, when it
+   * comes, was delivered already.
+   */
+  const early = new Map<string, number>();
   let http = false;
+  /** A Streamable HTTP JSON response mode answers a POST with one JSON body: a progress has no way to the client there. */
+  let jsonResponses = false;
   /**
    * The handler whose progress step each side ran last, with its step and value: the progress the
    * side sends in that step with that value is that handler's, and must name its own request's token.
    */
   const stepping = new Map<Side, { readonly step: number; readonly rec: ReceiverRec; readonly progress: number }>();
   const keyOf = (to: string, conn: number, token: string, progress: unknown) => `${to}:${conn}:${token}:${String(progress)}`;
+  /**
+   * `progress.reaches-requester` on a real clock (a test bed's side channel shows the handler's
+   * progress steps): a real run has no quiescence, and its connection always closes at the end.
+   * What it shows is a request the requester got its answer to, whose handler ended, and a
+   * progress step of that handler the requester never read: a progress is written before the
+   * answer, so it was lost, not late. Not judged in a JSON response mode (no stream for it).
+   */
+  const lostBeforeAnswer = () => {
+    if (jsonResponses) return;
+    for (const list of emitted.values()) {
+      for (const { i, rec, progress } of list) {
+        const req = walk.requester(other(rec.side), rec.conn, rec.id);
+        if (req === undefined || wireOf(req) !== 'responded' || handlerOf(rec) !== 'ended') continue;
+        walk.flag(finding('progress.reaches-requester', i, `the ${rec.side}'s handler emitted progress ${progress} for ${walk.receivedLabel(rec)}, but the ${other(rec.side)} got the response without it: the progress was lost.`, walk.receivedLabel(rec), receiverSubjects(walk, rec)));
+      }
+    }
+  };
   return {
     trace(e) {
       if (e.kind === 'http-request') http = true;
+      if (e.kind === 'http-response' && e.at === 'client' && e.status === 200 && e.contentType?.includes('application/json') === true) jsonResponses = true;
       if (e.kind === 'close' || e.kind === 'eof' || e.kind === 'drop') closedConns.add(e.conn);
       if (e.kind === 'handler-step' && e.op.kind === 'progress') {
         let rec: ReceiverRec | undefined;
@@ -54,9 +85,13 @@ export const progressRule: RuleFactory = (walk) => {
         const wire = rec && wireOf(rec);
         if (rec?.token !== undefined && (wire === 'open' || wire === 'progressing') && handlerOf(rec) === 'running') {
           const k = keyOf(other(e.side), e.conn, rec.token, e.op.progress);
-          const list = emitted.get(k) ?? [];
-          list.push({ i: e.i, rec, progress: e.op.progress });
-          emitted.set(k, list);
+          const read = early.get(k) ?? 0;
+          if (read > 0) early.set(k, read - 1);
+          else {
+            const list = emitted.get(k) ?? [];
+            list.push({ i: e.i, rec, progress: e.op.progress });
+            emitted.set(k, list);
+          }
         }
       }
       if (e.kind === 'deliver') {
@@ -65,6 +100,7 @@ export const progressRule: RuleFactory = (walk) => {
           const k = keyOf(e.to, e.conn, idKey(frame.params?.progressToken), frame.params?.progress);
           const list = emitted.get(k);
           if (list?.length) list.shift();
+          else if (walk.clock.kind === 'real') early.set(k, (early.get(k) ?? 0) + 1);
         }
       }
       if (e.kind === 'deliver') late.delivered(e.to);
@@ -95,8 +131,10 @@ export const progressRule: RuleFactory = (walk) => {
       if (own && own.step === e.step && own.rec !== rec && own.progress === params?.progress) {
         walk.flag(finding('progress.token-requested', e.i, `the ${e.from}'s handler of ${walk.receivedLabel(own.rec)} sent progress naming the token of ${walk.receivedLabel(rec)}, another request.`, walk.receivedLabel(own.rec), receiverSubjects(walk, own.rec)));
       }
-      const seen = counters.get(rec) ?? {};
-      counters.set(rec, seen);
+      let streams = counters.get(rec);
+      if (!streams) counters.set(rec, (streams = new Map()));
+      const seen = streams.get(e.stream) ?? {};
+      streams.set(e.stream, seen);
       const p = params?.progress;
       if (typeof p === 'number') {
         if (seen.progress !== undefined && !(p > seen.progress)) {
@@ -119,6 +157,7 @@ export const progressRule: RuleFactory = (walk) => {
     },
 
     finish({ outcome }) {
+      if (walk.clock.kind === 'real') return lostBeforeAnswer();
       // Streamable HTTP states its own drops (JSON response mode, a disconnected SSE stream): judged on the memory link only.
       // Before quiescence a progress may still be on its way.
       if (http || outcome !== 'quiescent') return;
