@@ -16,12 +16,13 @@ import {
   DEFAULT_PROCESS_SHRINK_MS_MAX,
 } from '../options/defaults.ts';
 import type { TraceEvent } from '../sim/trace.ts';
-import { BadTargetError, checkUrl, processTarget, urlTarget, type CommandSpec, type Target, type TargetVisibility, type UrlSpec } from '../target/index.ts';
-import type { ServerHello } from '../target/index.ts';
-import { planArbitrary } from './planArbitrary.ts';
-import { withoutCancels, type Plan } from './plan.ts';
-import { runPlan } from './runPlan.ts';
-import { REUSE_NOTE, SharedConnection } from './sharedConnection.ts';
+import { BadTargetError, type CommandSpec, type Target, type TargetVisibility } from '../real/index.ts';
+import { checkUrl, processTarget, urlTarget, type UrlSpec } from '../targets/index.ts';
+import type { ServerHello } from '../real/index.ts';
+import { planArbitrary } from '../workload/planArbitrary.ts';
+import { withoutCancels, type Plan } from '../real/plan.ts';
+import { runPlan } from '../real/runPlan.ts';
+import { REUSE_NOTE, SharedConnection } from '../real/sharedConnection.ts';
 
 /** What to fuzz: a stdio command (`{ command }`) or a Streamable HTTP URL (`{ url, start? }`). */
 export type ProcessTargetSpec = CommandSpec | UrlSpec;

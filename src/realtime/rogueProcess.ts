@@ -3,7 +3,7 @@ import { rogueKinds, type RogueKind } from '../rogue/rogueFrames.ts';
 import { HANG_TOOL } from '../rogue/runRogue.ts';
 import { performance } from 'node:perf_hooks';
 import { TraceRecorder } from '../sim/trace.ts';
-import { handshake, Inbox, type Target, type TargetConnection } from '../target/index.ts';
+import { handshake, Inbox, type Target, type TargetConnection } from '../real/index.ts';
 import type { InvariantId } from '../model/invariants.ts';
 import type { JsonValue } from '../util/json.ts';
 import { isJsonObject } from '../util/jsonrpc.ts';

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_PROCESS_START_MS } from '../options/defaults.ts';
 import { TraceRecorder, type TraceEvent } from '../sim/trace.ts';
-import { handshake, Inbox, type Target, type TargetConnection } from '../target/index.ts';
+import { handshake, Inbox, type Target, type TargetConnection } from './index.ts';
 import type { JsonValue } from '../util/json.ts';
 import { isJsonObject } from '../util/jsonrpc.ts';
 import type { Plan } from './plan.ts';

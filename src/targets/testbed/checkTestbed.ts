@@ -1,10 +1,10 @@
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_CAMPAIGN_SEED, DEFAULT_HANG_AFTER_MS, DEFAULT_IN_FLIGHT_MS, DEFAULT_PROCESS_GRACE_MS, DEFAULT_PROCESS_RUNS } from '../../options/defaults.ts';
-import { BadTargetError, type Target } from '../../target/index.ts';
-import { pool, processReport, runCase, shrinkAndRate, shrinkCandidates, type FuzzProcessOptions, type Judged, type ProcessFuzzReport } from '../fuzzProcess.ts';
-import type { Plan } from '../plan.ts';
-import { runPlan } from '../runPlan.ts';
+import { BadTargetError, type Target } from '../../real/index.ts';
+import { pool, processReport, runCase, shrinkAndRate, shrinkCandidates, type FuzzProcessOptions, type Judged, type ProcessFuzzReport } from '../../realtime/fuzzProcess.ts';
+import type { Plan } from '../../real/plan.ts';
+import { runPlan } from '../../real/runPlan.ts';
 import { judgeTestbed } from './judgeTestbed.ts';
 import { TESTBED_TOOL } from './programCall.ts';
 import { testbedTarget } from './runProgram.ts';
