@@ -86,6 +86,6 @@ export { fuzzProcess, formatProcessReport, processMarkdownReport, processJunitRe
 export type { FuzzProcessOptions, ProcessFuzzReport, ProcessFinding, ProcessTargetSpec, Plan, PlannedCall, Anchor, RealtimeRun } from './realtime/index.ts';
 export { BadTargetError } from './real/index.ts';
 export { processTarget, urlTarget } from './targets/index.ts';
-export type { CommandSpec, Target, TargetConnection } from './real/index.ts';
+export type { CommandSpec, Endpoint, TargetConnection } from './real/index.ts';
 export type { UrlSpec } from './targets/index.ts';
 export { judgeWire, type WireJudgeOptions, type WireVerdict, type PolicyNote } from './model/wireJudge.ts';

@@ -1,11 +1,11 @@
 import type { TraceRecorder } from '../../sim/trace.ts';
 import type { JsonValue } from '../../util/json.ts';
 import type { Inbox } from '../../real/Inbox.ts';
-import { BadTargetError, type Target, type TargetConnection } from '../../real/connection.ts';
+import { BadTargetError, type Endpoint, type TargetConnection } from '../../real/connection.ts';
 import { commandLabel, startProcess, type CommandSpec, type ProcessTargetOptions } from '../../real/startProcess.ts';
 
 /** A stdio server: one process per connection, newline-delimited JSON-RPC on stdin/stdout. */
-export function processTarget(spec: CommandSpec, options: ProcessTargetOptions = {}): Target {
+export function processTarget(spec: CommandSpec, options: ProcessTargetOptions = {}): Endpoint {
   return {
     kind: 'process',
     label: commandLabel(spec),
