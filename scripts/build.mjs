@@ -12,7 +12,7 @@ execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconf
 copyFileSync('src/campaign/workerBoot.mjs', 'dist/campaign/workerBoot.mjs');
 // The trace viewer's page, bundled from src/report/html/page/ and committed (npm run build:viewer).
 copyFileSync('src/report/html/viewer.template.html', 'dist/report/html/viewer.template.html');
-copyFileSync('src/target/reaper.mjs', 'dist/target/reaper.mjs');
-copyFileSync('src/realtime/client/scriptedServer.mjs', 'dist/realtime/client/scriptedServer.mjs');
+copyFileSync('src/real/reaper.mjs', 'dist/real/reaper.mjs');
+copyFileSync('src/targets/client/scriptedServer.mjs', 'dist/targets/client/scriptedServer.mjs');
 // bin/mcp-sim.js runs dist/ from a clone too while no file of src/ is newer than this build.
 writeFileSync('dist/.source-stamp.json', `${JSON.stringify({ newestSourceMtimeMs: newest })}\n`);

@@ -2,9 +2,9 @@
 // each run's side channel, wire log and findings: the tool for writing a test-bed client.
 //   node --import tsx scripts/clientScenario.ts [--scenario NAME[,NAME]] [--transport stdio|http] [--runs N] [--quiet] -- CLIENT CMD...
 import { parseArgs } from 'node:util';
-import { CLIENT_SCENARIOS } from '../src/realtime/client/clientScenarios.ts';
-import { judgeClientRun } from '../src/realtime/client/judgeClient.ts';
-import { runClientScenario, type ClientTransport } from '../src/realtime/client/runClientScenario.ts';
+import { CLIENT_SCENARIOS } from '../src/targets/client/clientScenarios.ts';
+import { judgeClientRun } from '../src/targets/client/judgeClient.ts';
+import { runClientScenario, type ClientTransport } from '../src/targets/client/runClientScenario.ts';
 
 const dash = process.argv.indexOf('--');
 if (dash < 0 || dash === process.argv.length - 1) {

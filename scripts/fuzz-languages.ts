@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join, resolve } from 'node:path';
 import { fuzzProcess, type ProcessFuzzReport, type ProcessTargetSpec } from '../src/realtime/index.ts';
 import { DEFAULT_PROCESS_RUNS } from '../src/options/defaults.ts';
-import { BadTargetError } from '../src/target/index.ts';
+import { BadTargetError } from '../src/real/index.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);

@@ -13,8 +13,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { probeBehaviours, ratedText, type BehaviourQuestion, type RatedAnswer } from '../src/realtime/testbed/behaviourProbes.ts';
-import { SDK_TESTBED_LANGUAGES, sdkTestbed, sdkTestbedManifest, sdkTestbedReleases, type SdkTestbed, type SdkTestbedLanguage } from '../src/realtime/testbed/index.ts';
+import { probeBehaviours, ratedText, type BehaviourQuestion, type RatedAnswer } from '../src/targets/testbed/behaviourProbes.ts';
+import { SDK_TESTBED_LANGUAGES, sdkTestbed, sdkTestbedManifest, sdkTestbedReleases, type SdkTestbed, type SdkTestbedLanguage } from '../src/targets/testbed/index.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);

@@ -15,11 +15,11 @@ import { performance } from 'node:perf_hooks';
 import { clientBaselinePath, scenarioLine, testbedClient } from '../src/cli/checkClient.ts';
 import { writeJsonAtomic } from '../src/util/atomicWrite.ts';
 import { resolveTestbed } from '../src/cli/checkTarget.ts';
-import { checkClient, type ClientScenarioResult } from '../src/realtime/client/checkClient.ts';
-import { CLIENT_SCENARIOS } from '../src/realtime/client/clientScenarios.ts';
-import { CLIENT_INVARIANTS, type ClientInvariantId } from '../src/realtime/client/judgeClient.ts';
-import type { ClientTransport, WireEntry } from '../src/realtime/client/runClientScenario.ts';
-import { SDK_TESTBED_LANGUAGES, sdkTestbedManifest, type SdkTestbedLanguage } from '../src/realtime/testbed/index.ts';
+import { checkClient, type ClientScenarioResult } from '../src/targets/client/checkClient.ts';
+import { CLIENT_SCENARIOS } from '../src/targets/client/clientScenarios.ts';
+import { CLIENT_INVARIANTS, type ClientInvariantId } from '../src/targets/client/judgeClient.ts';
+import type { ClientTransport, WireEntry } from '../src/targets/client/runClientScenario.ts';
+import { SDK_TESTBED_LANGUAGES, sdkTestbedManifest, type SdkTestbedLanguage } from '../src/targets/testbed/index.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
@@ -98,7 +98,7 @@ const lines: string[] = [
   '',
   "Each official SDK's **client** against mcp-sim's scripted server: a test-bed client per SDK",
   "(`testbeds/<language>/`, written with that SDK's ordinary client API) plays the caller's side of",
-  'each scenario below, and the scripted server (`src/realtime/client/scriptedServer.mjs`, raw',
+  'each scenario below, and the scripted server (`src/targets/client/scriptedServer.mjs`, raw',
   'JSON-RPC) does what the scenario says, including what a correct server must not do. The judge',
   "reads the client's side channel (what the SDK told the caller) and the server's wire log (what the",
   'SDK put on the wire). One command runs it for one SDK:',

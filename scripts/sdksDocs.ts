@@ -16,7 +16,7 @@ import { writeTestbedReplay, resolveTestbed } from '../src/cli/checkTarget.ts';
 import { invariant, type InvariantId } from '../src/model/invariants.ts';
 import { DEFAULT_CAMPAIGN_SEED } from '../src/options/defaults.ts';
 import { describePlan } from '../src/realtime/index.ts';
-import { checkTestbed, SDK_TESTBED_LANGUAGES, sdkTestbedManifest, sdkTestbedReleases, type SdkTestbedLanguage, type SdkTestbedTransport, type TestbedReport } from '../src/realtime/testbed/index.ts';
+import { checkTestbed, SDK_TESTBED_LANGUAGES, sdkTestbedManifest, sdkTestbedReleases, type SdkTestbedLanguage, type SdkTestbedTransport, type TestbedReport } from '../src/targets/testbed/index.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);

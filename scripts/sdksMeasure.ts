@@ -5,7 +5,7 @@
  * box, real time: on a shared machine the numbers move with its load. Releases not installed are
  * named and left out.
  */
-import { runTestbedPrograms, SDK_TESTBED_LANGUAGES, sdkTestbed, sdkTestbedManifest, sdkTestbedReleases, type SdkTestbedLanguage, type SdkTestbedTransport } from '../src/realtime/testbed/index.ts';
+import { runTestbedPrograms, SDK_TESTBED_LANGUAGES, sdkTestbed, sdkTestbedManifest, sdkTestbedReleases, type SdkTestbedLanguage, type SdkTestbedTransport } from '../src/targets/testbed/index.ts';
 
 const PROCESSES = 3;
 const CALLS = 10;

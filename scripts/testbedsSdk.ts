@@ -6,7 +6,7 @@
  * any other failure makes the run exit 1 (after the other installs, so one report shows all).
  */
 import { performance } from 'node:perf_hooks';
-import { installSdkTestbed, SDK_TESTBED_LANGUAGES, sdkTestbedManifest, sdkTestbedReleases, type SdkTestbedLanguage } from '../src/realtime/testbed/index.ts';
+import { installSdkTestbed, SDK_TESTBED_LANGUAGES, sdkTestbedManifest, sdkTestbedReleases, type SdkTestbedLanguage } from '../src/targets/testbed/index.ts';
 
 const args = process.argv.slice(2);
 const defaultOnly = args.includes('--default-only');

@@ -84,6 +84,8 @@ export type { FuzzServerOptions, FuzzReport, FuzzFinding, FuzzCounterexample, Se
 // Black box, real time (issue 21): a server in any language, as a process (stdio) or a URL (Streamable HTTP).
 export { fuzzProcess, formatProcessReport, processMarkdownReport, processJunitReport, describePlan, runPlan, runCase } from './realtime/index.ts';
 export type { FuzzProcessOptions, ProcessFuzzReport, ProcessFinding, ProcessTargetSpec, Plan, PlannedCall, Anchor, RealtimeRun } from './realtime/index.ts';
-export { BadTargetError, processTarget, urlTarget } from './target/index.ts';
-export type { CommandSpec, UrlSpec, Target, TargetConnection } from './target/index.ts';
+export { BadTargetError } from './real/index.ts';
+export { processTarget, urlTarget } from './targets/index.ts';
+export type { CommandSpec, Endpoint, TargetConnection } from './real/index.ts';
+export type { UrlSpec } from './targets/index.ts';
 export { judgeWire, type WireJudgeOptions, type WireVerdict, type PolicyNote } from './model/wireJudge.ts';

@@ -19,9 +19,9 @@ import {
   type SdkTestbedLanguage,
   type SdkTestbedTransport,
   type TestbedReport,
-} from '../realtime/testbed/index.ts';
+} from '../targets/testbed/index.ts';
 import type { InvariantId } from '../model/invariants.ts';
-import { BadTargetError } from '../target/index.ts';
+import { BadTargetError } from '../real/index.ts';
 import { writeFileAtomic, writeJsonAtomic } from '../util/atomicWrite.ts';
 import { messageOf } from '../util/errors.ts';
 import { JSON_TO_STDOUT } from './commandHelp.ts';

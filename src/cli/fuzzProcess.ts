@@ -18,7 +18,7 @@ import {
   type ProcessReplayFile,
   type ProcessTargetSpec,
 } from '../realtime/index.ts';
-import { BadTargetError } from '../target/index.ts';
+import { BadTargetError } from '../real/index.ts';
 import { FixedArgumentsError } from '../fuzz/toolArguments.ts';
 import { OptionError } from '../options/OptionError.ts';
 import { readArgsFile } from '../options/fuzzOptions.ts';

@@ -1,7 +1,7 @@
 import pc from 'picocolors';
 import { DEFAULT_CAMPAIGN_SEED, DEFAULT_RATE_RUNS } from '../options/defaults.ts';
 import { describePlan, determinismOf, pool, type Plan } from '../realtime/index.ts';
-import { checkTestbed, runTestbedCase, sdkTestbedManifest, sdkTestbedReleases, testbedBounds, testbedTarget, type SdkTestbedLanguage, type SdkTestbedTransport } from '../realtime/testbed/index.ts';
+import { checkTestbed, runTestbedCase, sdkTestbedManifest, sdkTestbedReleases, testbedBounds, testbedTarget, type SdkTestbedLanguage, type SdkTestbedTransport } from '../targets/testbed/index.ts';
 import type { InvariantId } from '../model/invariants.ts';
 import { writeFileAtomic } from '../util/atomicWrite.ts';
 import { BadInput, badInputExit, checkTransport, languageOf, resolveTestbed, transportOf, type CheckTargetFlags } from './checkTarget.ts';

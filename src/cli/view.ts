@@ -32,7 +32,7 @@ export async function writeViewer(report: Json, out: string, options: { readonly
   // `--version` / `--help` must not load the SDK, the campaign or the page template.
   const [{ runFuzzCase }, { loadTarget }, { viewerHtml }, { viewerData }, { defaultSdk }] = await Promise.all([
     import('../fuzz/fuzzCampaign.ts'),
-    import('../fuzz/target/loadTarget.ts'),
+    import('../targets/module/loadModule.ts'),
     import('../report/html/viewerHtml.ts'),
     import('../report/html/viewerData.ts'),
     import('../sdk/load.ts'),

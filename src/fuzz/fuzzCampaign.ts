@@ -11,9 +11,9 @@ import type { RunOptions, TraceEvent } from '../sim/index.ts';
 import { toolCallArbitrary, type FuzzCase } from '../workload/index.ts';
 import { callOf, explain, type FindingCall } from './explain.ts';
 import { ownerOf } from './ownership.ts';
-import { discoverTools } from './target/discoverTools.ts';
-import type { FuzzTarget } from './target/loadTarget.ts';
-import { TargetError } from './target/TargetError.ts';
+import { discoverTools } from '../targets/module/discoverTools.ts';
+import type { FuzzTarget } from '../targets/module/loadModule.ts';
+import { TargetError } from '../targets/module/TargetError.ts';
 import { planTools, type FixedArguments, type SkippedTool } from './toolArguments.ts';
 
 /** Options of a fuzz campaign; every field optional. */

@@ -1,7 +1,7 @@
 import type { SdkAdapter } from '../sdk/SdkAdapter.ts';
 import { fuzzCampaign, planFuzz, type FuzzOptions, type FuzzReport } from './fuzzCampaign.ts';
-import { factoryTargetOf, loadTarget } from './target/loadTarget.ts';
-import type { ServerFactory } from './target/serverFactory.ts';
+import { factoryTargetOf, loadTarget } from '../targets/module/loadModule.ts';
+import type { ServerFactory } from '../targets/module/serverFactory.ts';
 
 export interface FuzzServerOptions extends FuzzOptions {
   /** The context the factory gets as `config` (what a hosting platform would pass). @default {} */

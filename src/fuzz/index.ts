@@ -24,7 +24,7 @@ export { fuzzJunitReport, fuzzMarkdownReport, type Replays } from './fuzzReportV
 export { fuzzReplayFile, readFuzzReplayFile, FUZZ_REPLAY_SCHEMA_VERSION, type FuzzReplayFile } from './fuzzReplayFile.ts';
 export { ownerOf, SERVER_CONDUCT } from './ownership.ts';
 export { FixedArgumentsError, planTools, type FixedArguments, type SkippedTool } from './toolArguments.ts';
-export { loadTarget, factoryTargetOf, type FuzzTarget } from './target/loadTarget.ts';
-export { discoverTools } from './target/discoverTools.ts';
-export { TargetError, type TargetErrorKind } from './target/TargetError.ts';
-export type { FactoryContext, ServerFactory } from './target/serverFactory.ts';
+export { loadTarget, factoryTargetOf, type FuzzTarget } from '../targets/module/loadModule.ts';
+export { discoverTools } from '../targets/module/discoverTools.ts';
+export { TargetError, type TargetErrorKind } from '../targets/module/TargetError.ts';
+export type { FactoryContext, ServerFactory } from '../targets/module/serverFactory.ts';

@@ -16,12 +16,13 @@ import {
   DEFAULT_PROCESS_SHRINK_MS_MAX,
 } from '../options/defaults.ts';
 import type { TraceEvent } from '../sim/trace.ts';
-import { BadTargetError, checkUrl, processTarget, urlTarget, type CommandSpec, type Target, type TargetVisibility, type UrlSpec } from '../target/index.ts';
-import type { ServerHello } from '../target/index.ts';
-import { planArbitrary } from './planArbitrary.ts';
-import { withoutCancels, type Plan } from './plan.ts';
-import { runPlan } from './runPlan.ts';
-import { REUSE_NOTE, SharedConnection } from './sharedConnection.ts';
+import { BadTargetError, type CommandSpec, type Endpoint, type TargetVisibility } from '../real/index.ts';
+import { checkUrl, processTarget, urlTarget, type UrlSpec } from '../targets/index.ts';
+import type { ServerHello } from '../real/index.ts';
+import { planArbitrary } from '../workload/planArbitrary.ts';
+import { withoutCancels, type Plan } from '../real/plan.ts';
+import { runPlan } from '../real/runPlan.ts';
+import { REUSE_NOTE, SharedConnection } from '../real/sharedConnection.ts';
 
 /** What to fuzz: a stdio command (`{ command }`) or a Streamable HTTP URL (`{ url, start? }`). */
 export type ProcessTargetSpec = CommandSpec | UrlSpec;
@@ -92,7 +93,7 @@ export interface ProcessFinding {
 
 export interface ProcessFuzzReport {
   readonly mode: 'black box, real time';
-  readonly target: { readonly kind: Target['kind']; readonly label: string; readonly server: ServerHello['serverInfo'] | null; readonly protocolVersion: string | undefined };
+  readonly target: { readonly kind: Endpoint['kind']; readonly label: string; readonly server: ServerHello['serverInfo'] | null; readonly protocolVersion: string | undefined };
   readonly visibility: TargetVisibility;
   readonly seed: number;
   readonly runs: number;
@@ -115,7 +116,7 @@ export interface ProcessFuzzReport {
 }
 
 /** The `Target` of a spec. */
-export function targetOf(spec: ProcessTargetSpec, graceMs: number): Target {
+export function targetOf(spec: ProcessTargetSpec, graceMs: number): Endpoint {
   if ('url' in spec) {
     checkUrl(spec.url, spec.start !== undefined);
     return urlTarget(spec, { graceMs });
@@ -149,7 +150,7 @@ export type CaseJudge = (trace: readonly TraceEvent[], plan: Plan, options: Wire
 const wireOnly: CaseJudge = (trace, _plan, options) => ({ trace: [...trace], verdict: judgeWire(trace, options) });
 
 /** Judges a run's trace; for a result that crossed a cancel, the counterfactual run of the case without cancels (a fresh process). */
-async function judgeRun(target: Target, plan: Plan, trace: TraceEvent[], bounds: ProcessFuzzReport['bounds'], judge: CaseJudge): Promise<Pick<Judged, 'findings' | 'policy' | 'trace'>> {
+async function judgeRun(target: Endpoint, plan: Plan, trace: TraceEvent[], bounds: ProcessFuzzReport['bounds'], judge: CaseJudge): Promise<Pick<Judged, 'findings' | 'policy' | 'trace'>> {
   let judged = judge(trace, plan, bounds);
   if (judged.verdict.undecided.length > 0) {
     const counter = await runPlan(target, withoutCancels(plan), { hangAfterMs: bounds.hangAfterMs, tailMs: bounds.inFlightMs });
@@ -165,7 +166,7 @@ async function judgeRun(target: Target, plan: Plan, trace: TraceEvent[], bounds:
 }
 
 /** One case on a fresh process (or session): run, judge (`judge`, the wire judge by default), and the counterfactual when a result crossed a cancel. */
-export async function runCase(target: Target, plan: Plan, bounds: ProcessFuzzReport['bounds'], judge: CaseJudge = wireOnly): Promise<Judged> {
+export async function runCase(target: Endpoint, plan: Plan, bounds: ProcessFuzzReport['bounds'], judge: CaseJudge = wireOnly): Promise<Judged> {
   const run = await runPlan(target, plan, { hangAfterMs: bounds.hangAfterMs, tailMs: 2 * bounds.inFlightMs });
   return { ...(await judgeRun(target, plan, run.trace, bounds, judge)), startupMs: run.startupMs };
 }
@@ -175,7 +176,7 @@ export async function runCase(target: Target, plan: Plan, bounds: ProcessFuzzRep
  * slice of the trace (`SharedConnection`). A connection is retired (and the slot opens a fresh
  * one) when it ended, stayed noisy after its barrier, or its case left a call running.
  */
-async function runShared(target: Target, plans: readonly Plan[], parallel: number, bounds: ProcessFuzzReport['bounds'], onDone?: () => void): Promise<Judged[]> {
+async function runShared(target: Endpoint, plans: readonly Plan[], parallel: number, bounds: ProcessFuzzReport['bounds'], onDone?: () => void): Promise<Judged[]> {
   const results: Judged[] = new Array(plans.length);
   let next = 0;
   const callsLeft = (trace: TraceEvent[]) => judgeWire(trace, bounds).findings.some((f) => f.invariant === 'liveness.call-settles');
@@ -400,7 +401,7 @@ export async function fuzzProcess(spec: ProcessTargetSpec, options: FuzzProcessO
 
 /** The report of a black-box campaign from its parts: speed and the median start-up computed here. */
 export function processReport(parts: {
-  readonly target: Target;
+  readonly target: Endpoint;
   readonly hello: ServerHello | undefined;
   readonly seed: number;
   readonly runs: number;

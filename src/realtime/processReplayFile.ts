@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { InvariantId } from '../model/invariants.ts';
 import type { ProcessTargetSpec } from './fuzzProcess.ts';
-import type { Plan } from './plan.ts';
+import type { Plan } from '../real/plan.ts';
 
 /** A black-box finding's minimal case as a file: `fuzz --stdio CMD --replay FILE` runs it again and reports its rate. */
 export interface ProcessReplayFile {

@@ -3,7 +3,7 @@ import { toMermaid } from '../report/mermaid.ts';
 import { formatTrace } from '../sim/trace.ts';
 import { TOOL } from '../util/toolVersion.ts';
 import type { ProcessFuzzReport } from './fuzzProcess.ts';
-import { describePlan } from './plan.ts';
+import { describePlan } from '../real/plan.ts';
 
 /** The header lines every view of a black-box report starts with: what kind of run, what it can and cannot see. */
 export function processReportHead(report: ProcessFuzzReport): string[] {

@@ -3,7 +3,7 @@ import { rogueKinds, type RogueKind } from '../rogue/rogueFrames.ts';
 import { HANG_TOOL } from '../rogue/runRogue.ts';
 import { performance } from 'node:perf_hooks';
 import { TraceRecorder } from '../sim/trace.ts';
-import { handshake, Inbox, type Target, type TargetConnection } from '../target/index.ts';
+import { handshake, Inbox, type Endpoint, type TargetConnection } from '../real/index.ts';
 import type { InvariantId } from '../model/invariants.ts';
 import type { JsonValue } from '../util/json.ts';
 import { isJsonObject } from '../util/jsonrpc.ts';
@@ -120,7 +120,7 @@ function retarget(frame: JsonValue, tool: string): JsonValue {
  * judges `rpc.error-code` where a JSON-RPC code applies and `rpc.survives-bad-input` always.
  * Kinds that need the SDK client's side (a pending call of the rogue's own) are left out, and said.
  */
-export async function rogueProcess(target: Target, tool: string, filter?: string): Promise<RogueProcessReport> {
+export async function rogueProcess(target: Endpoint, tool: string, filter?: string): Promise<RogueProcessReport> {
   const matches = (name: string) => !filter || name.includes(filter);
   const serverKinds = rogueKinds.filter((k: RogueKind) => k.target === 'server' && matches(k.name));
   const kinds = serverKinds.filter((k) => !k.options?.pendingCall && k.options?.initializeId === undefined);

@@ -12,7 +12,7 @@ import { createServer as slowSteps } from './fixtures/slowSteps.ts';
  * state), never overlap, and never end `fuzz` with exit 2 for what the server does.
  */
 const run = promisify(execFile);
-const root = new URL('../../', import.meta.url).pathname;
+const root = new URL('../..', import.meta.url).pathname;
 
 /** The report without its timings (`durationMs`, `runsPerSecond`): what must not change between identical commands. */
 const timingsAside = ({ durationMs: _d, runsPerSecond: _r, ...rest }: FuzzReport) => rest;

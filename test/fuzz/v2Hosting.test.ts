@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fuzzServer } from '../../src/fuzz/index.ts';
-import { loadTarget } from '../../src/fuzz/target/loadTarget.ts';
+import { loadTarget } from '../../src/targets/module/loadModule.ts';
 import { loadSdk } from '../../src/sdk/load.ts';
-import { TargetError } from '../../src/fuzz/target/TargetError.ts';
+import { TargetError } from '../../src/targets/module/TargetError.ts';
 import { contexts, createServer as v2Factory } from './fixtures/v2Server.ts';
 
 /**

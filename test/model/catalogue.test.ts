@@ -9,7 +9,7 @@ import { invariants } from '../../src/model/index.ts';
  */
 const notJudged = new Set(['harness.deterministic', 'harness.globals-restored', 'http.rejects-bad-input']);
 
-const root = new URL('../../', import.meta.url).pathname;
+const root = new URL('../..', import.meta.url).pathname;
 
 /** The titles of every `it('…')` in a test file, as the runner shows them (`\'` unescaped). */
 function titlesIn(file: string): Set<string> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { judgeWire } from '../../src/model/wireJudge.ts';
 import { fuzzProcess, SharedConnection, type Plan } from '../../src/realtime/index.ts';
-import { processTarget, urlTarget } from '../../src/target/index.ts';
+import { processTarget, urlTarget } from '../../src/targets/index.ts';
 
 const fixture = new URL('../target/fixtures/workServer.mjs', import.meta.url).pathname;
 const bounds = { hangAfterMs: 700, inFlightMs: 100, graceMs: 400 };

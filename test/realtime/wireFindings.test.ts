@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fuzzProcess, runCase, type Plan } from '../../src/realtime/index.ts';
-import { processTarget, urlTarget } from '../../src/target/index.ts';
+import { processTarget, urlTarget } from '../../src/targets/index.ts';
 
 const fixture = new URL('../target/fixtures/workServer.mjs', import.meta.url).pathname;
 const stdio = (fault: string) => processTarget({ command: [process.execPath, fixture, '--fault', fault] }, { graceMs: 400 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runMain } from '../cli/runMain.ts';
 import { fuzzProcess } from '../../src/realtime/index.ts';
-import { BadTargetError } from '../../src/target/index.ts';
+import { BadTargetError } from '../../src/real/index.ts';
 
 const fixture = 'test/target/fixtures/workServer.mjs';
 const server = (fault: string) => `node ${fixture} --fault ${fault}`;

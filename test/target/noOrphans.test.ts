@@ -4,7 +4,8 @@ import { createInterface } from 'node:readline';
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { TraceRecorder } from '../../src/sim/trace.ts';
-import { handshake, Inbox, processTarget } from '../../src/target/index.ts';
+import { handshake, Inbox } from '../../src/real/index.ts';
+import { processTarget } from '../../src/targets/index.ts';
 import { DEFAULT_PROCESS_GRACE_MS } from '../../src/options/defaults.ts';
 
 const driver = new URL('./fixtures/holdServers.mts', import.meta.url).pathname;

@@ -9,7 +9,7 @@ import {
   type ProbeAnswer,
   type SdkTestbedLanguage,
   type SdkTestbedTransport,
-} from '../../src/realtime/testbed/index.ts';
+} from '../../src/targets/testbed/index.ts';
 
 /**
  * The four questions of docs/sdks.md ("Four questions, per SDK", `npm run sdks:behaviours`) on the

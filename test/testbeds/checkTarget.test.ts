@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadTestbedBaseline, sdkTestbed, type SdkTestbedLanguage } from '../../src/realtime/testbed/index.ts';
+import { loadTestbedBaseline, sdkTestbed, type SdkTestbedLanguage } from '../../src/targets/testbed/index.ts';
 import { runMain } from '../cli/runMain.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'mcp-sim-check-target-'));

@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { clientScenario } from '../../src/realtime/client/clientScenarios.ts';
-import { judgeClientRun } from '../../src/realtime/client/judgeClient.ts';
-import { runClientScenario, type ClientRun, type ClientTransport } from '../../src/realtime/client/runClientScenario.ts';
-import { SDK_TESTBED_LANGUAGES, sdkTestbed, type SdkTestbedClient, type SdkTestbedLanguage } from '../../src/realtime/testbed/index.ts';
+import { clientScenario } from '../../src/targets/client/clientScenarios.ts';
+import { judgeClientRun } from '../../src/targets/client/judgeClient.ts';
+import { runClientScenario, type ClientRun, type ClientTransport } from '../../src/targets/client/runClientScenario.ts';
+import { SDK_TESTBED_LANGUAGES, sdkTestbed, type SdkTestbedClient, type SdkTestbedLanguage } from '../../src/targets/testbed/index.ts';
 
 /**
  * The SDK test-bed clients (testbeds/CLIENT.md) against mcp-sim's scripted server, real time:

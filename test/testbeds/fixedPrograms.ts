@@ -1,5 +1,5 @@
 import type { HandlerProgram } from '../../src/sim/scenario.ts';
-import type { ProgramCallOptions } from '../../src/realtime/testbed/index.ts';
+import type { ProgramCallOptions } from '../../src/targets/testbed/index.ts';
 
 /**
  * How long a cancelled program sleeps: far longer than a loaded machine takes to deliver the

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HandlerProgram } from '../../src/sim/scenario.ts';
 import type { TraceEvent } from '../../src/sim/trace.ts';
-import { runPlan } from '../../src/realtime/runPlan.ts';
+import { runPlan } from '../../src/real/runPlan.ts';
 import {
   programCall,
   programTranscript,
@@ -12,7 +12,7 @@ import {
   testbedTarget,
   type SdkTestbed,
   type SdkTestbedTransport,
-} from '../../src/realtime/testbed/index.ts';
+} from '../../src/targets/testbed/index.ts';
 import { isJsonObject } from '../../src/util/jsonrpc.ts';
 import { FIXED_PROGRAMS, type FixedProgram } from './fixedPrograms.ts';
 

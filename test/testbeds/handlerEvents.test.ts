@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SideChannelError, withHandlerEvents } from '../../src/realtime/testbed/index.ts';
+import { SideChannelError, withHandlerEvents } from '../../src/targets/testbed/index.ts';
 import type { HandlerProgram } from '../../src/sim/scenario.ts';
 import type { TraceEvent, TraceEventBody } from '../../src/sim/trace.ts';
 

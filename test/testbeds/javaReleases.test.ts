@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runPlan } from '../../src/realtime/runPlan.ts';
+import { runPlan } from '../../src/real/runPlan.ts';
 import {
   programCall,
   programTranscript,
@@ -11,10 +11,10 @@ import {
   type SdkTestbed,
   type SdkTestbedTransport,
   type TestbedProgram,
-} from '../../src/realtime/testbed/index.ts';
+} from '../../src/targets/testbed/index.ts';
 import type { HandlerProgram } from '../../src/sim/scenario.ts';
 import { TraceRecorder, type TraceEvent } from '../../src/sim/trace.ts';
-import { handshake, Inbox } from '../../src/target/index.ts';
+import { handshake, Inbox } from '../../src/real/index.ts';
 import { FIXED_PROGRAMS } from './fixedPrograms.ts';
 
 /**

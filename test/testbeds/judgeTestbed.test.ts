@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judgeTestbed, programOf, programShrinks, testbedCases, TESTBED_TOOL } from '../../src/realtime/testbed/index.ts';
+import { judgeTestbed, programOf, programShrinks, testbedCases, TESTBED_TOOL } from '../../src/targets/testbed/index.ts';
 import type { Plan } from '../../src/realtime/index.ts';
 import type { HandlerProgram } from '../../src/sim/scenario.ts';
 import type { TraceEvent, TraceEventBody } from '../../src/sim/trace.ts';

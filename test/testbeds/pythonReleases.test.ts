@@ -11,7 +11,7 @@ import {
   type SdkTestbedTransport,
   type TestbedProgram,
   type TestbedProgramsOptions,
-} from '../../src/realtime/testbed/index.ts';
+} from '../../src/targets/testbed/index.ts';
 import { FIXED_PROGRAMS } from './fixedPrograms.ts';
 
 /**

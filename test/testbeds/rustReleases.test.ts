@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { HandlerProgram } from '../../src/sim/scenario.ts';
 import { DEFAULT_HANG_AFTER_MS, DEFAULT_IN_FLIGHT_MS, DEFAULT_PROCESS_GRACE_MS } from '../../src/options/defaults.ts';
 import { runCase } from '../../src/realtime/fuzzProcess.ts';
-import { runPlan } from '../../src/realtime/runPlan.ts';
+import { runPlan } from '../../src/real/runPlan.ts';
 import {
   programCall,
   programTranscript,
@@ -17,7 +17,7 @@ import {
   type SdkTestbed,
   type SdkTestbedTransport,
   type TestbedProgram,
-} from '../../src/realtime/testbed/index.ts';
+} from '../../src/targets/testbed/index.ts';
 import { FIXED_PROGRAMS, type FixedProgram } from './fixedPrograms.ts';
 
 /**

@@ -10,7 +10,7 @@ import {
   type ProgramTranscript,
   type SdkTestbed,
   type SdkTestbedLanguage,
-} from '../../src/realtime/testbed/index.ts';
+} from '../../src/targets/testbed/index.ts';
 import { FIXED_PROGRAMS } from './fixedPrograms.ts';
 
 /**

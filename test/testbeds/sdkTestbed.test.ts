@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { installSdkTestbed, SDK_TESTBED_LANGUAGES, sdkTestbed, type SdkTestbedManifest } from '../../src/realtime/testbed/index.ts';
-import { testbedTarget } from '../../src/realtime/testbed/runProgram.ts';
+import { installSdkTestbed, SDK_TESTBED_LANGUAGES, sdkTestbed, type SdkTestbedManifest } from '../../src/targets/testbed/index.ts';
+import { testbedTarget } from '../../src/targets/testbed/runProgram.ts';
 
 const empty = mkdtempSync(join(tmpdir(), 'mcp-sim-sdk-cache-'));
 afterAll(() => rmSync(empty, { recursive: true, force: true }));

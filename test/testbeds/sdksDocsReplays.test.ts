@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runMain } from '../cli/runMain.ts';
-import { sdkTestbed, type SdkTestbedLanguage } from '../../src/realtime/testbed/index.ts';
+import { sdkTestbed, type SdkTestbedLanguage } from '../../src/targets/testbed/index.ts';
 
 /**
  * docs/sdks.md's generated findings (`npm run sdks:docs`) each print a replay command. A sample

@@ -13,7 +13,7 @@ import {
   type ProgramCallOptions,
   type SdkTestbedTransport,
   type TestbedProgram,
-} from '../../src/realtime/testbed/index.ts';
+} from '../../src/targets/testbed/index.ts';
 import type { HandlerProgram } from '../../src/sim/scenario.ts';
 import { canonicalJson } from '../../src/util/json.ts';
 import { FIXED_PROGRAMS } from './fixedPrograms.ts';

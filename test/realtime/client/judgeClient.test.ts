@@ -3,10 +3,10 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { clientCheckReport } from '../../../src/cli/checkClient.ts';
 import { ajvValidator } from '../../../src/fuzz/ajvValidator.ts';
-import { checkClient } from '../../../src/realtime/client/checkClient.ts';
-import { CLIENT_SCENARIOS, clientScenario } from '../../../src/realtime/client/clientScenarios.ts';
-import { CLIENT_INVARIANTS, judgeClientRun, type ClientInvariantId } from '../../../src/realtime/client/judgeClient.ts';
-import { runClientScenario, type ClientTransport } from '../../../src/realtime/client/runClientScenario.ts';
+import { checkClient } from '../../../src/targets/client/checkClient.ts';
+import { CLIENT_SCENARIOS, clientScenario } from '../../../src/targets/client/clientScenarios.ts';
+import { CLIENT_INVARIANTS, judgeClientRun, type ClientInvariantId } from '../../../src/targets/client/judgeClient.ts';
+import { runClientScenario, type ClientTransport } from '../../../src/targets/client/runClientScenario.ts';
 
 // The raw JSON-RPC client of fixtures/: correct by default, one fault each with MCP_SIM_CLIENT_FAULT.
 const RAW_CLIENT = fileURLToPath(new URL('./fixtures/rawClient.mjs', import.meta.url));

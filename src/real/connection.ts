@@ -3,12 +3,13 @@ import type { JsonValue } from '../util/json.ts';
 import type { Inbox } from './Inbox.ts';
 
 /**
- * What is under test when mcp-sim cannot load it: a server process spoken to over stdio, or a
+ * What a real-time target opens connections to: a server process spoken to over stdio, or a
  * Streamable HTTP endpoint (started by mcp-sim or already running). One small interface for
  * both: `open` a connection that records every frame it writes and reads into a trace, with the
  * real time of each; `send`, `observe` (the listener), and `close` it; and what it can tell.
+ * The process, URL and test-bed targets (src/targets/) each have one.
  */
-export interface Target {
+export interface Endpoint {
   readonly kind: 'process' | 'url';
   /** The command or URL, as the report names it. */
   readonly label: string;

@@ -3,7 +3,7 @@ import type { JsonValue } from '../util/json.ts';
 import { isJsonObject } from '../util/jsonrpc.ts';
 import { TOOL } from '../util/toolVersion.ts';
 import type { Inbox } from './Inbox.ts';
-import { BadTargetError, type TargetConnection } from './Target.ts';
+import { BadTargetError, type TargetConnection } from './connection.ts';
 
 /** The protocol revisions a black-box run speaks; a server that answers another one is a bad target. */
 export const KNOWN_PROTOCOL_VERSIONS: readonly string[] = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];

@@ -1,6 +1,6 @@
 import type { HandlerProgram } from '../../sim/scenario.ts';
 import type { JsonValue } from '../../util/json.ts';
-import type { PlannedCall } from '../plan.ts';
+import type { PlannedCall } from '../../real/plan.ts';
 
 /** The tool every SDK test bed exposes (testbeds/PROGRAM.md). */
 export const TESTBED_TOOL = 'run';

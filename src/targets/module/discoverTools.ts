@@ -3,7 +3,7 @@ import { HostedRun } from '../../sim/hosted/hostedServer.ts';
 import { quiesce } from '../../sim/realGlobals.ts';
 import { withSandbox } from '../../sim/withSandbox.ts';
 import { messageOf } from '../../util/errors.ts';
-import type { FuzzTarget } from './loadTarget.ts';
+import type { FuzzTarget } from './loadModule.ts';
 import { TargetError } from './TargetError.ts';
 
 /**

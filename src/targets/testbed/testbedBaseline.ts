@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { BASELINES_DIR } from '../../baseline/baseline.ts';
 import type { InvariantId } from '../../model/invariants.ts';
 import { writeFileAtomic } from '../../util/atomicWrite.ts';
-import type { ProcessFinding } from '../fuzzProcess.ts';
-import type { Plan } from '../plan.ts';
+import type { ProcessFinding } from '../../realtime/fuzzProcess.ts';
+import type { Plan } from '../../real/plan.ts';
 import type { SdkTestbedLanguage, SdkTestbedTransport } from './sdkTestbed.ts';
 
 /** One known finding of an SDK release on one transport, with the minimal case that showed it. */

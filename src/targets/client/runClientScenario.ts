@@ -4,8 +4,8 @@ import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../../target/freePort.ts';
-import { exited, killOwned, spawnOwned } from '../../target/processRegistry.ts';
+import { freePort } from '../../real/freePort.ts';
+import { exited, killOwned, spawnOwned } from '../../real/processRegistry.ts';
 import type { ClientScript, ClientServerSpec, ServerPlan } from './clientScript.ts';
 import type { ClientScenario } from './clientScenarios.ts';
 

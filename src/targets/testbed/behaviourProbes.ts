@@ -1,13 +1,13 @@
 import { performance } from 'node:perf_hooks';
 import type { HandlerProgram } from '../../sim/scenario.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
-import { REQUESTED_PROTOCOL_VERSION } from '../../target/index.ts';
-import { exited, spawnOwned, stopOwned } from '../../target/processRegistry.ts';
-import { argvOf } from '../../target/processTarget.ts';
+import { REQUESTED_PROTOCOL_VERSION } from '../../real/index.ts';
+import { exited, spawnOwned, stopOwned } from '../../real/processRegistry.ts';
+import { argvOf } from '../../real/startProcess.ts';
 import type { JsonValue } from '../../util/json.ts';
 import { isJsonObject } from '../../util/jsonrpc.ts';
-import type { Plan } from '../plan.ts';
-import { runPlan } from '../runPlan.ts';
+import type { Plan } from '../../real/plan.ts';
+import { runPlan } from '../../real/runPlan.ts';
 import { SIDE_CHANNEL_PREFIX, type SideChannelEvent } from './handlerEvents.ts';
 import { TESTBED_TOOL } from './programCall.ts';
 import { testbedTarget } from './runProgram.ts';

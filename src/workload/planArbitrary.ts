@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { JsonValue } from '../util/json.ts';
-import type { FuzzTool } from '../workload/index.ts';
-import type { Anchor, Plan, PlannedCall } from './plan.ts';
+import type { FuzzTool } from './index.ts';
+import type { Anchor, Plan, PlannedCall } from '../real/plan.ts';
 
 export interface PlanConstraints {
   readonly tools: readonly FuzzTool[];

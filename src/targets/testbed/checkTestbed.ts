@@ -1,10 +1,10 @@
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_CAMPAIGN_SEED, DEFAULT_HANG_AFTER_MS, DEFAULT_IN_FLIGHT_MS, DEFAULT_PROCESS_GRACE_MS, DEFAULT_PROCESS_RUNS } from '../../options/defaults.ts';
-import { BadTargetError, type Target } from '../../target/index.ts';
-import { pool, processReport, runCase, shrinkAndRate, shrinkCandidates, type FuzzProcessOptions, type Judged, type ProcessFuzzReport } from '../fuzzProcess.ts';
-import type { Plan } from '../plan.ts';
-import { runPlan } from '../runPlan.ts';
+import { BadTargetError, type Endpoint } from '../../real/index.ts';
+import { pool, processReport, runCase, shrinkAndRate, shrinkCandidates, type FuzzProcessOptions, type Judged, type ProcessFuzzReport } from '../../realtime/fuzzProcess.ts';
+import type { Plan } from '../../real/plan.ts';
+import { runPlan } from '../../real/runPlan.ts';
 import { judgeTestbed } from './judgeTestbed.ts';
 import { TESTBED_TOOL } from './programCall.ts';
 import { testbedTarget } from './runProgram.ts';
@@ -30,7 +30,7 @@ export function testbedBounds(options: Pick<FuzzProcessOptions, 'hangAfterMs' | 
 }
 
 /** Runs one test-bed case on a fresh process (or session) of `target` and judges it with the side channel (`judgeTestbed`). */
-export function runTestbedCase(target: Target, plan: Plan, bounds: ProcessFuzzReport['bounds']): Promise<Judged> {
+export function runTestbedCase(target: Endpoint, plan: Plan, bounds: ProcessFuzzReport['bounds']): Promise<Judged> {
   return runCase(target, plan, bounds, judgeTestbed);
 }
 
@@ -50,7 +50,7 @@ export async function checkTestbed(testbed: SdkTestbed, options: TestbedCampaign
   const seed = options.seed ?? DEFAULT_CAMPAIGN_SEED;
   const parallel = options.parallel ?? availableParallelism();
   const bounds = testbedBounds(options);
-  let target: Target;
+  let target: Endpoint;
   try {
     target = testbedTarget(testbed, transport);
   } catch (error) {

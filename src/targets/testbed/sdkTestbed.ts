@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { CommandSpec, UrlSpec } from '../../target/index.ts';
+import type { CommandSpec } from '../../real/index.ts';
+import type { UrlSpec } from '../../targets/index.ts';
 
 /** The SDK test beds of `testbeds/<language>/` (testbeds/PROGRAM.md), in the order they are built. */
 export const SDK_TESTBED_LANGUAGES = ['typescript', 'python', 'go', 'rust', 'java'] as const;

@@ -1,14 +1,14 @@
 import { connect } from 'node:net';
 import { EventSourceParserStream } from 'eventsource-parser/stream';
-import { DEFAULT_PROCESS_START_MS } from '../options/defaults.ts';
-import type { TraceRecorder } from '../sim/trace.ts';
-import type { JsonValue } from '../util/json.ts';
-import { isJsonObject } from '../util/jsonrpc.ts';
-import { messageOf } from '../util/errors.ts';
-import { fillPort } from './freePort.ts';
-import type { Inbox } from './Inbox.ts';
-import { commandLabel, startProcess, type CommandSpec, type ProcessTargetOptions } from './processTarget.ts';
-import { BadTargetError, type Target, type TargetConnection } from './Target.ts';
+import { DEFAULT_PROCESS_START_MS } from '../../options/defaults.ts';
+import type { TraceRecorder } from '../../sim/trace.ts';
+import type { JsonValue } from '../../util/json.ts';
+import { isJsonObject } from '../../util/jsonrpc.ts';
+import { messageOf } from '../../util/errors.ts';
+import { fillPort } from '../../real/freePort.ts';
+import type { Inbox } from '../../real/Inbox.ts';
+import { commandLabel, startProcess, type CommandSpec, type ProcessTargetOptions } from '../../real/startProcess.ts';
+import { BadTargetError, type Endpoint, type TargetConnection } from '../../real/connection.ts';
 
 /** A Streamable HTTP endpoint: already running (`url`), or started by mcp-sim (`start`, `{port}` filled in both). */
 export interface UrlSpec {
@@ -48,7 +48,7 @@ interface Exchange {
 }
 
 /** A Streamable HTTP server: a new session per connection (the server's `Mcp-Session-Id`, when it gives one). */
-export function urlTarget(spec: UrlSpec, options: UrlTargetOptions = {}): Target {
+export function urlTarget(spec: UrlSpec, options: UrlTargetOptions = {}): Endpoint {
   return {
     kind: 'url',
     label: spec.start ? `${spec.url} (started by: ${commandLabel(spec.start)})` : spec.url,

@@ -3,8 +3,8 @@ import type { HandlerProgram } from '../../sim/scenario.ts';
 import type { JsonValue } from '../../util/json.ts';
 import { programArb, toolProgramOf } from '../../workload/index.ts';
 import type { TimingPalette } from '../../workload/timingPalette.ts';
-import type { Plan, PlannedCall } from '../plan.ts';
-import { planArbitrary } from '../planArbitrary.ts';
+import type { Plan, PlannedCall } from '../../real/plan.ts';
+import { planArbitrary } from '../../workload/planArbitrary.ts';
 import { TESTBED_TOOL } from './programCall.ts';
 
 /**

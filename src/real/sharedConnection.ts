@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_PROCESS_START_MS } from '../options/defaults.ts';
 import { TraceRecorder, type TraceEvent } from '../sim/trace.ts';
-import { handshake, Inbox, type Target, type TargetConnection } from '../target/index.ts';
+import { handshake, Inbox, type Endpoint, type TargetConnection } from './index.ts';
 import type { JsonValue } from '../util/json.ts';
 import { isJsonObject } from '../util/jsonrpc.ts';
 import type { Plan } from './plan.ts';
@@ -59,7 +59,7 @@ export class SharedConnection {
   ) {}
 
   /** Opens the target and does the handshake (a bad target throws `BadTargetError`). */
-  static async open(target: Target): Promise<SharedConnection> {
+  static async open(target: Endpoint): Promise<SharedConnection> {
     const t0 = performance.now();
     const recorder = new TraceRecorder(() => Math.round((performance.now() - t0) * 10) / 10);
     const inbox = new Inbox();
@@ -84,7 +84,7 @@ export class SharedConnection {
    * slice whether it left a call running (then the connection is retired: its late answer
    * would land in the next case). `last`: close the connection after this case.
    */
-  async run(target: Target, plan: Plan, bounds: CaseBounds, options: { readonly last: boolean; readonly callsLeft: (trace: TraceEvent[]) => boolean }): Promise<SharedCase> {
+  async run(target: Endpoint, plan: Plan, bounds: CaseBounds, options: { readonly last: boolean; readonly callsLeft: (trace: TraceEvent[]) => boolean }): Promise<SharedCase> {
     const from = this.recorder.events.length;
     const opened = this.cases++ === 0;
     await runPlan(target, plan, { hangAfterMs: bounds.hangAfterMs, tailMs: 2 * bounds.inFlightMs, reuse: { conn: this.conn, inbox: this.inbox, firstId: this.nextId, recorder: this.recorder, t0: this.t0 } });

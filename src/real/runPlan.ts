@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_HANG_AFTER_MS, DEFAULT_IN_FLIGHT_MS, DEFAULT_PROCESS_START_MS } from '../options/defaults.ts';
 import { TraceRecorder, type TraceEvent } from '../sim/trace.ts';
-import { handshake, Inbox, type ServerHello, type Target, type TargetConnection } from '../target/index.ts';
+import { handshake, Inbox, type ServerHello, type Endpoint, type TargetConnection } from './index.ts';
 import type { JsonValue } from '../util/json.ts';
 import { isJsonObject } from '../util/jsonrpc.ts';
 import { barrierPingId } from '../model/wireJudge.ts';
@@ -50,7 +50,7 @@ function answerTo(method: string): JsonValue {
  * the grace period, or DELETE), at once where the plan closes earlier (`plan.close`). Every frame goes into the trace with its real time; the run
  * records what it did as `action` events and each call as `call-start` / `call-settle`.
  */
-export async function runPlan(target: Target, plan: Plan, options: RunPlanOptions = {}): Promise<RealtimeRun> {
+export async function runPlan(target: Endpoint, plan: Plan, options: RunPlanOptions = {}): Promise<RealtimeRun> {
   const hangAfterMs = options.hangAfterMs ?? DEFAULT_HANG_AFTER_MS;
   const tailMs = options.tailMs ?? 2 * DEFAULT_IN_FLIGHT_MS;
   const t0 = options.reuse?.t0 ?? performance.now();

@@ -6,7 +6,7 @@ import type { HandlerProgram } from '../../sim/scenario.ts';
 import type { TraceEvent, WireId } from '../../sim/trace.ts';
 import type { JsonValue } from '../../util/json.ts';
 import { isJsonObject } from '../../util/jsonrpc.ts';
-import type { Plan } from '../plan.ts';
+import type { Plan } from '../../real/plan.ts';
 import { withHandlerEvents } from './handlerEvents.ts';
 import { programOf } from './testbedCases.ts';
 

@@ -2,8 +2,9 @@ import { performance } from 'node:perf_hooks';
 import { DEFAULT_PROCESS_START_MS } from '../../options/defaults.ts';
 import type { HandlerProgram } from '../../sim/scenario.ts';
 import { TraceRecorder, type TraceEvent, type WireId } from '../../sim/trace.ts';
-import { handshake, Inbox, processTarget, urlTarget, type Target } from '../../target/index.ts';
-import { runPlan, type RunPlanOptions } from '../runPlan.ts';
+import { handshake, Inbox, type Endpoint } from '../../real/index.ts';
+import { processTarget, urlTarget } from '../../targets/index.ts';
+import { runPlan, type RunPlanOptions } from '../../real/runPlan.ts';
 import { withHandlerEvents } from './handlerEvents.ts';
 import { programCall, type ProgramCallOptions } from './programCall.ts';
 import type { HttpMode, SdkTestbed, SdkTestbedTransport } from './sdkTestbed.ts';
@@ -30,7 +31,7 @@ export interface TestbedProgramsOptions extends Omit<RunPlanOptions, 'reuse'> {
 }
 
 /** The target of one transport of a test bed; throws when the release does not offer it (say so, never fall back). */
-export function testbedTarget(testbed: SdkTestbed, transport: SdkTestbedTransport = 'stdio'): Target {
+export function testbedTarget(testbed: SdkTestbed, transport: SdkTestbedTransport = 'stdio'): Endpoint {
   if (transport === 'stdio') return processTarget(testbed.stdio);
   const mode = transport.slice('http-'.length) as HttpMode;
   const spec = testbed.http(mode);

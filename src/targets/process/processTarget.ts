@@ -1,0 +1,70 @@
+import type { TraceRecorder } from '../../sim/trace.ts';
+import type { JsonValue } from '../../util/json.ts';
+import type { Inbox } from '../../real/Inbox.ts';
+import { BadTargetError, type Endpoint, type TargetConnection } from '../../real/connection.ts';
+import { commandLabel, startProcess, type CommandSpec, type ProcessTargetOptions } from '../../real/startProcess.ts';
+
+/** A stdio server: one process per connection, newline-delimited JSON-RPC on stdin/stdout. */
+export function processTarget(spec: CommandSpec, options: ProcessTargetOptions = {}): Endpoint {
+  return {
+    kind: 'process',
+    label: commandLabel(spec),
+    visibility: {
+      sees: ['every frame on stdin and stdout, with its real time', 'stderr', 'the exit code and signal after stdin EOF'],
+      cannotSee: [
+        'when the server read a frame (only when it was written to the pipe)',
+        'whether a handler started, saw the cancel or stopped its work (only what it wrote afterwards)',
+        'timers, tasks and threads inside the server',
+        'what the server\'s SDK dropped or added on its own (its policy shows only as frames)',
+      ],
+    },
+    async open(recorder: TraceRecorder, inbox: Inbox): Promise<TargetConnection> {
+      const started = await startProcess(spec, recorder, inbox, options);
+      const { child } = started;
+      let clientSeq = 0;
+      let serverSeq = 0;
+      let buffer = '';
+      child.stdout!.setEncoding('utf8');
+      child.stdout!.on('data', (chunk: string) => {
+        buffer += chunk;
+        let nl: number;
+        while ((nl = buffer.indexOf('\n')) >= 0) {
+          const line = buffer.slice(0, nl).replace(/\r$/, '');
+          buffer = buffer.slice(nl + 1);
+          if (line.trim() === '') continue;
+          let frame: JsonValue;
+          try {
+            frame = JSON.parse(line) as JsonValue;
+          } catch {
+            frame = line;
+          }
+          recorder.record({ kind: 'deliver', to: 'client', conn: 0, seq: serverSeq++, frame, burst: 1 });
+          inbox.push(frame);
+        }
+      });
+      child.stdout!.on('end', () => recorder.record({ kind: 'eof', to: 'client', conn: 0 }));
+      return {
+        send(frame) {
+          if (started.exited || child.stdin!.writableEnded) {
+            recorder.record({ kind: 'send-failed', from: 'client', conn: 0, frame, error: 'the process has exited' });
+            return Promise.resolve();
+          }
+          recorder.record({ kind: 'send', from: 'client', conn: 0, seq: clientSeq++, frame });
+          child.stdin!.write(`${JSON.stringify(frame)}\n`);
+          return Promise.resolve();
+        },
+        sendRaw(text) {
+          if (started.exited || child.stdin!.writableEnded) return;
+          recorder.record({ kind: 'send', from: 'client', conn: 0, seq: clientSeq++, frame: text });
+          child.stdin!.write(`${text}\n`);
+        },
+        drop: () => false,
+        openExchanges: () => 0,
+        close: () => started.stop(),
+        get exited() {
+          return started.exited;
+        },
+      };
+    },
+  };
+}
