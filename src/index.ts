@@ -88,4 +88,6 @@ export { BadTargetError } from './real/index.ts';
 export { processTarget, urlTarget } from './targets/index.ts';
 export type { CommandSpec, Endpoint, TargetConnection } from './real/index.ts';
 export type { UrlSpec } from './targets/index.ts';
-export { judgeWire, type WireJudgeOptions, type WireVerdict, type PolicyNote } from './model/wireJudge.ts';
+// The one oracle on a black-box run: the run as the model sees it, judged on a real clock.
+export { judgeObserved, observedTrace, REAL_CLIENT_FACTS, type ObservedVerdict, type ObserveOptions, type ObservedRun } from './model/index.ts';
+export { JUDGED_ON_A_REAL_CLOCK, VIRTUAL_CLOCK, type Clock, type RealClock } from './model/index.ts';

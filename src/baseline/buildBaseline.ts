@@ -6,7 +6,7 @@ import type { ResolvedBaselineOptions } from '../options/index.ts';
 import { realGlobals } from '../sim/realGlobals.ts';
 import { knownCausesOf, type Baseline, type BaselineEntry } from './baseline.ts';
 import { covers, shapeKey, shapeOf, variantOf } from '../campaign/cause.ts';
-import { scriptedConductIds } from '../campaign/conduct.ts';
+import { scriptExplains } from '../campaign/conduct.ts';
 import { causesOf } from '../campaign/knownCauses.ts';
 import { countedFindings } from '../campaign/rootCauses.ts';
 import type { Finding } from '../model/finding.ts';
@@ -77,7 +77,7 @@ export async function buildBaseline(
     const firsts = new Map(findings.map((f) => [`${f.invariant}/${f.clause ?? ''}`, f] as const).reverse());
     for (const f of firsts.values()) {
       const { invariant, clause } = f;
-      if (scriptedConductIds.has(invariant)) continue;
+      if (scriptExplains({ invariant }) !== undefined) continue;
       const key = entryKey({ invariant, clause, variant, shape: '' });
       const entry = seen.get(key) ?? { invariant, clause, variant, occurrences: [] };
       seen.set(key, entry);

@@ -2,7 +2,7 @@ import type { Finding } from '../model/finding.ts';
 import type { InvariantId } from '../model/invariants.ts';
 import { workloadKey, type ResolvedWorkload } from '../options/index.ts';
 import { covers, shapeOf, variantOf } from './cause.ts';
-import { scriptedConductIds } from './conduct.ts';
+import { scriptExplains } from './conduct.ts';
 import type { SimCase } from './simCase.ts';
 
 /**
@@ -55,11 +55,11 @@ export function causesOf(known: KnownCauses, c: SimCase, f: Finding): number[] {
 }
 
 /**
- * Whether `f` is explained: scripted conduct (generated handlers misbehave on purpose, so it is
- * never the SDK's fault) or some known cause.
+ * Whether `f` is explained: the case's script explains it (`scriptExplains`: generated handlers
+ * misbehave on purpose, so it is never the SDK's fault) or some known cause.
  */
 export function isKnown(known: KnownCauses, c: SimCase, f: Finding): boolean {
-  if (scriptedConductIds.has(f.invariant) || (f.rootCause && scriptedConductIds.has(f.rootCause.invariant))) return true;
+  if (scriptExplains(f) !== undefined || (f.rootCause && scriptExplains({ invariant: f.rootCause.invariant }) !== undefined)) return true;
   return causesOf(known, c, f).length > 0;
 }
 

@@ -1,5 +1,5 @@
 import { variantOf } from '../campaign/cause.ts';
-import { scriptedConductIds } from '../campaign/conduct.ts';
+import { scriptExplains } from '../campaign/conduct.ts';
 import { isKnown, NO_KNOWN_CAUSES, type KnownCauses } from '../campaign/knownCauses.ts';
 import { failingSeverities } from '../campaign/verdict.ts';
 import { runChecked, type CheckedRun, type CheckedRunOptions } from '../check/index.ts';
@@ -191,7 +191,7 @@ export async function explore(scenario: Scenario, options: ExploreOptions = {}):
         schedules,
         firstAt,
         known: isKnownCause,
-        failing: !isKnownCause && failing.has(finding.severity) && !scriptedConductIds.has(finding.invariant),
+        failing: !isKnownCause && failing.has(finding.severity) && scriptExplains(finding) === undefined,
       };
     })
     .sort((a, b) => (a.cause < b.cause ? -1 : a.cause > b.cause ? 1 : 0));

@@ -155,9 +155,10 @@ export function observedTrace(raw: readonly TraceEvent[], options: ObserveOption
     const { k } = w;
     let proof = Infinity;
     if (w.what.kind === 'close') {
-      // The process ended after stdin EOF, or the DELETE was answered: the close was read.
+      // The DELETE was answered: the close was read. Stdin EOF has no answer: the in-flight
+      // allowance, or the process's end if it came first (a process that exited read no more).
       const e = raw[k]!;
-      proof = e.kind === 'http-request' ? firstAfter(headOf.has(e.exchange) ? [headOf.get(e.exchange)!] : [], k) : firstAfter(exits, k);
+      proof = e.kind === 'http-request' ? firstAfter(headOf.has(e.exchange) ? [headOf.get(e.exchange)!] : [], k) : Math.min(firstAfter(exits, k), allowance(k));
     } else {
       const { e } = w.what;
       const f = isJsonObject(e.frame) ? (e.frame as Record<string, JsonValue>) : {};

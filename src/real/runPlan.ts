@@ -4,7 +4,7 @@ import { TraceRecorder, type TraceEvent } from '../sim/trace.ts';
 import { handshake, Inbox, type ServerHello, type Endpoint, type TargetConnection } from './index.ts';
 import type { JsonValue } from '../util/json.ts';
 import { isJsonObject } from '../util/jsonrpc.ts';
-import { barrierPingId } from '../model/wireJudge.ts';
+import { barrierPingId } from '../util/barrierPing.ts';
 import type { Anchor, Plan, PlannedCall } from './plan.ts';
 
 export interface RunPlanOptions {
@@ -131,7 +131,7 @@ export async function runPlan(target: Endpoint, plan: Plan, options: RunPlanOpti
       recorder.record({ kind: 'action', action: `${reason === 'timeout' ? 'timeout' : 'cancel'} ${l.call.label}${how === 'notify' ? '' : how === 'drop' ? ' (drop its POST stream)' : ' (and drop its POST stream)'}`, choice: 0, enabled: 0 });
       if (how !== 'drop') {
         const id = l.id;
-        // The cancel's barrier (judgeWire): a ping the server gets after it; progress read before its answer was on its way already.
+        // The cancel's barrier (observedTrace places the cancel's receipt before its answer): a ping the server gets after it; progress read before its answer was on its way already.
         void c.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } }).then(() => (over ? undefined : c.send({ jsonrpc: '2.0', id: barrierPingId(id), method: 'ping' })));
       }
       if (how !== 'notify') c.drop(l.id);

@@ -2,8 +2,13 @@ import { junitSuite } from '../report/junitSuite.ts';
 import { toMermaid } from '../report/mermaid.ts';
 import { formatTrace } from '../sim/trace.ts';
 import { TOOL } from '../util/toolVersion.ts';
-import type { ProcessFuzzReport } from './fuzzProcess.ts';
+import type { AnswerReason } from '../model/finding.ts';
+import type { FindingOwner } from '../campaign/caseVerdict.ts';
+import type { ProcessFinding, ProcessFuzzReport } from './fuzzProcess.ts';
 import { describePlan } from '../real/plan.ts';
+
+/** Whose a finding is, in a report's words. */
+const OWNER_WORDS: Readonly<Record<FindingOwner, string>> = { target: 'the target\'s', sdk: 'the server SDK\'s way', script: 'the script\'s own' };
 
 /** The header lines every view of a black-box report starts with: what kind of run, what it can and cannot see. */
 export function processReportHead(report: ProcessFuzzReport): string[] {
@@ -19,21 +24,39 @@ export function processReportHead(report: ProcessFuzzReport): string[] {
   ];
 }
 
-/** The text report: head, each finding with its minimal case, rate and replay commands, the SDK's policy apart. */
+/** The headings of the findings that are not the target's own: listed apart, never failing the campaign. */
+const APART: Readonly<Record<Exclude<FindingOwner, 'target'>, string>> = {
+  sdk: 'What the server\'s SDK does on its own (listed apart, not counted as the author\'s code):',
+  script: 'What the case\'s own script explains (mcp-sim\'s program doing as written; not counted as the SDK\'s):',
+};
+
+/** A finding's answer in words (`Finding.reason`): what the server said for itself. */
+export function reasonText(reason: AnswerReason): string {
+  if (reason.answer === 'error') return `error ${reason.code} ${JSON.stringify(reason.message)}`;
+  return reason.answer === 'isError' ? `a tool result marked isError: ${JSON.stringify(reason.text)}` : 'a result';
+}
+
+/** The text report: head, each finding with its cause, minimal case, rate and replay commands; the SDK's way and the script's own apart. */
 export function formatProcessReport(report: ProcessFuzzReport, replays: ReadonlyMap<string, readonly string[]> = new Map()): string {
   const lines = processReportHead(report);
   lines.push('');
-  if (report.findings.length === 0) lines.push(`no finding on the server in ${report.runs} runs`);
-  for (const f of report.findings) {
+  const own = report.findings.filter((f) => f.owner === 'target');
+  if (own.length === 0) lines.push(`no finding on the server in ${report.runs} runs`);
+  const show = (f: ProcessFinding) => {
     lines.push(`${f.confirmed ? f.severity.toUpperCase() : 'UNCONFIRMED'} ${f.invariant} (${f.level}): ${f.message}`);
-    lines.push(`  first in case ${f.firstCase}, in ${f.runs}/${report.runs} runs; minimal case after ${f.shrinks} shrink(s), ${f.determinism}:`);
+    if (f.reason) lines.push(`  the answer said: ${reasonText(f.reason)}`);
+    if (f.explained) lines.push(`  the script explains it: ${f.explained}`);
+    lines.push(`  cause: ${f.variant}, ${f.shape}; first in case ${f.firstCase}, in ${f.runs}/${report.runs} runs; minimal case after ${f.shrinks} shrink(s), ${f.determinism}:`);
     for (const line of describePlan(f.minimal)) lines.push(`    ${line}`);
     if (f.reuse) lines.push(`  ${f.reuse.note}: found on a shared ${report.target.kind === 'process' ? 'process' : 'session'}; the replay runs it on a fresh one`);
     for (const command of replays.get(f.invariant) ?? []) lines.push(`  replay: ${command}`);
-  }
-  if (report.policy.length > 0) {
-    lines.push('', 'SDK policy observed (not counted as the author\'s bug):');
-    for (const p of report.policy) lines.push(`  ${p.call}: ${p.message}`);
+  };
+  own.forEach(show);
+  for (const owner of ['sdk', 'script'] as const) {
+    const apart = report.findings.filter((f) => f.owner === owner);
+    if (apart.length === 0) continue;
+    lines.push('', APART[owner]);
+    apart.forEach(show);
   }
   return lines.join('\n');
 }
@@ -42,10 +65,12 @@ export function formatProcessReport(report: ProcessFuzzReport, replays: Readonly
 export function processMarkdownReport(report: ProcessFuzzReport, replays: ReadonlyMap<string, readonly string[]> = new Map()): string {
   const out = [`# mcp-sim fuzz: ${report.passed ? 'PASS' : 'FAIL'} (black box, real time)`, '', ...processReportHead(report).map((l) => `- ${l}`), ''];
   if (report.findings.length > 0) {
-    out.push('| invariant | level | runs | rate |', '|---|---|---|---|');
-    for (const f of report.findings) out.push(`| \`${f.invariant}\` | ${f.level} | ${f.runs}/${report.runs} | ${f.determinism} |`);
+    out.push('| invariant | whose | cause | level | runs | rate |', '|---|---|---|---|---|---|');
+    for (const f of report.findings) out.push(`| \`${f.invariant}\` | ${OWNER_WORDS[f.owner]} | ${f.variant}, ${f.shape} | ${f.level} | ${f.runs}/${report.runs} | ${f.determinism} |`);
     for (const f of report.findings) {
-      out.push('', `## ${f.invariant}`, '', f.message, '', ...describePlan(f.minimal).map((l) => `- ${l}`), '');
+      const said = f.reason ? ['', `The answer said: ${reasonText(f.reason)}.`] : [];
+      const explained = f.explained ? ['', `The case's script explains it: ${f.explained}.`] : [];
+      out.push('', `## ${f.invariant}${f.owner === 'target' ? '' : ` (${OWNER_WORDS[f.owner]})`}`, '', f.message, ...said, ...explained, '', ...describePlan(f.minimal).map((l) => `- ${l}`), '');
       for (const c of replays.get(f.invariant) ?? []) out.push('```sh', c, '```');
       out.push('```mermaid', toMermaid(f.trace), '```', '', '<details><summary>trace</summary>', '', '```', formatTrace(f.trace), '```', '', '</details>');
     }
@@ -63,7 +88,7 @@ export function processJunitReport(report: ProcessFuzzReport): string {
     'startup-ms': String(report.startupMs),
   });
   suite.testCase().className('mcp-sim.process').name('campaign').standardOutput(processReportHead(report).join('\n'));
-  for (const f of report.findings.filter((x) => x.confirmed)) {
+  for (const f of report.findings.filter((x) => x.confirmed && x.owner === 'target')) {
     suite.testCase().className(`mcp-sim.${f.invariant.slice(0, f.invariant.indexOf('.'))}`).name(f.invariant).failure(`${f.message} (${f.determinism})`).standardOutput(describePlan(f.minimal).join('\n'));
   }
   return builder.build();

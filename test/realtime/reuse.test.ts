@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judgeWire } from '../../src/model/wireJudge.ts';
+import { judgeObserved } from '../../src/model/judgeObserved.ts';
 import { fuzzProcess, SharedConnection, type Plan } from '../../src/realtime/index.ts';
 import { processTarget, urlTarget } from '../../src/targets/index.ts';
 
@@ -34,7 +34,7 @@ describe('--reuse: many cases on one process or session, separated by a barrier 
     expect(second.lateFrames).toBe(1);
     const tokens = second.trace.flatMap((e) => (e.kind === 'deliver' && typeof e.frame === 'object' && e.frame !== null && 'params' in e.frame ? [JSON.stringify(e.frame.params)] : []));
     expect(tokens.some((t) => t.includes('"progressToken":1'))).toBe(false);
-    expect(judgeWire(second.trace, bounds).findings.map((f) => f.invariant)).toEqual([]);
+    expect(judgeObserved(second.trace, { clock: { kind: 'real', ...bounds } }).findings.map((f) => f.invariant)).toEqual([]);
     // Each slice starts with the handshake and is numbered from 0; the process exit ends the last one.
     expect(second.trace[0]).toMatchObject({ i: 0, kind: 'send' });
     expect(second.trace.some((e) => e.kind === 'exit')).toBe(true);

@@ -22,11 +22,13 @@ const cancel: TraceEventBody = { kind: 'send', from: 'client', conn: 0, seq: 2, 
 const result = (seq: number): TraceEventBody => ({ kind: 'deliver', to: 'client', conn: 0, seq, burst: 0, frame: { jsonrpc: '2.0', id: 2, result: { content: [] } } });
 const progress = (seq: number, p: number): TraceEventBody => ({ kind: 'deliver', to: 'client', conn: 0, seq, burst: 0, frame: { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 7, progress: p } } });
 const end: TraceEventBody = { kind: 'end', outcome: 'quiescent' };
-const ids = (raw: TraceEvent[], plan: Plan) => judgeTestbed(raw, plan, bounds).verdict.findings.map((f) => f.invariant);
+const judged = (raw: TraceEvent[], plan: Plan) => judgeTestbed(raw, plan, { clock: { kind: 'real', ...bounds } });
+/** The SDK's findings (the script's own are listed apart). */
+const ids = (raw: TraceEvent[], plan: Plan) => judged(raw, plan).findings.filter((f) => f.owner === 'target').map((f) => f.invariant);
 
 const sleepy = (onAbort: HandlerProgram['onAbort']): HandlerProgram => ({ steps: [{ kind: 'sleep', ms: 400 }, { kind: 'sleep', ms: 20 }], end: { kind: 'result' }, onAbort });
 
-describe('judgeTestbed: the server side of a test-bed run, from the side channel', () => {
+describe('judgeTestbed: the server side of a test-bed run, from the side channel, judged by the model', () => {
   it('cancel.handler-aborted: a cancelled handler that listens was never told (and not when it was, or when its program ignores)', () => {
     const untold = (p: HandlerProgram) => trace(...call(), [5, side('handler-start')], [6, side('step', { index: 0 })], [10, cancel], [410, side('step', { index: 1 })], [430, side('handler-end', { outcome: 'result' })], [431, result(9)], [600, end]);
     expect(ids(untold(sleepy('honour')), planOf(sleepy('honour')))).toContain('cancel.handler-aborted');
@@ -59,7 +61,7 @@ describe('judgeTestbed: the server side of a test-bed run, from the side channel
   });
 
   it('lifecycle.close-settles: a handler that honours aborts still began steps long after the client closed', () => {
-    const closed = trace(...call(), [5, side('handler-start')], [6, side('step', { index: 0 })], [30, { kind: 'action', action: 'close the connection', choice: 0, enabled: 0 }], [31, { kind: 'eof', to: 'server', conn: 0 }], [410, side('step', { index: 1 })], [430, side('handler-end', { outcome: 'result' })], [440, { kind: 'exit', code: 0, signal: null, after: 'eof' }], [441, end]);
+    const closed = trace(...call(), [5, side('handler-start')], [6, side('step', { index: 0 })], [30, { kind: 'action', action: 'close the connection', choice: 0, enabled: 0 }], [30, { kind: 'call-settle', call: 'c1', from: 'client', outcome: 'rejected', message: 'connection closed (client)' }], [31, { kind: 'eof', to: 'server', conn: 0 }], [410, side('step', { index: 1 })], [430, side('handler-end', { outcome: 'result' })], [440, { kind: 'exit', code: 0, signal: null, after: 'eof' }], [441, end]);
     expect(ids(closed, planOf(sleepy('honour')))).toEqual(['lifecycle.close-settles']);
     expect(ids(closed, planOf(sleepy('ignore')))).toEqual([]);
   });
@@ -68,9 +70,8 @@ describe('judgeTestbed: the server side of a test-bed run, from the side channel
     const hang: HandlerProgram = { steps: [], end: { kind: 'hang' }, onAbort: 'honour' };
     const slowResult: HandlerProgram = { steps: [], end: { kind: 'result' }, onAbort: 'honour' };
     const waited = trace(...call(), [5, side('handler-start')], [3_200, end]);
-    const own = judgeTestbed(waited, planOf(hang), bounds).verdict;
-    expect(own.findings).toEqual([]);
-    expect(own.policy.map((p) => p.message)).toEqual([expect.stringMatching(/^the program's own, not the SDK's: liveness.call-settles/)]);
+    const own = judged(waited, planOf(hang)).findings;
+    expect(own.map((f) => [f.invariant, f.owner, f.explained])).toEqual([['liveness.call-settles', 'script', 'its program never ends (`hang`)']]);
     expect(ids(waited, planOf(slowResult))).toEqual(['liveness.call-settles']);
   });
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { judgeWire } from '../../src/model/wireJudge.ts';
+import { judgeObserved } from '../../src/model/judgeObserved.ts';
 import { DEFAULT_IN_FLIGHT_MS, DEFAULT_PROCESS_GRACE_MS } from '../../src/options/defaults.ts';
 import {
   HTTP_MODES,
@@ -88,7 +88,7 @@ describe('typescript test bed across releases (stdio and every Streamable HTTP m
         const run = await runTestbedPrograms(bed, programs, { transport, tailMs: TAIL_MS, hangAfterMs: HANG_AFTER_MS });
         const [progressRun, errorRun, rootsRun, cancelRun, lateRun] = run.traces.map((trace): Run => ({
           ...programTranscript(trace),
-          findings: judgeWire(trace, { inFlightMs: DEFAULT_IN_FLIGHT_MS, hangAfterMs: HANG_AFTER_MS, graceMs: DEFAULT_PROCESS_GRACE_MS }).findings.map((f) => f.invariant),
+          findings: judgeObserved(trace, { clock: { kind: 'real', inFlightMs: DEFAULT_IN_FLIGHT_MS, hangAfterMs: HANG_AFTER_MS, graceMs: DEFAULT_PROCESS_GRACE_MS } }).findings.map((f) => f.invariant),
         }));
         // stdio exits by itself at stdin EOF; an HTTP server runs until mcp-sim's SIGTERM.
         expect(run.exit?.after).toBe(transport === 'stdio' ? 'eof' : 'sigterm');

@@ -12,9 +12,13 @@ const STACK_TRACE = /Traceback \(most recent call last\)|^panic: |goroutine \d+ 
 export const stdioExitRule: RuleFactory = (walk) => {
   let stderr = '';
   let eof = false;
+  /** A server started for a URL target ends by mcp-sim's SIGTERM after the session's DELETE: not a stdio server. */
+  let http = false;
   return {
     trace(e) {
       if (walk.clock.kind !== 'real') return;
+      if (e.kind === 'http-request') http = true;
+      if (http) return;
       if (e.kind === 'stderr') stderr += e.text;
       if (e.kind === 'eof' && e.to === 'server') eof = true;
       if (e.kind !== 'exit') return;

@@ -81,7 +81,6 @@ export async function checkTestbed(testbed: SdkTestbed, options: TestbedCampaign
     skipped: [],
     bounds,
     findings,
-    policy: results.flatMap((r) => r.policy).slice(0, 5),
     wallMs,
     startups: [discovery.startupMs, ...results.flatMap((r) => (r.startupMs === undefined ? [] : [r.startupMs]))].sort((a, b) => a - b),
   });

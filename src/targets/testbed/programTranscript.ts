@@ -1,7 +1,7 @@
 import type { TraceEvent, WireId } from '../../sim/trace.ts';
 import { canonicalJson, type JsonValue } from '../../util/json.ts';
 import { isJsonObject } from '../../util/jsonrpc.ts';
-import { isBarrierPingId } from '../../model/wireJudge.ts';
+import { isBarrierPingId } from '../../util/barrierPing.ts';
 
 /**
  * What a scripted program did on one test bed, in a form two SDKs can be compared by, frame by

@@ -1,0 +1,43 @@
+/**
+ * One black-box case's verdict, as every real-time campaign (a user's process or URL, an SDK test
+ * bed) has it: the model's findings, each with whose conduct it shows.
+ */
+import type { RealClock } from '../model/clock.ts';
+import type { Finding } from '../model/finding.ts';
+import type { Plan } from '../real/plan.ts';
+import type { TraceEvent } from '../sim/trace.ts';
+
+/**
+ * Whose conduct a black-box finding shows: the target's own code (`target`: it counts), the
+ * server SDK's way on a user's server (`sdk`: what the SDK adds, not what the author wrote;
+ * `answerOwnerOf`), or mcp-sim's own script on an SDK test bed (`script`: `scriptExplains`).
+ * The last two are listed apart and never fail a campaign.
+ */
+export type FindingOwner = 'target' | 'sdk' | 'script';
+
+/** A finding of one black-box case, with whose it is. */
+export type CaseFinding = Finding & {
+  readonly owner: FindingOwner;
+  /** `script` only: what in the case's script explains it. */
+  readonly explained?: string;
+};
+
+/** How a case is judged: its run's trace, the real clock's bounds and, once run, the counterfactual durations of its calls. */
+export interface CaseJudgeOptions {
+  readonly clock: RealClock;
+  readonly durations?: ReadonlyMap<string, number>;
+}
+
+/** A case judged: the observed trace the model walked, its findings with whose each is, the calls only a counterfactual decides. */
+export interface CaseVerdict {
+  readonly trace: TraceEvent[];
+  readonly findings: CaseFinding[];
+  readonly undecided: readonly string[];
+}
+
+/**
+ * How a case's trace is judged: by the model (`judgeObserved`), on the frames alone (a user's
+ * process or URL, the default) or with what more a target tells of its server (a test bed's side
+ * channel merged into the trace, its script's own findings told apart).
+ */
+export type CaseJudge = (trace: readonly TraceEvent[], plan: Plan, options: CaseJudgeOptions) => CaseVerdict;
