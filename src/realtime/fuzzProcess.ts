@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
-import { planTools, type FixedArguments, type SkippedTool } from '../fuzz/toolArguments.ts';
+import { planTools, type FixedArguments, type SkippedTool } from '../workload/toolArguments.ts';
 import { judgeWire, type PolicyNote, type WireJudgeOptions, type WireVerdict } from '../model/wireJudge.ts';
 import type { Finding } from '../model/finding.ts';
 import type { InvariantId } from '../model/invariants.ts';
@@ -17,7 +17,7 @@ import {
 } from '../options/defaults.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import { BadTargetError, type CommandSpec, type Endpoint, type TargetVisibility } from '../real/index.ts';
-import { checkUrl, processTarget, urlTarget, type UrlSpec } from '../targets/index.ts';
+import { checkUrl, stdioEndpoint, httpEndpoint, type UrlSpec } from '../targets/index.ts';
 import type { ServerHello } from '../real/index.ts';
 import { planArbitrary } from '../workload/planArbitrary.ts';
 import { withoutCancels, type Plan } from '../real/plan.ts';
@@ -119,9 +119,9 @@ export interface ProcessFuzzReport {
 export function targetOf(spec: ProcessTargetSpec, graceMs: number): Endpoint {
   if ('url' in spec) {
     checkUrl(spec.url, spec.start !== undefined);
-    return urlTarget(spec, { graceMs });
+    return httpEndpoint(spec, { graceMs });
   }
-  return processTarget(spec, { graceMs });
+  return stdioEndpoint(spec, { graceMs });
 }
 
 /** The cases of a campaign: case `k` of `seed` is always the same plan for the same tool list. */
