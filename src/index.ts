@@ -85,7 +85,7 @@ export type { FuzzServerOptions, FuzzReport, FuzzFinding, FuzzCounterexample, Se
 export { fuzzProcess, formatProcessReport, processMarkdownReport, processJunitReport, describePlan, runPlan, runCase } from './realtime/index.ts';
 export type { FuzzProcessOptions, ProcessFuzzReport, ProcessFinding, ProcessTargetSpec, Plan, PlannedCall, Anchor, RealtimeRun } from './realtime/index.ts';
 export { BadTargetError } from './real/index.ts';
-export { processTarget, urlTarget } from './targets/index.ts';
+export { stdioEndpoint, httpEndpoint } from './targets/index.ts';
 export type { CommandSpec, Endpoint, TargetConnection } from './real/index.ts';
 export type { UrlSpec } from './targets/index.ts';
 // The one oracle on a black-box run: the run as the model sees it, judged on a real clock.

@@ -41,3 +41,17 @@ export interface CaseVerdict {
  * channel merged into the trace, its script's own findings told apart).
  */
 export type CaseJudge = (trace: readonly TraceEvent[], plan: Plan, options: CaseJudgeOptions) => CaseVerdict;
+
+/**
+ * Whose a black-box finding is on a user's server (a process or URL target, `fuzz --stdio|--url`):
+ * an answer to a cancelled request that is an error, or a tool result marked `isError` that says
+ * it was cancelled, is how the server's SDK ends a cancelled call (the Python SDK's `-32800
+ * Request cancelled`, go-sdk's `context canceled`), not what the author wrote. Such a finding
+ * (`Finding.reason` tells) is listed apart and never fails the user's campaign; on an SDK test bed
+ * it is the SDK's finding and counts.
+ */
+export function answerOwnerOf(f: Pick<Finding, 'invariant' | 'reason'>): Extract<FindingOwner, 'target' | 'sdk'> {
+  if (f.invariant !== 'cancel.no-response-after' || !f.reason) return 'target';
+  if (f.reason.answer === 'error') return 'sdk';
+  return f.reason.answer === 'isError' && /cancel/i.test(f.reason.text) ? 'sdk' : 'target';
+}

@@ -13,7 +13,7 @@ import {
   SDK_TESTBED_LANGUAGES,
   sdkTestbed,
   testbedBounds,
-  testbedTarget,
+  endpointOf,
   updateTestbedBaseline,
   type SdkTestbed,
   type SdkTestbedLanguage,
@@ -106,7 +106,7 @@ export async function resolveTestbed(language: SdkTestbedLanguage, version: stri
 /** The transport the release offers, or bad input naming what it offers. */
 export function checkTransport(testbed: SdkTestbed, transport: SdkTestbedTransport): void {
   try {
-    testbedTarget(testbed, transport);
+    endpointOf(testbed, transport);
   } catch (error) {
     throw new BadInput(`mcp-sim check --target: ${messageOf(error)}.`);
   }
@@ -217,6 +217,6 @@ async function replay(flags: CheckTargetFlags): Promise<number> {
   const testbed = await resolveTestbed(language, flags.sdkVersion ?? file.version);
   checkTransport(testbed, transport);
   console.log(`${testbed.manifest.sdk.name} ${testbed.version}, ${language} test bed, transport ${transport}`);
-  const target = testbedTarget(testbed, transport);
+  const target = endpointOf(testbed, transport);
   return replayRate(file.invariant, file.plan, flags.rateRuns ?? DEFAULT_RATE_RUNS, () => runTestbedCase(target, file.plan, file.bounds));
 }

@@ -40,8 +40,9 @@ function scenarioOf(source: ResolvedExploreOptions['source']): { scenario: Scena
     const e = error as NodeJS.ErrnoException;
     throw new Error(`explore: cannot read --scenario ${source.file}: ${e.code === 'ENOENT' ? 'no such file' : e.message}; give a scenario JSON file (docs/explore.md)`);
   }
-  // A replay file holds its scenario under "scenario": accept it too.
-  const inner = (scenario as unknown as { scenario?: Scenario }).scenario;
+  // A replay file holds its scenario under "case" (version 1: "scenario"): accept it too.
+  const file = scenario as unknown as { scenario?: Scenario; case?: { scenario?: Scenario } };
+  const inner = file.case?.scenario ?? file.scenario;
   if (inner && typeof inner === 'object' && !('profile' in scenario)) scenario = inner;
   validateScenario(scenario);
   return { scenario, label: basename(source.file).replace(/\.json$/, '') };

@@ -19,7 +19,7 @@ import {
   type ProcessTargetSpec,
 } from '../realtime/index.ts';
 import { BadTargetError } from '../real/index.ts';
-import { FixedArgumentsError } from '../fuzz/toolArguments.ts';
+import { FixedArgumentsError } from '../workload/toolArguments.ts';
 import { OptionError } from '../options/OptionError.ts';
 import { readArgsFile } from '../options/fuzzOptions.ts';
 import { DEFAULT_CAMPAIGN_SEED, DEFAULT_HANG_AFTER_MS, DEFAULT_IN_FLIGHT_MS, DEFAULT_PROCESS_GRACE_MS, DEFAULT_RATE_RUNS, DEFAULT_REPRO_DIR } from '../options/defaults.ts';

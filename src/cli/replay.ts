@@ -3,7 +3,7 @@ import { basename, dirname } from 'node:path';
 import pc from 'picocolors';
 import { baselinePath, loadBaselines } from '../baseline/baseline.ts';
 import { entryKey } from '../baseline/buildBaseline.ts';
-import { readReplayFile, type CaseOrigin } from '../campaign/replayFile.ts';
+import { readReplayFile, simCaseOf, type CaseOrigin } from '../campaign/replayFile.ts';
 import { caseAt, type SimCase } from '../campaign/simCase.ts';
 import type { InvariantId } from '../model/invariants.ts';
 import { workloadArgs, type ReplaySource, type ResolvedReplayOptions } from '../options/index.ts';
@@ -45,10 +45,12 @@ function loadCase(source: ReplaySource, sdk: PackageId): LoadedCase {
       return { label: `baseline="${source.entry}" of ${packageId(sdk)}`, simCase: entry.counterexample, expect: entry.invariant };
     }
     case 'file': {
-      const { simCase, origin, invariant, madeWith, legacy } = readReplayFile(source.file);
+      const file = readReplayFile(source.file);
+      const { origin, invariant, legacy } = file;
+      const madeWith = file.madeWith?.sdk ? { tool: file.madeWith.tool, sdk: file.madeWith.sdk } : undefined;
       return {
         label: `file=${source.file}`,
-        simCase,
+        simCase: simCaseOf(file),
         ...(origin && { origin }),
         ...(invariant && { expect: invariant }),
         ...(madeWith && { madeWith }),

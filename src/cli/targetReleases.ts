@@ -1,7 +1,7 @@
 import pc from 'picocolors';
 import { DEFAULT_CAMPAIGN_SEED, DEFAULT_RATE_RUNS } from '../options/defaults.ts';
 import { describePlan, determinismOf, pool, type Plan } from '../realtime/index.ts';
-import { checkTestbed, runTestbedCase, sdkTestbedManifest, sdkTestbedReleases, testbedBounds, testbedTarget, type SdkTestbedLanguage, type SdkTestbedTransport } from '../targets/testbed/index.ts';
+import { checkTestbed, runTestbedCase, sdkTestbedManifest, sdkTestbedReleases, testbedBounds, endpointOf, type SdkTestbedLanguage, type SdkTestbedTransport } from '../targets/testbed/index.ts';
 import type { InvariantId } from '../model/invariants.ts';
 import { writeFileAtomic } from '../util/atomicWrite.ts';
 import { BadInput, badInputExit, checkTransport, languageOf, resolveTestbed, transportOf, type CheckTargetFlags } from './checkTarget.ts';
@@ -104,7 +104,7 @@ export async function bisectTargetCommand(flags: TargetReleasesFlags & { invaria
     for (const version of versions) {
       const testbed = await resolveTestbed(language, version);
       checkTransport(testbed, transport);
-      const target = testbedTarget(testbed, transport);
+      const target = endpointOf(testbed, transport);
       const again = await pool(Array.from({ length: rateRuns }), flags.parallel ?? 2, () => runTestbedCase(target, minimal, bounds));
       const hits = again.filter((r) => r.findings.some((x) => x.invariant === id)).length;
       rates.push({ version, hits });

@@ -14,7 +14,7 @@ import { ownerOf } from './ownership.ts';
 import { discoverTools } from '../targets/module/discoverTools.ts';
 import type { FuzzTarget } from '../targets/module/loadModule.ts';
 import { TargetError } from '../targets/module/TargetError.ts';
-import { planTools, type FixedArguments, type SkippedTool } from './toolArguments.ts';
+import { planTools, type FixedArguments, type SkippedTool } from '../workload/toolArguments.ts';
 
 /** Options of a fuzz campaign; every field optional. */
 export interface FuzzOptions {

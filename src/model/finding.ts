@@ -110,3 +110,9 @@ export function finding(id: InvariantId, at: number, message: string, request?: 
     ...(subjects !== undefined && { subjects }),
   };
 }
+
+/** What an answer said, in words (reports print it beside the finding). */
+export function reasonText(reason: AnswerReason): string {
+  if (reason.answer === 'error') return `error ${reason.code} ${JSON.stringify(reason.message)}`;
+  return reason.answer === 'isError' ? `a tool result marked isError: ${JSON.stringify(reason.text)}` : 'a result';
+}

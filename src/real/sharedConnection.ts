@@ -7,6 +7,15 @@ import { isJsonObject } from '../util/jsonrpc.ts';
 import type { Plan } from './plan.ts';
 import { runPlan } from './runPlan.ts';
 
+/**
+ * Whether a case left a call running: written, and never settled at the client (nobody gave it
+ * up and no answer came within the bound). Its late answer would land in the next case.
+ */
+export function leftACallRunning(trace: readonly TraceEvent[]): boolean {
+  const settled = new Set(trace.flatMap((e) => (e.kind === 'call-settle' ? [e.call] : [])));
+  return trace.some((e) => e.kind === 'call-start' && !settled.has(e.call));
+}
+
 /** What every `--reuse` report and each of its findings says. */
 export const REUSE_NOTE = '--reuse: state may carry over between cases';
 
@@ -80,17 +89,17 @@ export class SharedConnection {
   }
 
   /**
-   * Runs `plan` on the connection, then its barrier. `callsLeft` tells from the case's judged
+   * Runs `plan` on the connection, then its barrier. `callsLeft` (default `leftACallRunning`) tells from the case's
    * slice whether it left a call running (then the connection is retired: its late answer
    * would land in the next case). `last`: close the connection after this case.
    */
-  async run(target: Endpoint, plan: Plan, bounds: CaseBounds, options: { readonly last: boolean; readonly callsLeft: (trace: TraceEvent[]) => boolean }): Promise<SharedCase> {
+  async run(target: Endpoint, plan: Plan, bounds: CaseBounds, options: { readonly last: boolean; readonly callsLeft?: (trace: TraceEvent[]) => boolean }): Promise<SharedCase> {
     const from = this.recorder.events.length;
     const opened = this.cases++ === 0;
     await runPlan(target, plan, { hangAfterMs: bounds.hangAfterMs, tailMs: 2 * bounds.inFlightMs, reuse: { conn: this.conn, inbox: this.inbox, firstId: this.nextId, recorder: this.recorder, t0: this.t0 } });
     const quiet = await this.barrier(bounds);
     let cut = this.slice(from);
-    const retire = options.last || !quiet || this.conn.exited || this.inbox.endedBecause !== undefined || options.callsLeft(cut.trace);
+    const retire = options.last || !quiet || this.conn.exited || this.inbox.endedBecause !== undefined || (options.callsLeft ?? leftACallRunning)(cut.trace);
     if (retire) {
       await this.close();
       cut = this.slice(from);

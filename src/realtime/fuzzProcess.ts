@@ -1,15 +1,15 @@
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
-import { planTools, type FixedArguments, type SkippedTool } from '../fuzz/toolArguments.ts';
+import { planTools, type FixedArguments, type SkippedTool } from '../workload/toolArguments.ts';
 import { covers, shapeKey } from '../campaign/cause.ts';
-import { planShapeOf, realVariantOf } from '../campaign/planCause.ts';
-import { answerOwnerOf } from '../fuzz/ownership.ts';
+import { realVariantOf } from '../campaign/realVariant.ts';
+import { planShape } from '../workload/planShape.ts';
+import { judgeUserServer } from '../campaign/real/judgeReal.ts';
 import type { CaseFinding, CaseJudge, FindingOwner } from '../campaign/caseVerdict.ts';
 export type { CaseFinding, CaseJudge, CaseJudgeOptions, CaseVerdict, FindingOwner } from '../campaign/caseVerdict.ts';
 import type { RealClock } from '../model/clock.ts';
 import type { AnswerReason, Finding } from '../model/finding.ts';
-import { judgeObserved } from '../model/judgeObserved.ts';
 import type { InvariantId } from '../model/invariants.ts';
 import {
   DEFAULT_CAMPAIGN_SEED,
@@ -23,7 +23,7 @@ import {
 } from '../options/defaults.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import { BadTargetError, type CommandSpec, type Endpoint, type TargetVisibility } from '../real/index.ts';
-import { checkUrl, processTarget, urlTarget, type UrlSpec } from '../targets/index.ts';
+import { checkUrl, stdioEndpoint, httpEndpoint, type UrlSpec } from '../targets/index.ts';
 import type { ServerHello } from '../real/index.ts';
 import { planArbitrary } from '../workload/planArbitrary.ts';
 import { withoutCancels, type Plan } from '../real/plan.ts';
@@ -81,7 +81,7 @@ export interface ProcessFinding {
   readonly reason?: AnswerReason;
   /** `owner: 'script'`: what in the case's script explains it. */
   readonly explained?: string;
-  /** Its cause: the transport variant (`realVariantOf`) and the features of its minimal plan (`planShapeOf`). */
+  /** Its cause: the transport variant (`realVariantOf`) and the features of its minimal plan (`planShape`). */
   readonly variant: string;
   readonly shape: string;
   /** The first case that showed it (index in the campaign of the seed). */
@@ -132,9 +132,9 @@ export interface ProcessFuzzReport {
 export function targetOf(spec: ProcessTargetSpec, graceMs: number): Endpoint {
   if ('url' in spec) {
     checkUrl(spec.url, spec.start !== undefined);
-    return urlTarget(spec, { graceMs });
+    return httpEndpoint(spec, { graceMs });
   }
-  return processTarget(spec, { graceMs });
+  return stdioEndpoint(spec, { graceMs });
 }
 
 /** The cases of a campaign: case `k` of `seed` is always the same plan for the same tool list. */
@@ -155,12 +155,6 @@ export interface Judged {
 /** The clock of a black-box campaign's bounds. */
 export const realClockOf = (bounds: ProcessFuzzReport['bounds']): RealClock => ({ kind: 'real', ...bounds });
 
-/** A user's server, judged from the frames: an SDK's answer to a cancelled request is the SDK's (`answerOwnerOf`), the rest the target's. */
-const userServer: CaseJudge = (trace, _plan, options) => {
-  const verdict = judgeObserved(trace, options);
-  return { ...verdict, findings: verdict.findings.map((f) => ({ ...f, owner: answerOwnerOf(f) === 'sdk' ? 'sdk' : 'target' })) };
-};
-
 /** Judges a run's trace; for a result that crossed a cancel, the counterfactual run of the case without cancels (a fresh process). */
 async function judgeRun(target: Endpoint, plan: Plan, trace: TraceEvent[], bounds: ProcessFuzzReport['bounds'], judge: CaseJudge): Promise<Pick<Judged, 'findings' | 'trace'>> {
   const clock = realClockOf(bounds);
@@ -179,7 +173,7 @@ async function judgeRun(target: Endpoint, plan: Plan, trace: TraceEvent[], bound
 }
 
 /** One case on a fresh process (or session): run, judge (`judge`: the model on the frames alone by default), and the counterfactual when a result crossed a cancel. */
-export async function runCase(target: Endpoint, plan: Plan, bounds: ProcessFuzzReport['bounds'], judge: CaseJudge = userServer): Promise<Judged> {
+export async function runCase(target: Endpoint, plan: Plan, bounds: ProcessFuzzReport['bounds'], judge: CaseJudge = judgeUserServer): Promise<Judged> {
   const run = await runPlan(target, plan, { hangAfterMs: bounds.hangAfterMs, tailMs: 2 * bounds.inFlightMs });
   return { ...(await judgeRun(target, plan, run.trace, bounds, judge)), startupMs: run.startupMs };
 }
@@ -192,8 +186,6 @@ export async function runCase(target: Endpoint, plan: Plan, bounds: ProcessFuzzR
 async function runShared(target: Endpoint, plans: readonly Plan[], parallel: number, bounds: ProcessFuzzReport['bounds'], onDone?: () => void): Promise<Judged[]> {
   const results: Judged[] = new Array(plans.length);
   let next = 0;
-  // A call written and never settled at the client (nobody gave it up, no answer within the bound): its late answer would land in the next case.
-  const callsLeft = (trace: TraceEvent[]) => trace.some((e) => e.kind === 'call-start' && !trace.some((s) => s.kind === 'call-settle' && s.call === e.call));
   await Promise.all(
     Array.from({ length: Math.min(parallel, plans.length) }, async () => {
       let shared: SharedConnection | undefined;
@@ -201,9 +193,9 @@ async function runShared(target: Endpoint, plans: readonly Plan[], parallel: num
         while (next < plans.length) {
           const k = next++;
           shared ??= await SharedConnection.open(target);
-          const r = await shared.run(target, plans[k]!, bounds, { last: next >= plans.length, callsLeft });
+          const r = await shared.run(target, plans[k]!, bounds, { last: next >= plans.length });
           if (r.retired) shared = undefined;
-          results[k] = { ...(await judgeRun(target, plans[k]!, r.trace, bounds, userServer)), startupMs: r.startupMs, lateFrames: r.lateFrames };
+          results[k] = { ...(await judgeRun(target, plans[k]!, r.trace, bounds, judgeUserServer)), startupMs: r.startupMs, lateFrames: r.lateFrames };
           onDone?.();
         }
       } finally {
@@ -284,7 +276,7 @@ export interface ShrinkAndRateOptions extends Pick<FuzzProcessOptions, 'shrink' 
 
 /**
  * A campaign's findings from its cases and their verdicts: per cause (an invariant, whose it is,
- * the variant and the shape of its minimal plan, as `planCause.ts` tells them) its first case, shrunk
+ * the variant and the shape of its minimal plan, as `realVariantOf` and `planShape` tell them) its first case, shrunk
  * greedily (a candidate is kept when it fails in any of `shrinkTries` runs, within a real-time
  * budget), and its minimal case re-run `rateRuns` times for its reproduction rate. `run` runs and
  * judges one plan (on a fresh process or session).
@@ -343,8 +335,8 @@ export async function shrinkAndRate(cases: readonly Plan[], results: readonly Ju
           }
         }
       }
-      const shape = planShapeOf(minimal);
-      const mine = rest.filter((c) => c === first || covers(planShapeOf(cases[c.k]!), shape));
+      const shape = planShape(minimal);
+      const mine = rest.filter((c) => c === first || covers(planShape(cases[c.k]!), shape));
       rest = rest.filter((c) => !mine.includes(c));
       const again = await pool(Array.from({ length: rateRuns }), parallel, () => run(minimal));
       const hits = again.filter((r) => shows(r, id, owner)).length;

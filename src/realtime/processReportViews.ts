@@ -2,7 +2,7 @@ import { junitSuite } from '../report/junitSuite.ts';
 import { toMermaid } from '../report/mermaid.ts';
 import { formatTrace } from '../sim/trace.ts';
 import { TOOL } from '../util/toolVersion.ts';
-import type { AnswerReason } from '../model/finding.ts';
+import { reasonText } from '../model/finding.ts';
 import type { FindingOwner } from '../campaign/caseVerdict.ts';
 import type { ProcessFinding, ProcessFuzzReport } from './fuzzProcess.ts';
 import { describePlan } from '../real/plan.ts';
@@ -29,12 +29,6 @@ const APART: Readonly<Record<Exclude<FindingOwner, 'target'>, string>> = {
   sdk: 'What the server\'s SDK does on its own (listed apart, not counted as the author\'s code):',
   script: 'What the case\'s own script explains (mcp-sim\'s program doing as written; not counted as the SDK\'s):',
 };
-
-/** A finding's answer in words (`Finding.reason`): what the server said for itself. */
-export function reasonText(reason: AnswerReason): string {
-  if (reason.answer === 'error') return `error ${reason.code} ${JSON.stringify(reason.message)}`;
-  return reason.answer === 'isError' ? `a tool result marked isError: ${JSON.stringify(reason.text)}` : 'a result';
-}
 
 /** The text report: head, each finding with its cause, minimal case, rate and replay commands; the SDK's way and the script's own apart. */
 export function formatProcessReport(report: ProcessFuzzReport, replays: ReadonlyMap<string, readonly string[]> = new Map()): string {

@@ -1,3 +1,3 @@
 /** The targets: what is under test, one folder per kind, behind one seam. */
-export { processTarget } from './process/processTarget.ts';
-export { urlTarget, checkUrl, type UrlSpec, type UrlTargetOptions } from './url/urlTarget.ts';
+export { stdioEndpoint } from './process/stdioEndpoint.ts';
+export { httpEndpoint, checkUrl, type UrlSpec, type HttpEndpointOptions } from './url/httpEndpoint.ts';

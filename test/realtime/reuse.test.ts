@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { judgeObserved } from '../../src/model/judgeObserved.ts';
 import { fuzzProcess, SharedConnection, type Plan } from '../../src/realtime/index.ts';
-import { processTarget, urlTarget } from '../../src/targets/index.ts';
+import { stdioEndpoint, httpEndpoint } from '../../src/targets/index.ts';
 
 const fixture = new URL('../target/fixtures/workServer.mjs', import.meta.url).pathname;
 const bounds = { hangAfterMs: 700, inFlightMs: 100, graceMs: 400 };
@@ -24,7 +24,7 @@ describe('--reuse: many cases on one process or session, separated by a barrier 
   });
 
   it('SharedConnection: a frame of case 1 read after its barrier is left out of case 2 (counted, not judged as case 2\'s)', async () => {
-    const target = processTarget({ command: [process.execPath, fixture, '--fault', 'late-progress'] }, { graceMs: 400 });
+    const target = stdioEndpoint({ command: [process.execPath, fixture, '--fault', 'late-progress'] }, { graceMs: 400 });
     const shared = await SharedConnection.open(target);
     const first = await shared.run(target, call(1), bounds, { last: false, callsLeft });
     const second = await shared.run(target, { ...call(2), calls: [{ ...call(2).calls[0]!, arguments: { steps: 8, stepMs: 40 } }] }, bounds, { last: true, callsLeft });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { fuzzServer } from '../../src/fuzz/index.ts';
 import { runCase, type Plan } from '../../src/realtime/index.ts';
-import { processTarget } from '../../src/targets/index.ts';
+import { stdioEndpoint } from '../../src/targets/index.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
-const asProcess = (module: string) => processTarget({ command: [process.execPath, '--import', 'tsx', `${root}examples/servers/hostStdio.ts`, `${root}examples/servers/${module}`], cwd: root }, { graceMs: 1_000 });
+const asProcess = (module: string) => stdioEndpoint({ command: [process.execPath, '--import', 'tsx', `${root}examples/servers/hostStdio.ts`, `${root}examples/servers/${module}`], cwd: root }, { graceMs: 1_000 });
 const bounds = { hangAfterMs: 3_000, inFlightMs: 150, graceMs: 1_000 };
 /** Two concurrent crawls of three pages, one with a progress token, one without. */
 const crawls: Plan = {

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fuzzProcess, runCase, type Plan } from '../../src/realtime/index.ts';
-import { processTarget, urlTarget } from '../../src/targets/index.ts';
+import { stdioEndpoint, httpEndpoint } from '../../src/targets/index.ts';
 
 const fixture = new URL('../target/fixtures/workServer.mjs', import.meta.url).pathname;
-const stdio = (fault: string) => processTarget({ command: [process.execPath, fixture, '--fault', fault] }, { graceMs: 400 });
-const http = (fault: string) => urlTarget({ url: 'http://127.0.0.1:{port}/mcp', start: { command: [process.execPath, fixture, '--http', '--port', '{port}', '--fault', fault] } }, { graceMs: 400 });
+const stdio = (fault: string) => stdioEndpoint({ command: [process.execPath, fixture, '--fault', fault] }, { graceMs: 400 });
+const http = (fault: string) => httpEndpoint({ url: 'http://127.0.0.1:{port}/mcp', start: { command: [process.execPath, fixture, '--http', '--port', '{port}', '--fault', fault] } }, { graceMs: 400 });
 const bounds = { hangAfterMs: 700, inFlightMs: 100, graceMs: 400 };
 
 /** One call of `work` (6 steps of 30 ms) with token 1, cancelled after its first progress. */

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ajvValidator } from '../../src/fuzz/ajvValidator.ts';
+import { ajvValidator } from '../../src/workload/ajvValidator.ts';
 import { runMain } from '../cli/runMain.ts';
 
 const schema = JSON.parse(readFileSync(new URL('../../schemas/report.schema.json', import.meta.url), 'utf8')) as object;

@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { TraceRecorder } from '../../src/sim/trace.ts';
 import { handshake, Inbox } from '../../src/real/index.ts';
-import { processTarget } from '../../src/targets/index.ts';
+import { stdioEndpoint } from '../../src/targets/index.ts';
 import { DEFAULT_PROCESS_GRACE_MS } from '../../src/options/defaults.ts';
 
 const driver = new URL('./fixtures/holdServers.mts', import.meta.url).pathname;
@@ -82,7 +82,7 @@ describe('no orphans: every server process mcp-sim started is gone when it ends'
   it('No orphans: a server that ignores stdin EOF and SIGTERM is killed after two grace periods, and the exit says so', async () => {
     const recorder = new TraceRecorder(() => performance.now());
     const inbox = new Inbox();
-    const conn = await processTarget({ command: [process.execPath, fixture, '--fault', 'ignore-sigterm'] }, { graceMs: 200 }).open(recorder, inbox);
+    const conn = await stdioEndpoint({ command: [process.execPath, fixture, '--fault', 'ignore-sigterm'] }, { graceMs: 200 }).open(recorder, inbox);
     await handshake(conn, inbox);
     await conn.close();
     expect(conn.exited).toBe(true);

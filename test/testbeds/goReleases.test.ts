@@ -9,7 +9,7 @@ import {
   sdkTestbed,
   sdkTestbedManifest,
   sdkTestbedReleases,
-  testbedTarget,
+  endpointOf,
   type SdkTestbed,
   type SdkTestbedTransport,
 } from '../../src/targets/testbed/index.ts';
@@ -123,7 +123,7 @@ async function duplicateIdRun(bed: SdkTestbed, transport: SdkTestbedTransport): 
   const fast: HandlerProgram = { steps: [], end: { kind: 'result' }, onAbort: 'honour' };
   const c1 = programCall('c1', slow);
   const c2 = { ...programCall('c2', fast), at: { kind: 'written', call: 'c1', ms: 300 } as const, sameIdAs: 'c1' };
-  const run = await runPlan(testbedTarget(bed, transport), { calls: [c1, c2], serverRequests: 'answer' }, { hangAfterMs: 2_000 });
+  const run = await runPlan(endpointOf(bed, transport), { calls: [c1, c2], serverRequests: 'answer' }, { hangAfterMs: 2_000 });
   return run.trace;
 }
 
@@ -133,7 +133,7 @@ async function duplicateIdRun(bed: SdkTestbed, transport: SdkTestbedTransport): 
  */
 async function hangThenClose(bed: SdkTestbed, transport: SdkTestbedTransport): Promise<TraceEvent[]> {
   const hang: HandlerProgram = { steps: [], end: { kind: 'hang' }, onAbort: 'honour' };
-  const run = await runPlan(testbedTarget(bed, transport), { calls: [programCall('c1', hang)], serverRequests: 'answer' }, { hangAfterMs: 800 });
+  const run = await runPlan(endpointOf(bed, transport), { calls: [programCall('c1', hang)], serverRequests: 'answer' }, { hangAfterMs: 800 });
   return run.trace;
 }
 

@@ -7,7 +7,7 @@ import {
   sdkTestbed,
   sdkTestbedManifest,
   sdkTestbedReleases,
-  testbedTarget,
+  endpointOf,
   type SdkTestbed,
   type SdkTestbedTransport,
   type TestbedProgram,
@@ -52,7 +52,7 @@ async function transcripts(bed: SdkTestbed, transport: SdkTestbedTransport) {
 
 /** The POST of `method` (no handler on the server): is it still open 1.5 s after its answer came? */
 async function unknownMethodExchange(bed: SdkTestbed, transport: SdkTestbedTransport) {
-  const target = testbedTarget(bed, transport);
+  const target = endpointOf(bed, transport);
   const t0 = performance.now();
   const recorder = new TraceRecorder(() => Math.round(performance.now() - t0));
   const inbox = new Inbox();
@@ -156,7 +156,7 @@ describe('java test bed across releases (io.modelcontextprotocol.sdk:mcp; black 
       // The client answers server requests 200 ms late: with a 20 ms timeout the program's progress comes before that answer.
       const wires = [];
       for (const timeoutMs of [20, undefined]) {
-        const run = await runPlan(testbedTarget(bed), { calls: [programCall('c1', program(timeoutMs), { progressToken: 'p' })], serverRequests: 'late' });
+        const run = await runPlan(endpointOf(bed), { calls: [programCall('c1', program(timeoutMs), { progressToken: 'p' })], serverRequests: 'late' });
         wires.push(programTranscript(run.trace).wire.filter((l) => !l.includes('"tools/call"')).map((l) => l.replace(/"params":.*$/, '')));
       }
       const [timedOut, waited] = wires;

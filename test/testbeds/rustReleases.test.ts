@@ -10,7 +10,7 @@ import {
   sdkTestbed,
   sdkTestbedManifest,
   sdkTestbedReleases,
-  testbedTarget,
+  endpointOf,
   withHandlerEvents,
   withoutKnownDifferences,
   type ProgramTranscript,
@@ -121,7 +121,7 @@ describe('rust test bed across rmcp releases (real time)', () => {
     it(`rmcp ${version} over stdio: a call step's timeoutMs is rmcp's request timeout (a cancel sent to the client, the late answer dropped, the handler goes on)`, async () => {
       const program = { steps: [{ kind: 'call', method: 'sampling/createMessage', timeoutMs: 1 }, { kind: 'progress', progress: 1 }], end: { kind: 'result' }, onAbort: 'honour' } as HandlerProgram;
       // The client answers 200 ms late, so a 1 ms timeout always expires first (no race).
-      const run = await runPlan(testbedTarget(bed), { calls: [programCall('c1', program, { progressToken: 'p1' })], serverRequests: 'late' });
+      const run = await runPlan(endpointOf(bed), { calls: [programCall('c1', program, { progressToken: 'p1' })], serverRequests: 'late' });
       const t = programTranscript(withHandlerEvents(run.trace, () => program));
       expect(withoutKnownDifferences('rust', t.wire).wire).toEqual([
         call('p1'),
@@ -164,7 +164,7 @@ describe('rust test bed across rmcp releases (real time)', () => {
 
   /** fuzz's own case (run, the black-box oracle, the counterfactual run without the cancel where a result crossed it): the invariants it finds. */
   const oracle = async (bed: SdkTestbed, transport: SdkTestbedTransport, f: FixedProgram) =>
-    (await runCase(testbedTarget(bed, transport), { calls: [programCall('c1', f.program, f.call)], serverRequests: 'answer' }, { hangAfterMs: DEFAULT_HANG_AFTER_MS, inFlightMs: DEFAULT_IN_FLIGHT_MS, graceMs: DEFAULT_PROCESS_GRACE_MS })).findings.map((x) => x.invariant);
+    (await runCase(endpointOf(bed, transport), { calls: [programCall('c1', f.program, f.call)], serverRequests: 'answer' }, { hangAfterMs: DEFAULT_HANG_AFTER_MS, inFlightMs: DEFAULT_IN_FLIGHT_MS, graceMs: DEFAULT_PROCESS_GRACE_MS })).findings.map((x) => x.invariant);
   /** The swallowed cancel with a sleep the counterfactual finishes within the hang bound, so the oracle can tell the result did not cross the cancel. */
   const SWALLOWED_SHORT: FixedProgram = { ...SHORT_CANCEL, name: 'a cancel after the first progress, swallowed, 1.5 s sleep', program: { ...SHORT_CANCEL.program, onAbort: 'swallow' } };
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { installSdkTestbed, SDK_TESTBED_LANGUAGES, sdkTestbed, type SdkTestbedManifest } from '../../src/targets/testbed/index.ts';
-import { testbedTarget } from '../../src/targets/testbed/runProgram.ts';
+import { endpointOf } from '../../src/targets/testbed/runProgram.ts';
 
 const empty = mkdtempSync(join(tmpdir(), 'mcp-sim-sdk-cache-'));
 afterAll(() => rmSync(empty, { recursive: true, force: true }));
@@ -70,8 +70,8 @@ describe('sdkTestbed', () => {
     if ('skipped' in older) throw new Error(older.skipped);
     expect(older.http('stateful-sse')).toEqual({ url: 'http://127.0.0.1:{port}/mcp', start: { command: [join(cache, 'sdk-go/v1.0.0/bin/server'), '--http', '--port', '{port}', '--mode', 'stateful-sse'] } });
     expect(older.http('stateless-json')).toBeUndefined();
-    expect(() => testbedTarget(older, 'http-stateless-json')).toThrow('the go test bed (example-sdk v1.0.0) has no http-stateless-json: it offers stdio, http-stateful-sse');
-    expect(testbedTarget(older, 'http-stateful-sse').kind).toBe('url');
+    expect(() => endpointOf(older, 'http-stateless-json')).toThrow('the go test bed (example-sdk v1.0.0) has no http-stateless-json: it offers stdio, http-stateful-sse');
+    expect(endpointOf(older, 'http-stateful-sse').kind).toBe('url');
   });
 
   it('installSdkTestbed: runs the install with MCP_SIM_SDK_VERSION and gives its exit code and last line', async () => {

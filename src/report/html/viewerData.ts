@@ -108,7 +108,7 @@ function recorded(r: Json): Pick<ViewerData, 'findings' | 'runs'> {
   return { findings, runs };
 }
 
-const kindOf = (r: Json): string => (typeof r.kind === 'string' ? r.kind : r.scenario ? 'replay file' : 'report');
+const kindOf = (r: Json): string => (typeof r.kind === 'string' ? r.kind : r.scenario || r.schemaVersion === 2 ? 'replay file' : 'report');
 
 /** The findings a report names, with their cases. */
 function plan(r: Json): Planned[] {
@@ -156,19 +156,24 @@ function plan(r: Json): Planned[] {
   if (r.kind === 'fuzz' && r.case) {
     return [{ ...said({ invariant: r.invariant }), commands: [{ label: 'replay this case', command: `npx mcp-sim fuzz ${r.module} --replay <this file>` }], shrunk: { case: r.case, label: 'shrunk' }, absent: [] }];
   }
-  if (r.scenario && Array.isArray(r.tape)) {
-    const original = r.origin ? caseAt(r.origin.campaignSeed, r.origin.caseIndex, r.origin.workload) : undefined;
-    return [
-      {
-        ...said({ invariant: r.invariant ?? '(not named)' }),
-        commands: [...(r.origin ? [{ label: 'replay the original case', command: r.origin.command as string }] : []), { label: 'replay this file', command: replayFileCommand('<this file>') }],
-        shrunk: { case: r as Case, label: 'shrunk' },
-        ...(original && { original }),
-        absent: original ? [] : ['The original case: this replay file has no "origin" (it was not shrunk from a campaign case).'],
-      },
-    ];
-  }
+  // A replay file of a case in process (schemaVersion 2 holds it under "case"; 1 at the top).
+  const inProcess = r.schemaVersion === 2 && r.clock === 'virtual' && r.target?.kind === 'sdk' ? { ...r.case, invariant: r.invariant, origin: r.origin } : r;
+  if (inProcess.scenario && Array.isArray(inProcess.tape)) return replayFilePlans(inProcess);
   throw new Error(`view: the JSON is not a report of check (a campaign or a sweep), replay, explore or fuzz (kind ${JSON.stringify(r.kind)}) nor a replay file; give one that mcp-sim wrote with --json or into .mcp-sim/repro/`);
+}
+
+/** The plan of a replay file of a simulated case: its case, and the campaign case it was shrunk from. */
+function replayFilePlans(r: Json): Planned[] {
+  const original = r.origin ? caseAt(r.origin.campaignSeed, r.origin.caseIndex, r.origin.workload) : undefined;
+  return [
+    {
+      ...said({ invariant: r.invariant ?? '(not named)' }),
+      commands: [...(r.origin ? [{ label: 'replay the original case', command: r.origin.command as string }] : []), { label: 'replay this file', command: replayFileCommand('<this file>') }],
+      shrunk: { case: r as Case, label: 'shrunk' },
+      ...(original && { original }),
+      absent: original ? [] : ['The original case: this replay file has no "origin" (it was not shrunk from a campaign case).'],
+    },
+  ];
 }
 
 /** The findings of a campaign report as the campaign keeps it (a sweep's seeds: `CampaignReport`, not the JSON view of it). */

@@ -10,7 +10,7 @@ import type { Plan } from '../../real/plan.ts';
 import { runPlan } from '../../real/runPlan.ts';
 import { SIDE_CHANNEL_PREFIX, type SideChannelEvent } from './handlerEvents.ts';
 import { TESTBED_TOOL } from './programCall.ts';
-import { testbedTarget } from './runProgram.ts';
+import { endpointOf } from './runProgram.ts';
 import type { SdkTestbed, SdkTestbedTransport } from './sdkTestbed.ts';
 
 /**
@@ -161,7 +161,7 @@ export async function cancelPostProbe(bed: SdkTestbed, transport: SdkTestbedTran
     calls: [{ label: 'c1', tool: TESTBED_TOOL, arguments: runArgs(program(CANCELLED_SLEEP_MS), 'c1'), at: { kind: 'start', ms: 0 }, cancel: { kind: 'written', call: 'c1', ms: CANCEL_AFTER_MS }, cancelHow: 'notify' }],
     serverRequests: 'answer',
   };
-  const run = await runPlan(testbedTarget(bed, transport), plan, { hangAfterMs: CANCEL_HANG_MS, tailMs: 300 });
+  const run = await runPlan(endpointOf(bed, transport), plan, { hangAfterMs: CANCEL_HANG_MS, tailMs: 300 });
   const trace = run.trace;
   const id = callId(trace, 'c1')!;
   const cancelAt = trace.find((e) => e.kind === 'action' && e.action.startsWith('cancel c1'))?.t ?? 0;
@@ -199,7 +199,7 @@ export const EOF_AFTER_MS = 150;
 /**
  * Question 2 (stdio): a call whose handler sleeps 1.5 s (onAbort honour), stdin closed 150 ms
  * after the call was written, then the stdio shutdown as a client does it (grace 3 s, SIGTERM,
- * grace, SIGKILL: `processTarget`'s `stop`). Answers whether the call is answered before the
+ * grace, SIGKILL: `stdioEndpoint`'s `stop`). Answers whether the call is answered before the
  * process ends (result, error code, nothing), whether the handler was told (abort-observed) or
  * ran to its end, and how the process ended: by itself (how many ms after EOF, exit code) or
  * only at SIGTERM / SIGKILL.
@@ -211,7 +211,7 @@ export async function stdinEofProbe(bed: SdkTestbed): Promise<ProbeAnswer> {
     serverRequests: 'answer',
     close: { kind: 'written', call: 'c1', ms: EOF_AFTER_MS },
   };
-  const run = await runPlan(testbedTarget(bed, 'stdio'), plan, { hangAfterMs: 5_000 });
+  const run = await runPlan(endpointOf(bed, 'stdio'), plan, { hangAfterMs: 5_000 });
   const trace = run.trace;
   const id = callId(trace, 'c1')!;
   const eof = trace.find((e) => e.kind === 'eof' && e.to === 'server');
@@ -259,7 +259,7 @@ export async function duplicateIdProbe(bed: SdkTestbed, transport: SdkTestbedTra
     ],
     serverRequests: 'answer',
   };
-  const run = await runPlan(testbedTarget(bed, transport), plan, { hangAfterMs: 3_000, tailMs: 1_000 });
+  const run = await runPlan(endpointOf(bed, transport), plan, { hangAfterMs: 3_000, tailMs: 1_000 });
   const trace = run.trace;
   const id = callId(trace, 'c1')!;
   const c1At = trace.find((e) => e.kind === 'call-start' && e.call === 'c1')!.t;

@@ -7,7 +7,7 @@ import type { Plan } from '../../real/plan.ts';
 import { runPlan } from '../../real/runPlan.ts';
 import { judgeTestbed } from './judgeTestbed.ts';
 import { TESTBED_TOOL } from './programCall.ts';
-import { testbedTarget } from './runProgram.ts';
+import { endpointOf } from './runProgram.ts';
 import type { SdkTestbed, SdkTestbedLanguage, SdkTestbedTransport } from './sdkTestbed.ts';
 import { programShrinks, testbedCases } from './testbedCases.ts';
 
@@ -52,7 +52,7 @@ export async function checkTestbed(testbed: SdkTestbed, options: TestbedCampaign
   const bounds = testbedBounds(options);
   let target: Endpoint;
   try {
-    target = testbedTarget(testbed, transport);
+    target = endpointOf(testbed, transport);
   } catch (error) {
     throw new BadTargetError('bad-option', `mcp-sim check --target: ${(error as Error).message}.`);
   }

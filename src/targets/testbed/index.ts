@@ -2,7 +2,7 @@
 export { SDK_TESTBED_LANGUAGES, HTTP_MODES, sdkTestbed, sdkTestbedCache, sdkTestbedManifest, sdkTestbedReleases, installSdkTestbed, type HttpMode, type SdkTestbed, type SdkTestbedInstall, type SdkTestbedRelease, type SdkTestbedSkip, type SdkTestbedClient, type SdkTestbedClientManifest, type SdkTestbedLanguage, type SdkTestbedManifest, type SdkTestbedOptions, type SdkTestbedTransport } from './sdkTestbed.ts';
 export { programCall, TESTBED_TOOL, type ProgramCallOptions } from './programCall.ts';
 export { withHandlerEvents, SIDE_CHANNEL_PREFIX, SideChannelError, type SideChannelEvent } from './handlerEvents.ts';
-export { runTestbedPrograms, testbedTarget, type TestbedProgram, type TestbedProgramsOptions, type TestbedProgramsRun } from './runProgram.ts';
+export { runTestbedPrograms, endpointOf, type TestbedProgram, type TestbedProgramsOptions, type TestbedProgramsRun } from './runProgram.ts';
 export { programTranscript, type ProgramTranscript } from './programTranscript.ts';
 export { SDK_DIFFERENCES, SDK_LACKS, withoutKnownDifferences, type SdkDifference, type SdkLack } from './sdkDifferences.ts';
 export { checkTestbed, runTestbedCase, testbedBounds, type TestbedCampaignOptions, type TestbedReport } from './checkTestbed.ts';

@@ -3,7 +3,7 @@ import { DEFAULT_PROCESS_START_MS } from '../../options/defaults.ts';
 import type { HandlerProgram } from '../../sim/scenario.ts';
 import { TraceRecorder, type TraceEvent, type WireId } from '../../sim/trace.ts';
 import { handshake, Inbox, type Endpoint } from '../../real/index.ts';
-import { processTarget, urlTarget } from '../../targets/index.ts';
+import { stdioEndpoint, httpEndpoint } from '../index.ts';
 import { runPlan, type RunPlanOptions } from '../../real/runPlan.ts';
 import { withHandlerEvents } from './handlerEvents.ts';
 import { programCall, type ProgramCallOptions } from './programCall.ts';
@@ -31,15 +31,15 @@ export interface TestbedProgramsOptions extends Omit<RunPlanOptions, 'reuse'> {
 }
 
 /** The target of one transport of a test bed; throws when the release does not offer it (say so, never fall back). */
-export function testbedTarget(testbed: SdkTestbed, transport: SdkTestbedTransport = 'stdio'): Endpoint {
-  if (transport === 'stdio') return processTarget(testbed.stdio);
+export function endpointOf(testbed: SdkTestbed, transport: SdkTestbedTransport = 'stdio'): Endpoint {
+  if (transport === 'stdio') return stdioEndpoint(testbed.stdio);
   const mode = transport.slice('http-'.length) as HttpMode;
   const spec = testbed.http(mode);
   if (!spec) {
     const offered = testbed.modes.map((m) => `http-${m}`);
     throw new Error(`the ${testbed.language} test bed (${testbed.manifest.sdk.name} ${testbed.version}) has no ${transport}: it offers ${['stdio', ...offered].join(', ')}`);
   }
-  return urlTarget(spec);
+  return httpEndpoint(spec);
 }
 
 /**
@@ -51,7 +51,7 @@ export function testbedTarget(testbed: SdkTestbed, transport: SdkTestbedTranspor
  */
 export async function runTestbedPrograms(testbed: SdkTestbed, programs: readonly TestbedProgram[], options: TestbedProgramsOptions = {}): Promise<TestbedProgramsRun> {
   const { transport, ...planOptions } = options;
-  const target = testbedTarget(testbed, transport);
+  const target = endpointOf(testbed, transport);
   const t0 = performance.now();
   const now = () => Math.round((performance.now() - t0) * 10) / 10;
   const recorder = new TraceRecorder(now);

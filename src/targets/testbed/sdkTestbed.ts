@@ -3,17 +3,11 @@ import { createInterface } from 'node:readline';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { CommandSpec } from '../../real/index.ts';
-import type { UrlSpec } from '../../targets/index.ts';
+import type { UrlSpec } from '../index.ts';
 
-/** The SDK test beds of `testbeds/<language>/` (testbeds/PROGRAM.md), in the order they are built. */
-export const SDK_TESTBED_LANGUAGES = ['typescript', 'python', 'go', 'rust', 'java'] as const;
-export type SdkTestbedLanguage = (typeof SDK_TESTBED_LANGUAGES)[number];
+import { type HttpMode, type SdkTestbedLanguage, type SdkTestbedTransport } from './languages.ts';
 
-/** A Streamable HTTP mode of a test bed (PROGRAM.md, "Streamable HTTP"): session or not, SSE or one JSON body. */
-export const HTTP_MODES = ['stateful-sse', 'stateful-json', 'stateless-sse', 'stateless-json'] as const;
-export type HttpMode = (typeof HTTP_MODES)[number];
-/** How the client reaches a test bed: its stdio, or one of its HTTP modes. */
-export type SdkTestbedTransport = 'stdio' | `http-${HttpMode}`;
+export { SDK_TESTBED_LANGUAGES, HTTP_MODES, type HttpMode, type SdkTestbedLanguage, type SdkTestbedTransport } from './languages.ts';
 
 /** One pinned release of the SDK (PROGRAM.md, "Releases"). */
 export interface SdkTestbedRelease {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { clientCheckReport } from '../../../src/cli/checkClient.ts';
-import { ajvValidator } from '../../../src/fuzz/ajvValidator.ts';
+import { ajvValidator } from '../../../src/workload/ajvValidator.ts';
 import { checkClient } from '../../../src/targets/client/checkClient.ts';
 import { CLIENT_SCENARIOS, clientScenario } from '../../../src/targets/client/clientScenarios.ts';
 import { CLIENT_INVARIANTS, judgeClientRun, type ClientInvariantId } from '../../../src/targets/client/judgeClient.ts';

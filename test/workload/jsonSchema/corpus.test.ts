@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { invalidArbitrary, schemaArbitrary, type JsonSchema } from '../../../src/fuzz/schema/index.ts';
+import { invalidArbitrary, schemaArbitrary, type JsonSchema } from '../../../src/workload/jsonSchema/index.ts';
 import { ajvValidator } from './ajv.ts';
 import { corpus } from './corpus.ts';
 

@@ -5,7 +5,7 @@ import { BadTargetError, type Endpoint, type TargetConnection } from '../../real
 import { commandLabel, startProcess, type CommandSpec, type ProcessTargetOptions } from '../../real/startProcess.ts';
 
 /** A stdio server: one process per connection, newline-delimited JSON-RPC on stdin/stdout. */
-export function processTarget(spec: CommandSpec, options: ProcessTargetOptions = {}): Endpoint {
+export function stdioEndpoint(spec: CommandSpec, options: ProcessTargetOptions = {}): Endpoint {
   return {
     kind: 'process',
     label: commandLabel(spec),

@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import type { ToolInfo } from '../sdk/SdkAdapter.ts';
 import type { JsonValue } from '../util/json.ts';
 import { messageOf } from '../util/errors.ts';
-import type { FuzzTool, ToolArguments } from '../workload/index.ts';
+import type { FuzzTool, ToolArguments } from './index.ts';
 import { ajvValidator } from './ajvValidator.ts';
-import { schemaArbitrary, type JsonSchema } from './schema/index.ts';
+import { schemaArbitrary, type JsonSchema } from './jsonSchema/index.ts';
 
 /** Fixed argument sets by tool name (`--args FILE`): those tools are called with these only. */
 export type FixedArguments = { readonly [tool: string]: readonly ToolArguments[] };

@@ -1,7 +1,7 @@
 /** Unsupported and unsatisfiable schemas fail with `SchemaArbitraryError` naming the pointer and keyword. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SchemaArbitraryError, schemaArbitrary, type JsonSchema } from '../../../src/fuzz/schema/index.ts';
+import { SchemaArbitraryError, schemaArbitrary, type JsonSchema } from '../../../src/workload/jsonSchema/index.ts';
 
 function errorOf(run: () => unknown): SchemaArbitraryError {
   try {

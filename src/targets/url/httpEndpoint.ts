@@ -17,7 +17,7 @@ export interface UrlSpec {
   readonly start?: CommandSpec;
 }
 
-export interface UrlTargetOptions extends ProcessTargetOptions {
+export interface HttpEndpointOptions extends ProcessTargetOptions {
   /** How long a started server has to listen on its port. @default DEFAULT_PROCESS_START_MS */
   readonly startMs?: number;
 }
@@ -48,7 +48,7 @@ interface Exchange {
 }
 
 /** A Streamable HTTP server: a new session per connection (the server's `Mcp-Session-Id`, when it gives one). */
-export function urlTarget(spec: UrlSpec, options: UrlTargetOptions = {}): Endpoint {
+export function httpEndpoint(spec: UrlSpec, options: HttpEndpointOptions = {}): Endpoint {
   return {
     kind: 'url',
     label: spec.start ? `${spec.url} (started by: ${commandLabel(spec.start)})` : spec.url,

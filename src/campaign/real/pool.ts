@@ -1,0 +1,18 @@
+/**
+ * Runs `work` over `items` with at most `parallel` at once; the results are in the order of the
+ * items, whatever order they finished in. Real-time runs are waits more than work, so a few
+ * more at once than there are cores keeps the machine busy.
+ */
+export async function pool<T, R>(items: readonly T[], parallel: number, work: (item: T, k: number) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(parallel, items.length) }, async () => {
+      while (next < items.length) {
+        const k = next++;
+        results[k] = await work(items[k]!, k);
+      }
+    }),
+  );
+  return results;
+}

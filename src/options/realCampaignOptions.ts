@@ -1,0 +1,110 @@
+import { availableParallelism } from 'node:os';
+import {
+  DEFAULT_CAMPAIGN_SEED,
+  DEFAULT_FAIL_ON,
+  DEFAULT_FUZZ_FAIL_ON,
+  DEFAULT_HANG_AFTER_MS,
+  DEFAULT_IN_FLIGHT_MS,
+  DEFAULT_PROCESS_GRACE_MS,
+  DEFAULT_PROCESS_RUNS,
+  DEFAULT_RATE_RUNS,
+  DEFAULT_REPRO_DIR,
+  ENV_RUNS,
+  ENV_SEED,
+  FAIL_ON_LEVELS,
+} from './defaults.ts';
+import { CAMPAIGN_RUNS_LIMIT, type FailOn } from './campaignOptions.ts';
+import { readArgsFile } from './fuzzOptions.ts';
+import { OptionError } from './OptionError.ts';
+import { envWholeNumber, outputPaths, seedValue, wholeNumber, type Env } from './optionRules.ts';
+import type { FixedArguments } from '../workload/toolArguments.ts';
+
+/** The flags of a real-time campaign, as the command line gives them (every one optional). */
+export interface RealCampaignFlags {
+  readonly runs?: number;
+  readonly seed?: number;
+  readonly parallel?: number;
+  readonly rateRuns?: number;
+  readonly hangAfter?: number;
+  readonly shrink?: boolean;
+  readonly reuse?: boolean;
+  readonly duplicateIds?: boolean;
+  readonly tools?: string;
+  readonly args?: string;
+  readonly failOn?: string;
+  readonly out?: string;
+  readonly json?: string;
+  readonly junit?: string;
+  readonly report?: string;
+  readonly updateBaseline?: boolean;
+  readonly scenario?: string;
+}
+
+/** Every option of a real-time campaign filled in, once (src/campaign/real/ reads only these). */
+export interface ResolvedRealCampaignOptions {
+  readonly seed: number;
+  readonly runs: number;
+  readonly parallel: number;
+  readonly rateRuns: number;
+  readonly bounds: { readonly hangAfterMs: number; readonly inFlightMs: number; readonly graceMs: number };
+  readonly shrink: boolean;
+  readonly reuse: boolean;
+  readonly duplicateIds: boolean;
+  readonly tools: readonly string[] | undefined;
+  readonly args: FixedArguments | undefined;
+  readonly argsFile: string | undefined;
+  readonly failOn: FailOn;
+  readonly reproDir: string;
+  readonly jsonFile: string | undefined;
+  readonly junitFile: string | undefined;
+  readonly markdownFile: string | undefined;
+  readonly updateBaseline: boolean;
+  readonly scenarios: readonly string[] | undefined;
+}
+
+/** The shortest `--hang-after` that leaves a server time to answer at all. */
+export const HANG_AFTER_MS_MIN = 100;
+
+/**
+ * Resolves a real-time campaign's flags and the environment (`MCP_SIM_RUNS`, `MCP_SIM_SEED`).
+ * `userServer`: the target is a user's server (a process or a URL), whose every pitfall fails it
+ * by default (`--fail-on advice`); an SDK's test bed or client fails from `should` up, as `check`
+ * does on the SDK in process.
+ */
+export function resolveRealCampaignOptions(flags: RealCampaignFlags, context: { readonly userServer: boolean; readonly runs?: number }, env: Env = process.env): ResolvedRealCampaignOptions {
+  const defaultRuns = context.runs ?? DEFAULT_PROCESS_RUNS;
+  const runs = wholeNumber({ option: 'runs', flag: '--runs' }, flags.runs ?? envWholeNumber(env, ENV_RUNS, 'runs', 1, CAMPAIGN_RUNS_LIMIT) ?? defaultRuns, 1, CAMPAIGN_RUNS_LIMIT, defaultRuns);
+  const seed = seedValue({ option: 'seed', flag: '--seed' }, flags.seed ?? envWholeNumber(env, ENV_SEED, 'seed', 0) ?? DEFAULT_CAMPAIGN_SEED, DEFAULT_CAMPAIGN_SEED);
+  const parallel = wholeNumber({ option: 'parallel', flag: '--parallel' }, flags.parallel ?? availableParallelism(), 1, 64);
+  const rateRuns = wholeNumber({ option: 'rateRuns', flag: '--rate-runs' }, flags.rateRuns ?? DEFAULT_RATE_RUNS, 1, 1_000, DEFAULT_RATE_RUNS);
+  const hangAfterMs = wholeNumber({ option: 'hangAfterMs', flag: '--hang-after' }, flags.hangAfter ?? DEFAULT_HANG_AFTER_MS, HANG_AFTER_MS_MIN, 3_600_000, DEFAULT_HANG_AFTER_MS);
+  const defaultFailOn = context.userServer ? DEFAULT_FUZZ_FAIL_ON : DEFAULT_FAIL_ON;
+  const failOn = flags.failOn ?? defaultFailOn;
+  if (!(FAIL_ON_LEVELS as readonly string[]).includes(failOn)) {
+    throw new OptionError({ option: 'failOn', flag: '--fail-on' }, failOn, `must be one of ${FAIL_ON_LEVELS.join(', ')}`, `give --fail-on must, should or advice, or leave it out for ${defaultFailOn}`);
+  }
+  outputPaths({ reproDir: flags.out, jsonFile: flags.json, junitFile: flags.junit, markdownFile: flags.report }, DEFAULT_REPRO_DIR);
+  const tools = flags.tools?.split(',').map((t) => t.trim()).filter(Boolean);
+  if (tools !== undefined && tools.length === 0) throw new OptionError({ option: 'tools', flag: '--tools' }, flags.tools, 'names no tool', 'give tool names, comma-separated, or leave --tools out for every tool');
+  const scenarios = flags.scenario?.split(',').map((t) => t.trim()).filter(Boolean);
+  return {
+    seed,
+    runs,
+    parallel,
+    rateRuns,
+    bounds: { hangAfterMs, inFlightMs: DEFAULT_IN_FLIGHT_MS, graceMs: DEFAULT_PROCESS_GRACE_MS },
+    shrink: flags.shrink ?? true,
+    reuse: flags.reuse === true,
+    duplicateIds: flags.duplicateIds === true,
+    tools,
+    args: flags.args === undefined ? undefined : readArgsFile(flags.args),
+    argsFile: flags.args,
+    failOn: failOn as FailOn,
+    reproDir: flags.out ?? DEFAULT_REPRO_DIR,
+    jsonFile: flags.json,
+    junitFile: flags.junit,
+    markdownFile: flags.report,
+    updateBaseline: flags.updateBaseline === true,
+    scenarios,
+  };
+}

@@ -1,0 +1,168 @@
+import type { InvariantId } from '../model/invariants.ts';
+import type { TraceEvent } from '../sim/trace.ts';
+import type { Endpoint } from '../real/connection.ts';
+import type { CommandSpec } from '../real/startProcess.ts';
+import type { JsonValue } from '../util/json.ts';
+
+/**
+ * The seam between mcp-sim and what it tests. Every kind of target lives in its own folder of
+ * src/targets/ and is described by a `TargetKindDefinition` (its `kind.ts`): how `check TARGET`
+ * names it, which flags apply to it, what it can see, and how it is opened. The campaign, the
+ * oracle, the replay file and the reports are the same for every kind; a kind brings none of its
+ * own. A new kind is a new folder with a `kind.ts`: the registry (`kinds.ts`) finds it there.
+ */
+
+/** The six kinds of target. */
+export type TargetKind = 'sdk' | 'module' | 'process' | 'url' | 'testbed' | 'client';
+
+/**
+ * Virtual: mcp-sim schedules everything in one process (fake timers, a schedule tape); a case
+ * replays byte for byte. Real: a process or a URL runs on its own clock; a finding carries its
+ * reproduction rate, never "deterministic".
+ */
+export type Clock = 'virtual' | 'real';
+
+/**
+ * A target as data: what `check TARGET` names, what a replay file and a report store to open it
+ * again. Plain JSON, so it can be written and read back.
+ */
+export type TargetSpec =
+  /** An SDK release in process. `release`: a version or a folder; absent: the installed SDK. */
+  | { readonly kind: 'sdk'; readonly release?: string }
+  /** A user's TypeScript server module in process; `config` is its factory's (`--config`). */
+  | { readonly kind: 'module'; readonly module: string; readonly config?: { readonly [key: string]: JsonValue } }
+  /** A stdio server process: the command (a shell line, or argv words), its folder and environment. */
+  | ({ readonly kind: 'process' } & CommandSpec)
+  /** A Streamable HTTP endpoint, already running or started by `start` (`{port}` filled in both). */
+  | { readonly kind: 'url'; readonly url: string; readonly start?: CommandSpec }
+  /** An SDK's test-bed server (testbeds/<language>/); `release` absent: the bed's default; `transport` absent: stdio. */
+  | { readonly kind: 'testbed'; readonly language: string; readonly release?: string; readonly transport?: string }
+  /** An SDK's test-bed client, mcp-sim being the server; `transport` absent: every one the client offers. */
+  | { readonly kind: 'client'; readonly language: string; readonly release?: string; readonly transport?: string };
+
+/** The spec of one kind. */
+export type SpecOf<K extends TargetKind> = Extract<TargetSpec, { readonly kind: K }>;
+
+/**
+ * What a target can see, and what it cannot: the report prints both, so that "clean" is never
+ * read as more than was judged. `notJudged` names the invariants a run on it cannot show, and why.
+ */
+export interface Visibility {
+  readonly sees: readonly string[];
+  readonly cannotSee: readonly string[];
+  readonly notJudged: readonly { readonly invariants: readonly InvariantId[] | 'family'; readonly family?: string; readonly why: string }[];
+}
+
+/** How a target names itself once opened: in reports, in replay files, in printed commands. */
+export interface TargetDescription {
+  readonly kind: TargetKind;
+  readonly clock: Clock;
+  /** A line a person reads: `the installed @modelcontextprotocol/sdk@1.32.2`, `python server.py (stdio)`. */
+  readonly label: string;
+  /** The words `mcp-sim check` takes to name it again: `['sdk@1.26.0']`, `['--', 'python', 'server.py']`. */
+  readonly argument: readonly string[];
+  /** The target as data (`TargetSpec`), with what opening it resolved (the release actually loaded). */
+  readonly spec: TargetSpec;
+  /** The software under test, where known: an SDK release, or the server's `serverInfo`. */
+  readonly system?: { readonly name: string; readonly version: string };
+}
+
+/**
+ * One kind of target, as the front door and the registry know it: the light part, loaded for
+ * every command (`--help` lists the argument forms). Opening a target loads its heavy parts.
+ */
+export interface TargetKindDefinition<K extends TargetKind = TargetKind> {
+  readonly kind: K;
+  readonly clock: Clock;
+  /** The argument forms, one line each, for `check --help`. */
+  readonly forms: readonly string[];
+  /**
+   * The spec `argument` names, when it is this kind's form: `command` holds the words after `--`
+   * (absent without them), `flags` the flags that say more of the target (`--start`, `--cwd`,
+   * `--env`, `--transport`, `--config`). Undefined: not this kind's. A form of this kind with a
+   * mistake in it throws `TargetArgumentError` (one line: what is wrong and the fix).
+   */
+  parse(argument: string | undefined, command: readonly string[] | undefined, flags: TargetFlags): SpecOf<K> | undefined;
+  /** The words that name `spec` on the command line (`parse` of them gives `spec` back). */
+  argumentOf(spec: SpecOf<K>): string[];
+  /**
+   * The flags of `check` that apply to this kind, by name (`--runs`, `--transport`, …). Every other
+   * flag is refused for it, with `refusal` saying why in one line.
+   */
+  readonly flags: ReadonlySet<string>;
+  /** Why a flag this kind does not take is refused, in one line (`the in-process campaign draws its own schedules`). */
+  refusal(flag: string): string;
+}
+
+/** The flags of `check` that say more of the target than its argument. */
+export interface TargetFlags {
+  readonly start?: string;
+  readonly cwd?: string;
+  readonly env?: readonly string[];
+  readonly transport?: string;
+  readonly config?: string;
+}
+
+/** A TARGET argument with a mistake in it: one line for the user, exit 2. */
+export class TargetArgumentError extends Error {
+  override name = 'TargetArgumentError';
+}
+
+/** One run of a case on a real-time target: its trace, in the one trace format, with real ms. */
+export interface RealRun {
+  readonly trace: TraceEvent[];
+  /** Spawn (or session open) to the end of the handshake; none when the case ran on an open connection. */
+  readonly startupMs: number | undefined;
+  /** Frames of an earlier case on a shared connection left out of this one's trace (`--reuse`). */
+  readonly lateFrames?: number;
+}
+
+/** What a real-time target told of itself before the campaign: its tools, the server's hello. */
+export interface RealPreparation {
+  /** The tools the campaign calls, and those it cannot (with why). */
+  readonly tools: readonly string[];
+  readonly skipped: readonly { readonly name: string; readonly reason: string }[];
+  /** The server's `serverInfo` and protocol revision, when a handshake told them. */
+  readonly server?: { readonly info: JsonValue; readonly protocolVersion: string | undefined };
+  readonly startupMs?: number;
+}
+
+/** The bounds of a real-time run: stated in every report, parameters of the oracle. */
+export interface RealBounds {
+  /** A call silent this long, or a POST that never ends, is left and judged (`--hang-after`). */
+  readonly hangAfterMs: number;
+  /** A frame written within this many ms of a cancel may have crossed it. */
+  readonly inFlightMs: number;
+  /** The grace period of each shutdown step (stdin EOF, SIGTERM). */
+  readonly graceMs: number;
+}
+
+/**
+ * A target on the real clock, as the one campaign drives it (src/campaign/real/). It names and
+ * runs cases; it never judges them (the model does) and never loops over them (the campaign does).
+ */
+export interface RealTarget<Case = unknown> {
+  readonly kind: TargetKind;
+  readonly clock: 'real';
+  describe(): TargetDescription;
+  readonly sees: Visibility;
+  /** Opens what the campaign needs first (tools listed, a run tool found, a test bed installed): throws `TargetArgumentError`-like one-liners. */
+  prepare(): Promise<RealPreparation>;
+  /** Case `k` of `seed`, for k < runs: the same cases for the same seed and target. */
+  cases(seed: number, runs: number): Case[];
+  /** One run of `c` on a fresh process or session, recorded. */
+  run(c: Case, bounds: RealBounds): Promise<RealRun>;
+  /**
+   * The endpoint its cases open connections to, when its cases are plans of client actions: such
+   * a target can run many cases on one connection (`--reuse`).
+   */
+  readonly endpoint?: Endpoint;
+  /** The same case without its cancels, drops, timeouts and close: the counterfactual that tells how long each call takes. */
+  withoutCancels?(c: Case): Case;
+  /** Smaller cases than `c`, simplest first (a candidate that no longer fails is dropped). */
+  shrinks(c: Case): Case[];
+  /** How a finding of case `c` is told apart by cause: where it ran (variant) and what the case did (shape). */
+  causeOf(c: Case): { readonly variant: string; readonly shape: ReadonlySet<string> };
+  /** One line per action of `c`, for reports. */
+  describeCase(c: Case): string[];
+}

@@ -1,0 +1,62 @@
+import fc from 'fast-check';
+import { DEFAULT_PROCESS_START_MS } from '../../options/defaults.ts';
+import type { Endpoint } from '../../real/connection.ts';
+import { describePlan, withoutCancels, type Plan } from '../../real/plan.ts';
+import { runPlan } from '../../real/runPlan.ts';
+import { planArbitrary } from '../../workload/planArbitrary.ts';
+import { planShape } from '../../workload/planShape.ts';
+import { planShrinks } from '../../workload/planShrinks.ts';
+import { planTools, type FixedArguments } from '../../workload/toolArguments.ts';
+import { BadTargetError } from '../../real/connection.ts';
+import type { RealPreparation, RealTarget, TargetDescription, Visibility } from '../Target.ts';
+
+/** What a server's tools are called with: only some tools (`--tools`), fixed argument sets (`--args`). */
+export interface ToolChoice {
+  readonly tools?: readonly string[];
+  readonly args?: FixedArguments;
+  /** Some calls reuse the id of a call in flight (`--duplicate-ids`). */
+  readonly duplicateIds?: boolean;
+}
+
+/**
+ * A real-time target whose cases are plans of client actions on connections to `endpoint`: a
+ * stdio process or a URL. Before the campaign, one connection lists the server's tools and the
+ * plans call those the arguments can be made for.
+ */
+export function planTarget(
+  endpoint: Endpoint,
+  parts: { readonly kind: 'process' | 'url'; readonly describe: (server?: RealPreparation['server']) => TargetDescription; readonly sees: Visibility; readonly variant: string; readonly choice: ToolChoice },
+): RealTarget<Plan> {
+  let arbitrary: fc.Arbitrary<Plan> | undefined;
+  let server: RealPreparation['server'];
+  const fixed = new Set(Object.keys(parts.choice.args ?? {}));
+  return {
+    kind: parts.kind,
+    clock: 'real',
+    endpoint,
+    sees: parts.sees,
+    describe: () => parts.describe(server),
+    async prepare() {
+      const discovery = await runPlan(endpoint, { calls: [], serverRequests: 'answer' }, { tailMs: 0, startMs: DEFAULT_PROCESS_START_MS });
+      server = discovery.hello && { info: discovery.hello.serverInfo, protocolVersion: discovery.hello.protocolVersion };
+      const named = parts.choice.tools;
+      const listed = discovery.tools.filter((t) => !named || named.includes(t.name));
+      if (listed.length === 0) {
+        throw new BadTargetError('no-tools', `mcp-sim: ${endpoint.label} lists ${discovery.tools.length === 0 ? 'no tools' : `no tool named ${named!.join(', ')} (it lists ${discovery.tools.map((t) => t.name).join(', ')})`}: nothing to call.`);
+      }
+      const { fuzzable, skipped } = planTools(listed, parts.choice.args);
+      if (fuzzable.length === 0) throw new BadTargetError('no-tools', `mcp-sim: no tool of ${endpoint.label} can be called with generated arguments: ${skipped.map((s) => `${s.name}: ${s.reason}`).join('; ')}.`);
+      arbitrary = planArbitrary({ tools: fuzzable, http: parts.kind === 'url', duplicateIds: parts.choice.duplicateIds === true });
+      return { tools: fuzzable.map((t) => t.name), skipped, ...(server && { server }), startupMs: discovery.startupMs };
+    },
+    cases(seed, runs) {
+      if (!arbitrary) throw new Error('planTarget: cases() before prepare()');
+      return runs === 0 ? [] : fc.sample(arbitrary, { seed, numRuns: runs });
+    },
+    run: (plan, bounds) => runPlan(endpoint, plan, { hangAfterMs: bounds.hangAfterMs, tailMs: 2 * bounds.inFlightMs }),
+    withoutCancels,
+    shrinks: (plan) => planShrinks(plan, fixed),
+    causeOf: (plan) => ({ variant: parts.variant, shape: planShape(plan) }),
+    describeCase: describePlan,
+  };
+}

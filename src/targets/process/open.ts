@@ -1,0 +1,34 @@
+import type { Plan } from '../../real/plan.ts';
+import { commandLabel } from '../../real/startProcess.ts';
+import { blackBoxSees } from '../endpoint/blackBoxSees.ts';
+import { planTarget, type ToolChoice } from '../endpoint/planTarget.ts';
+import type { RealTarget, SpecOf } from '../Target.ts';
+import { processKind } from './kind.ts';
+import { stdioEndpoint } from './stdioEndpoint.ts';
+
+/** A stdio server process, opened for the campaign: a fresh process per case (or shared, `--reuse`). */
+export function openProcess(spec: SpecOf<'process'>, settings: { readonly graceMs: number; readonly choice: ToolChoice }): RealTarget<Plan> {
+  const { kind: _kind, ...command } = spec;
+  const endpoint = stdioEndpoint(command, { graceMs: settings.graceMs });
+  return planTarget(endpoint, {
+    kind: 'process',
+    variant: 'stdio',
+    sees: blackBoxSees(endpoint.visibility),
+    choice: settings.choice,
+    describe: (server) => ({
+      kind: 'process',
+      clock: 'real',
+      label: `${commandLabel(command)} (stdio)`,
+      argument: processKind.argumentOf(spec),
+      spec,
+      ...(server && systemOf(server.info)),
+    }),
+  });
+}
+
+/** The server's `serverInfo` as the software under test, when it named itself. */
+export function systemOf(info: unknown): { system: { name: string; version: string } } | undefined {
+  if (typeof info !== 'object' || info === null) return undefined;
+  const { name, version } = info as { name?: unknown; version?: unknown };
+  return typeof name === 'string' ? { system: { name, version: typeof version === 'string' ? version : '?' } } : undefined;
+}

@@ -1,0 +1,41 @@
+import { COMMON_FLAGS, flagSet } from '../../options/checkFlags.ts';
+import { TargetArgumentError, type TargetKindDefinition } from '../Target.ts';
+import { atRelease } from '../words.ts';
+import { languageOf, LanguageError, TESTBED_TRANSPORTS } from './languages.ts';
+
+/**
+ * An official SDK's test-bed server (testbeds/<language>/): it interprets mcp-sim's scripted
+ * handler programs on that SDK, so the same generated case runs on every SDK, and writes its
+ * handlers' events on a side channel. `testbed:go@v1.8.0`; a release not installed yet is
+ * installed first.
+ */
+export const testbedKind: TargetKindDefinition<'testbed'> = {
+  kind: 'testbed',
+  clock: 'real',
+  forms: ['testbed:<language>[@<release>]   an SDK test-bed server: typescript, python, go, rust or java (--transport stdio|http-<mode>), real time'],
+  parse(argument, command, flags) {
+    if (command !== undefined || argument === undefined || !argument.startsWith('testbed:')) return undefined;
+    const { name, release } = atRelease(argument.slice('testbed:'.length));
+    let language;
+    try {
+      language = languageOf(name, argument);
+    } catch (error) {
+      throw new TargetArgumentError((error as LanguageError).message);
+    }
+    const transport = flags.transport;
+    if (transport !== undefined && !(TESTBED_TRANSPORTS as readonly string[]).includes(transport)) {
+      throw new TargetArgumentError(`mcp-sim check ${argument}: unknown --transport ${JSON.stringify(transport)}: one of ${TESTBED_TRANSPORTS.join(', ')}.`);
+    }
+    return { kind: 'testbed', language, ...(release !== undefined && { release }), ...(transport !== undefined && transport !== 'stdio' && { transport }) };
+  },
+  argumentOf: (spec) => [`testbed:${spec.language}${spec.release === undefined ? '' : `@${spec.release}`}`, ...(spec.transport === undefined ? [] : ['--transport', spec.transport])],
+  flags: flagSet(COMMON_FLAGS, ['--parallel', '--rate-runs', '--hang-after', '--duplicate-ids', '--transport', '--update-baseline']),
+  refusal: (flag) =>
+    flag === '--args' || flag === '--tools'
+      ? `${flag} does not apply to a test bed: its one tool, run, is called with mcp-sim's generated handler programs`
+      : flag === '--reuse'
+        ? '--reuse does not apply to a test bed: each case runs on a fresh process, so that its side channel speaks of that case alone'
+        : flag === '--scenario'
+          ? '--scenario is for an SDK\'s client: check client:<language>'
+          : `${flag} does not apply to an SDK test bed: it runs on its own clock, spoken to from outside`,
+};

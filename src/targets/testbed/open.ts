@@ -1,0 +1,68 @@
+import { DEFAULT_PROCESS_START_MS } from '../../options/defaults.ts';
+import { describePlan, withoutCancels, type Plan } from '../../real/plan.ts';
+import { runPlan } from '../../real/runPlan.ts';
+import { planShape } from '../../workload/planShape.ts';
+import { planShrinks } from '../../workload/planShrinks.ts';
+import { blackBoxSees } from '../endpoint/blackBoxSees.ts';
+import { TargetArgumentError, type RealTarget, type SpecOf } from '../Target.ts';
+import { testbedKind } from './kind.ts';
+import type { SdkTestbedTransport } from './languages.ts';
+import { TESTBED_TOOL } from './programCall.ts';
+import { checkTransport, resolveTestbed } from './resolve.ts';
+import { endpointOf } from './runProgram.ts';
+import type { SdkTestbed, SdkTestbedLanguage } from './sdkTestbed.ts';
+import { programShrinks, testbedCases } from './testbedCases.ts';
+
+/** A test-bed target, opened: the bed of its release, resolved (and installed when it is not yet). */
+export interface OpenedTestbed extends RealTarget<Plan> {
+  readonly testbed: SdkTestbed;
+  readonly transport: SdkTestbedTransport;
+}
+
+/**
+ * An SDK's test-bed server, opened for the campaign: its release resolved (installed first when
+ * missing), the transport checked against what the release offers. Its cases are the process
+ * campaign's plans whose every call is `run {program}` with a generated handler program; a fresh
+ * process (or session) per case, so that the side channel speaks of that case alone.
+ */
+export async function openTestbed(spec: SpecOf<'testbed'>, settings: { readonly graceMs: number; readonly duplicateIds?: boolean; readonly say?: (line: string) => void }): Promise<OpenedTestbed> {
+  const transport = (spec.transport ?? 'stdio') as SdkTestbedTransport;
+  const testbed = await resolveTestbed(spec.language as SdkTestbedLanguage, spec.release, settings.say);
+  checkTransport(testbed, transport);
+  const endpoint = endpointOf(testbed, transport);
+  const http = transport !== 'stdio';
+  const resolved: SpecOf<'testbed'> = { ...spec, release: testbed.version };
+  return {
+    kind: 'testbed',
+    clock: 'real',
+    testbed,
+    transport,
+    sees: blackBoxSees(endpoint.visibility, { handlersSeen: true }),
+    describe: () => ({
+      kind: 'testbed',
+      clock: 'real',
+      label: `${testbed.manifest.sdk.name} ${testbed.version}${testbed.pinned ? '' : ' (unpinned: resolved at install)'}, ${testbed.language} test bed, over ${transport}`,
+      argument: testbedKind.argumentOf(resolved),
+      spec: resolved,
+      system: { name: testbed.manifest.sdk.name, version: testbed.version },
+    }),
+    async prepare() {
+      const discovery = await runPlan(endpoint, { calls: [], serverRequests: 'answer' }, { tailMs: 0, startMs: DEFAULT_PROCESS_START_MS });
+      if (!discovery.tools.some((t) => t.name === TESTBED_TOOL)) {
+        throw new TargetArgumentError(`mcp-sim check testbed:${testbed.language}@${testbed.version}: the test bed lists ${discovery.tools.map((t) => t.name).join(', ') || 'no tools'}, not \`${TESTBED_TOOL}\` (testbeds/PROGRAM.md): is it built?`);
+      }
+      return {
+        tools: [TESTBED_TOOL],
+        skipped: [],
+        ...(discovery.hello && { server: { info: discovery.hello.serverInfo, protocolVersion: discovery.hello.protocolVersion } }),
+        startupMs: discovery.startupMs,
+      };
+    },
+    cases: (seed, runs) => testbedCases(seed, runs, { http, duplicateIds: settings.duplicateIds === true }),
+    run: (plan, bounds) => runPlan(endpoint, plan, { hangAfterMs: bounds.hangAfterMs, tailMs: 2 * bounds.inFlightMs }),
+    withoutCancels,
+    shrinks: (plan) => [...planShrinks(plan, new Set([TESTBED_TOOL])), ...programShrinks(plan)],
+    causeOf: (plan) => ({ variant: transport, shape: planShape(plan) }),
+    describeCase: describePlan,
+  };
+}

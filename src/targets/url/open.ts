@@ -1,0 +1,20 @@
+import type { Plan } from '../../real/plan.ts';
+import { blackBoxSees } from '../endpoint/blackBoxSees.ts';
+import { planTarget, type ToolChoice } from '../endpoint/planTarget.ts';
+import { systemOf } from '../process/open.ts';
+import type { RealTarget, SpecOf } from '../Target.ts';
+import { checkUrl, httpEndpoint } from './httpEndpoint.ts';
+import { urlKind } from './kind.ts';
+
+/** A Streamable HTTP endpoint, opened for the campaign: a session per case (a started server per case, with `--start`). */
+export function openUrl(spec: SpecOf<'url'>, settings: { readonly graceMs: number; readonly choice: ToolChoice }): RealTarget<Plan> {
+  checkUrl(spec.url, spec.start !== undefined);
+  const endpoint = httpEndpoint({ url: spec.url, ...(spec.start && { start: spec.start }) }, { graceMs: settings.graceMs });
+  return planTarget(endpoint, {
+    kind: 'url',
+    variant: 'http',
+    sees: blackBoxSees(endpoint.visibility),
+    choice: settings.choice,
+    describe: (server) => ({ kind: 'url', clock: 'real', label: endpoint.label, argument: urlKind.argumentOf(spec), spec, ...(server && systemOf(server.info)) }),
+  });
+}
