@@ -203,3 +203,108 @@ describe('wire oracle: progress on two streams (Streamable HTTP)', () => {
     expect(ids(own)).toEqual([]);
   });
 });
+
+describe('the model on a real clock: what only a one-sided run shows, and the obligations a real clock gives time', () => {
+  it('liveness.call-settles (slow is not stuck): fires on a call silent for the bound between two progress, and on one still running at the client\'s close / silent on a 5 s tool with progress every second', () => {
+    const slow = (...more: [number, TraceEventBody][]) => trace([0, start(1)], [0, callWork(1, 7)], [1_000, progress(7, 1)], [2_000, progress(7, 2)], [3_000, progress(7, 3)], [4_000, progress(7, 4)], ...more);
+    const hang = { hangAfterMs: 3_000 };
+    expect(ids(slow([5_017, result(1)], [5_300, end]), hang)).toEqual([]);
+    const stuck = judged(trace([0, start(1)], [0, callWork(1, 7)], [1_000, progress(7, 1)], [4_500, progress(7, 2)], [5_017, result(1)], [5_300, end]), hang).findings;
+    expect(stuck.map((f) => f.invariant)).toEqual(['liveness.call-settles']);
+    expect(stuck[0]!.message).toMatch(/silent for 3500 ms since its last progress/);
+    // Never silent for the bound, but the client closed before it answered: it outlived the close.
+    const outlived = judged(slow([4_100, eof], [4_500, end]), hang).findings;
+    expect(outlived.map((f) => [f.invariant, /outlived the client's close/.test(f.message)])).toEqual([['liveness.call-settles', true]]);
+  });
+
+  it('rpc.well-formed (black box): fires on a stdout line that is not JSON / silent on JSON-RPC lines', () => {
+    const line: TraceEventBody = { kind: 'deliver', to: 'client', conn: 0, seq: 0, burst: 1, frame: 'INFO starting worker' };
+    expect(ids(trace([0, start(1)], [0, callWork(1)], [5, line], [10, result(1)], [300, end]))).toEqual(['rpc.well-formed']);
+    expect(ids(trace([0, start(1)], [0, callWork(1)], [10, result(1)], [300, end]))).toEqual([]);
+  });
+
+  it('rpc.response-matches-request (black box): fires on an answer to an id the client never sent / silent on the answer to its call', () => {
+    expect(ids(trace([0, start(1)], [0, callWork(1)], [10, result(1)], [20, result(9)], [300, end]))).toEqual(['rpc.response-matches-request']);
+    expect(ids(trace([0, start(1)], [0, callWork(1)], [10, result(1)], [300, end]))).toEqual([]);
+  });
+
+  it('rpc.single-response (black box): fires on two answers to one id / silent on one', () => {
+    expect(ids(trace([0, start(1)], [0, callWork(1)], [10, result(1)], [20, result(1)], [300, end]))).toEqual(['rpc.single-response']);
+    expect(ids(trace([0, start(1)], [0, callWork(1)], [10, result(1)], [300, end]))).toEqual([]);
+  });
+
+  it('http.accepted-202 (black box): fires on a POST of a notification answered 200 with a body / silent on 202 without one, a content type on an empty body included', () => {
+    const notify = (status: number, contentType?: string, seqs: number[] = []): [number, TraceEventBody][] => [
+      [0, { kind: 'send', from: 'client', conn: 0, seq: 4, frame: { jsonrpc: '2.0', method: 'notifications/initialized' } }],
+      [0, post(2, 4)],
+      [2, { kind: 'http-response', at: 'client', conn: 0, exchange: 2, status, ...(contentType && { contentType }), seqs }],
+      ...(seqs.length ? [[2, { kind: 'deliver', to: 'client', conn: 0, seq: seqs[0]!, burst: 1, frame: { jsonrpc: '2.0', id: null, result: {} } }] as [number, TraceEventBody]] : []),
+      [300, end],
+    ];
+    expect(ids(trace(...notify(200, 'application/json', [7])))).toContain('http.accepted-202');
+    expect(ids(trace(...notify(202)))).toEqual([]);
+    expect(ids(trace(...notify(202, 'application/json')))).toEqual([]);
+  });
+
+  it('http.exchange-completes (black box): fires on a cancelled POST whose stream stays open past the bound, also when it ends only at the run\'s teardown / silent on one that ended, and on one the case dropped', () => {
+    const head: [number, TraceEventBody][] = [[0, start(1)], [0, callWork(1, 7, 0)], [0, post(0, 0)], [1, sseHead(0)], [20, cancel(1)]];
+    const del: [number, TraceEventBody][] = [[1_500, { kind: 'http-request', at: 'client', conn: 0, exchange: 5, method: 'DELETE', session: 's1', seqs: [] }], [1_502, { kind: 'http-response', at: 'client', conn: 0, exchange: 5, status: 200, seqs: [] }]];
+    expect(ids(trace(...head, [1_400, end]))).toEqual(['http.exchange-completes']);
+    // The server ends its streams at shutdown: that is no end of this POST.
+    expect(ids(trace(...head, ...del, [1_503, sseEnd(0)], [1_600, end]))).toEqual(['http.exchange-completes']);
+    expect(ids(trace(...head, [40, sseEnd(0)], ...del, [1_600, end]))).toEqual([]);
+    const dropped: [number, TraceEventBody][] = [
+      [20, { kind: 'action', action: 'cancel c1 (drop its POST stream)', choice: 0, enabled: 0 }],
+      [20, { kind: 'call-settle', call: 'c1', from: 'client', outcome: 'rejected', message: 'cancelled (client)' }],
+      [20, { kind: 'http-disconnect', at: 'client', conn: 0, exchange: 0 }],
+    ];
+    expect(ids(trace(...head.slice(0, 4), ...dropped, [1_400, end]))).toEqual([]);
+  });
+});
+
+/** A test bed's side channel, as the model's own events (what `withHandlerEvents` makes of its stderr lines). */
+const handler = (kind: 'handler-start' | 'handler-abort' | 'handler-end', id = 1): TraceEventBody =>
+  kind === 'handler-start'
+    ? { kind, side: 'server', conn: 0, id, method: 'tools/call' }
+    : kind === 'handler-abort'
+      ? { kind, side: 'server', conn: 0, id, reason: 'cancelled' }
+      : { kind, side: 'server', conn: 0, id, outcome: 'result' };
+const step = (index: number, op: Extract<TraceEventBody, { kind: 'handler-step' }>['op'], id = 1): TraceEventBody => ({ kind: 'handler-step', side: 'server', conn: 0, id, index, op });
+const sleepStep = { kind: 'sleep', ms: 400 } as const;
+
+describe('the model on a real clock, with a test bed\'s side channel (the handler seen)', () => {
+  it('cancel.handler-aborted (real clock): fires on a running handler not aborted within the in-flight bound of the cancel\'s receipt / silent on one aborted in time, or one that ended within the bound', () => {
+    const head: [number, TraceEventBody][] = [[0, start(1)], [0, callWork(1)], [2, handler('handler-start')], [3, step(0, sleepStep)], [10, cancel(1)]];
+    expect(ids(trace(...head, [410, step(1, sleepStep)], [430, handler('handler-end')], [431, result(1)], [600, end]))).toContain('cancel.handler-aborted');
+    expect(ids(trace(...head, [12, handler('handler-abort')], [13, { ...handler('handler-end'), outcome: 'aborted' } as TraceEventBody], [600, end]))).toEqual([]);
+    expect(ids(trace(...head, [60, handler('handler-end')], [600, end]))).toEqual([]);
+  });
+
+  it('cancel.zombie-work (real clock): fires on a step the handler began after its abort / silent on a handler that stopped', () => {
+    const head: [number, TraceEventBody][] = [[0, start(1)], [0, callWork(1)], [2, handler('handler-start')], [3, step(0, sleepStep)], [10, cancel(1)], [12, handler('handler-abort')]];
+    expect(ids(trace(...head, [410, step(1, sleepStep)], [430, handler('handler-end')], [600, end]))).toEqual(['cancel.zombie-work']);
+    expect(ids(trace(...head, [13, { ...handler('handler-end'), outcome: 'aborted' } as TraceEventBody], [600, end]))).toEqual([]);
+  });
+
+  it('cancel.zombie-work (real clock, the handler seen): fires on progress after the cancel\'s receipt named by what the walk sees, not progress.after-cancel / silent on one progress right after it', () => {
+    const head: [number, TraceEventBody][] = [[0, start(1)], [0, callWork(1, 7)], [2, handler('handler-start')], [10, cancel(1)], [12, handler('handler-abort')]];
+    expect(ids(trace(...head, [20, progress(7, 1)], [30, progress(7, 2)], [600, end]))).toEqual(['cancel.zombie-work']);
+    expect(ids(trace(...head, [20, progress(7, 1)], [600, end]))).toEqual([]);
+  });
+
+  it('progress.reaches-requester (real clock): fires on a progress step whose notification never came to an answered call / silent when it came, also read before its step\'s line', () => {
+    const p = (n: number) => step(n - 1, { kind: 'progress', progress: n });
+    const head: [number, TraceEventBody][] = [[0, start(1)], [0, callWork(1, 7)], [2, handler('handler-start')], [3, p(1)], [4, p(2)]];
+    expect(ids(trace(...head, [5, progress(7, 1)], [8, handler('handler-end')], [9, result(1)], [300, end]))).toEqual(['progress.reaches-requester']);
+    expect(ids(trace(...head, [5, progress(7, 1)], [6, progress(7, 2)], [8, handler('handler-end')], [9, result(1)], [300, end]))).toEqual([]);
+    // stdout and stderr are two pipes: the frame may come before its step's line.
+    expect(ids(trace([0, start(1)], [0, callWork(1, 7)], [2, handler('handler-start')], [3, progress(7, 1)], [4, p(1)], [8, handler('handler-end')], [9, result(1)], [300, end]))).toEqual([]);
+  });
+
+  it('lifecycle.close-settles (real clock): fires on a handler still running past the in-flight bound of the client\'s close / silent on one aborted at the close, and when the process exited first', () => {
+    const head: [number, TraceEventBody][] = [[0, start(1)], [0, callWork(1)], [2, handler('handler-start')], [3, step(0, sleepStep)], [30, eof]];
+    expect(ids(trace(...head, [410, step(1, sleepStep)], [430, handler('handler-end')], [440, exit('eof')], [441, end]))).toContain('lifecycle.close-settles');
+    expect(ids(trace(...head, [35, handler('handler-abort')], [36, { ...handler('handler-end'), outcome: 'aborted' } as TraceEventBody], [40, exit('eof')], [41, end]))).not.toContain('lifecycle.close-settles');
+    expect(ids(trace(...head, [60, exit('eof')], [61, end]))).not.toContain('lifecycle.close-settles');
+  });
+});
