@@ -3,7 +3,7 @@
  * bed) has it: the model's findings, each with whose conduct it shows.
  */
 import type { RealClock } from '../model/clock.ts';
-import type { Finding } from '../model/finding.ts';
+import type { AnswerReason, Finding } from '../model/finding.ts';
 import type { Plan } from '../real/plan.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 
@@ -15,12 +15,21 @@ import type { TraceEvent } from '../sim/trace.ts';
  */
 export type FindingOwner = 'target' | 'sdk' | 'script';
 
-/** A finding of one black-box case, with whose it is. */
-export type CaseFinding = Finding & {
+/** Whose a black-box finding is, and what says so: the answer's own words, or what in the script explains it. */
+export interface Whose {
+  /** Only the target's own fails a campaign; the SDK's way and the script's own are listed apart. */
   readonly owner: FindingOwner;
-  /** `script` only: what in the case's script explains it. */
+  /** What the answer said, where the finding is about an answer the server chose (`Finding.reason`). */
+  readonly reason?: AnswerReason;
+  /** `owner: 'script'`: what in the case's script explains it. */
   readonly explained?: string;
-};
+}
+
+/** A finding of one black-box case, with whose it is. */
+export type CaseFinding = Finding & Whose;
+
+/** The `Whose` fields of a finding, for a campaign's finding built from it. */
+export const whoseOf = (f: Whose): Whose => ({ owner: f.owner, ...(f.reason && { reason: f.reason }), ...(f.explained !== undefined && { explained: f.explained }) });
 
 /** How a case is judged: its run's trace, the real clock's bounds and, once run, the counterfactual durations of its calls. */
 export interface CaseJudgeOptions {

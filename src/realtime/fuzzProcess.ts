@@ -6,10 +6,11 @@ import { covers, shapeKey } from '../campaign/cause.ts';
 import { realVariantOf } from '../campaign/realVariant.ts';
 import { planShape } from '../workload/planShape.ts';
 import { judgeUserServer } from '../campaign/real/judgeReal.ts';
-import type { CaseFinding, CaseJudge, FindingOwner } from '../campaign/caseVerdict.ts';
-export type { CaseFinding, CaseJudge, CaseJudgeOptions, CaseVerdict, FindingOwner } from '../campaign/caseVerdict.ts';
+import { shrinkCase } from '../campaign/real/realCampaign.ts';
+import { whoseOf, type CaseFinding, type CaseJudge, type FindingOwner, type Whose } from '../campaign/caseVerdict.ts';
+export type { CaseFinding, CaseJudge, CaseJudgeOptions, CaseVerdict, FindingOwner, Whose } from '../campaign/caseVerdict.ts';
 import type { RealClock } from '../model/clock.ts';
-import type { AnswerReason, Finding } from '../model/finding.ts';
+import type { Finding } from '../model/finding.ts';
 import type { InvariantId } from '../model/invariants.ts';
 import {
   DEFAULT_CAMPAIGN_SEED,
@@ -18,8 +19,6 @@ import {
   DEFAULT_PROCESS_GRACE_MS,
   DEFAULT_PROCESS_RUNS,
   DEFAULT_RATE_RUNS,
-  DEFAULT_SHRINK_TRIES,
-  DEFAULT_PROCESS_SHRINK_MS_MAX,
 } from '../options/defaults.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import { BadTargetError, type CommandSpec, type Endpoint, type TargetVisibility } from '../real/index.ts';
@@ -71,16 +70,11 @@ export interface FuzzProcessOptions {
 }
 
 /** A finding of a black-box campaign: the invariant and its cause, its minimal case and how often it reproduces. */
-export interface ProcessFinding {
+export interface ProcessFinding extends Whose {
   readonly invariant: InvariantId;
   readonly level: Finding['level'];
   readonly severity: Finding['severity'];
   readonly message: string;
-  readonly owner: FindingOwner;
-  /** What the answer said, where the finding is about an answer the server chose (`Finding.reason`). */
-  readonly reason?: AnswerReason;
-  /** `owner: 'script'`: what in the case's script explains it. */
-  readonly explained?: string;
   /** Its cause: the transport variant (`realVariantOf`) and the features of its minimal plan (`planShape`). */
   readonly variant: string;
   readonly shape: string;
@@ -224,9 +218,6 @@ export async function pool<T, R>(items: readonly T[], parallel: number, work: (i
 /** Most causes of one invariant (whose, on one variant) shrunk and rated in one campaign: each costs real time. */
 const CAUSES_PER_INVARIANT_MAX = 3;
 
-/** Most candidates tried while shrinking one finding (each up to `shrinkTries` runs): real time is dear. */
-const SHRINK_CANDIDATES_MAX = 40;
-
 /**
  * Smaller plans than `plan`, simplest first: fewer calls, then no timeout, no token change,
  * smaller arguments (not for the tools of `fixed`: their arguments are the user's `--args` sets,
@@ -284,7 +275,6 @@ export interface ShrinkAndRateOptions extends Pick<FuzzProcessOptions, 'shrink' 
 export async function shrinkAndRate(cases: readonly Plan[], results: readonly Judged[], run: (plan: Plan) => Promise<Judged>, options: ShrinkAndRateOptions): Promise<ProcessFinding[]> {
   const { parallel, candidates = (plan: Plan) => shrinkCandidates(plan), shared: runShared } = options;
   const rateRuns = options.rateRuns ?? DEFAULT_RATE_RUNS;
-  const tries = options.shrinkTries ?? DEFAULT_SHRINK_TRIES;
   /** The cases of each invariant, whose and on which variant, in campaign order: each group holds one cause or more. */
   const groups = new Map<string, { readonly id: InvariantId; readonly owner: FindingOwner; readonly variant: string; readonly cases: { readonly k: number; readonly finding: CaseFinding }[] }>();
   results.forEach((r, k) => {
@@ -298,13 +288,6 @@ export async function shrinkAndRate(cases: readonly Plan[], results: readonly Ju
   });
 
   const shows = (r: Judged, id: InvariantId, owner: FindingOwner) => r.findings.some((f) => f.invariant === id && f.owner === owner);
-  const fails = async (plan: Plan, id: InvariantId, owner: FindingOwner): Promise<Judged | undefined> => {
-    for (let t = 0; t < tries; t++) {
-      const r = await run(plan);
-      if (shows(r, id, owner)) return r;
-    }
-    return undefined;
-  };
   const findings: ProcessFinding[] = [];
   for (const { id, owner, variant, cases: seen } of groups.values()) {
     // One cause after another: the first case left is shrunk; the cases whose plan has every
@@ -312,29 +295,11 @@ export async function shrinkAndRate(cases: readonly Plan[], results: readonly Ju
     let rest = seen;
     for (let n = 0; rest.length > 0 && n < CAUSES_PER_INVARIANT_MAX; n++) {
       const first = rest[0]!;
-      let minimal = cases[first.k]!;
-      let shrinks = 0;
-      let witness: Judged = results[first.k]!;
-      // With --reuse a finding may need the state earlier cases left: shrink (on fresh processes) only one that fails on a fresh one.
-      if (options.shrink !== false && (!runShared || (await fails(minimal, id, owner)))) {
-        let improved = true;
-        let budget = SHRINK_CANDIDATES_MAX;
-        const until = performance.now() + (options.shrinkMsMax ?? DEFAULT_PROCESS_SHRINK_MS_MAX);
-        while (improved && budget > 0 && performance.now() < until) {
-          improved = false;
-          for (const candidate of candidates(minimal)) {
-            if (budget-- <= 0 || performance.now() > until) break;
-            const r = await fails(candidate, id, owner);
-            if (r) {
-              minimal = candidate;
-              witness = r;
-              shrinks++;
-              improved = true;
-              break;
-            }
-          }
-        }
-      }
+      const start = cases[first.k]!;
+      const { minimal, shrinks, witness } =
+        options.shrink !== false
+          ? await shrinkCase(start, candidates, (r: Judged) => shows(r, id, owner), results[first.k]!, run, options, runShared !== undefined)
+          : { minimal: start, shrinks: 0, witness: results[first.k]! };
       const shape = planShape(minimal);
       const mine = rest.filter((c) => c === first || covers(planShape(cases[c.k]!), shape));
       rest = rest.filter((c) => !mine.includes(c));
@@ -347,9 +312,7 @@ export async function shrinkAndRate(cases: readonly Plan[], results: readonly Ju
         level: shown.level,
         severity: shown.severity,
         message: shown.message,
-        owner,
-        ...(shown.reason && { reason: shown.reason }),
-        ...(shown.explained !== undefined && { explained: shown.explained }),
+        ...whoseOf(shown),
         variant,
         shape: shapeKey(shape),
         firstCase: first.k,

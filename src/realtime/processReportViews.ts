@@ -2,13 +2,10 @@ import { junitSuite } from '../report/junitSuite.ts';
 import { toMermaid } from '../report/mermaid.ts';
 import { formatTrace } from '../sim/trace.ts';
 import { TOOL } from '../util/toolVersion.ts';
-import { reasonText } from '../model/finding.ts';
-import type { FindingOwner } from '../campaign/caseVerdict.ts';
+import { listByOwner, OWNER_WORDS, whoseLines, whoseParagraphs } from '../report/whose.ts';
 import type { ProcessFinding, ProcessFuzzReport } from './fuzzProcess.ts';
 import { describePlan } from '../real/plan.ts';
 
-/** Whose a finding is, in a report's words. */
-const OWNER_WORDS: Readonly<Record<FindingOwner, string>> = { target: 'the target\'s', sdk: 'the server SDK\'s way', script: 'the script\'s own' };
 
 /** The header lines every view of a black-box report starts with: what kind of run, what it can and cannot see. */
 export function processReportHead(report: ProcessFuzzReport): string[] {
@@ -24,34 +21,18 @@ export function processReportHead(report: ProcessFuzzReport): string[] {
   ];
 }
 
-/** The headings of the findings that are not the target's own: listed apart, never failing the campaign. */
-const APART: Readonly<Record<Exclude<FindingOwner, 'target'>, string>> = {
-  sdk: 'What the server\'s SDK does on its own (listed apart, not counted as the author\'s code):',
-  script: 'What the case\'s own script explains (mcp-sim\'s program doing as written; not counted as the SDK\'s):',
-};
-
 /** The text report: head, each finding with its cause, minimal case, rate and replay commands; the SDK's way and the script's own apart. */
 export function formatProcessReport(report: ProcessFuzzReport, replays: ReadonlyMap<string, readonly string[]> = new Map()): string {
   const lines = processReportHead(report);
   lines.push('');
-  const own = report.findings.filter((f) => f.owner === 'target');
-  if (own.length === 0) lines.push(`no finding on the server in ${report.runs} runs`);
   const show = (f: ProcessFinding) => {
-    lines.push(`${f.confirmed ? f.severity.toUpperCase() : 'UNCONFIRMED'} ${f.invariant} (${f.level}): ${f.message}`);
-    if (f.reason) lines.push(`  the answer said: ${reasonText(f.reason)}`);
-    if (f.explained) lines.push(`  the script explains it: ${f.explained}`);
+    lines.push(`${f.confirmed ? f.severity.toUpperCase() : 'UNCONFIRMED'} ${f.invariant} (${f.level}): ${f.message}`, ...whoseLines(f));
     lines.push(`  cause: ${f.variant}, ${f.shape}; first in case ${f.firstCase}, in ${f.runs}/${report.runs} runs; minimal case after ${f.shrinks} shrink(s), ${f.determinism}:`);
     for (const line of describePlan(f.minimal)) lines.push(`    ${line}`);
     if (f.reuse) lines.push(`  ${f.reuse.note}: found on a shared ${report.target.kind === 'process' ? 'process' : 'session'}; the replay runs it on a fresh one`);
     for (const command of replays.get(f.invariant) ?? []) lines.push(`  replay: ${command}`);
   };
-  own.forEach(show);
-  for (const owner of ['sdk', 'script'] as const) {
-    const apart = report.findings.filter((f) => f.owner === owner);
-    if (apart.length === 0) continue;
-    lines.push('', APART[owner]);
-    apart.forEach(show);
-  }
+  listByOwner(report.findings, lines, show, `no finding on the server in ${report.runs} runs`);
   return lines.join('\n');
 }
 
@@ -62,9 +43,7 @@ export function processMarkdownReport(report: ProcessFuzzReport, replays: Readon
     out.push('| invariant | whose | cause | level | runs | rate |', '|---|---|---|---|---|---|');
     for (const f of report.findings) out.push(`| \`${f.invariant}\` | ${OWNER_WORDS[f.owner]} | ${f.variant}, ${f.shape} | ${f.level} | ${f.runs}/${report.runs} | ${f.determinism} |`);
     for (const f of report.findings) {
-      const said = f.reason ? ['', `The answer said: ${reasonText(f.reason)}.`] : [];
-      const explained = f.explained ? ['', `The case's script explains it: ${f.explained}.`] : [];
-      out.push('', `## ${f.invariant}${f.owner === 'target' ? '' : ` (${OWNER_WORDS[f.owner]})`}`, '', f.message, ...said, ...explained, '', ...describePlan(f.minimal).map((l) => `- ${l}`), '');
+      out.push('', `## ${f.invariant}${f.owner === 'target' ? '' : ` (${OWNER_WORDS[f.owner]})`}`, '', f.message, ...whoseParagraphs(f), '', ...describePlan(f.minimal).map((l) => `- ${l}`), '');
       for (const c of replays.get(f.invariant) ?? []) out.push('```sh', c, '```');
       out.push('```mermaid', toMermaid(f.trace), '```', '', '<details><summary>trace</summary>', '', '```', formatTrace(f.trace), '```', '', '</details>');
     }

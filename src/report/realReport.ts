@@ -1,8 +1,7 @@
 import type { RealCampaignReport, RealFinding } from '../campaign/real/realCampaign.ts';
 import type { RealVerdict } from '../campaign/real/realVerdict.ts';
-import type { FindingOwner } from '../campaign/caseVerdict.ts';
-import { reasonText } from '../model/finding.ts';
 import { formatTrace } from '../sim/trace.ts';
+import { listByOwner, OWNER_WORDS, whoseLines, whoseParagraphs } from './whose.ts';
 import { TOOL } from '../util/toolVersion.ts';
 import { REPORT_SCHEMA_VERSION } from './jsonReport.ts';
 import { junitSuite } from './junitSuite.ts';
@@ -32,35 +31,19 @@ export function realReportHead(report: RealCampaignReport): string[] {
 /** A finding's headline: its state, invariant and level, its cause. */
 const headline = (f: RealFinding) => `${f.known ? 'KNOWN' : f.confirmed ? f.severity.toUpperCase() : 'UNCONFIRMED'} ${f.invariant} (${f.level}) [${f.cause.variant} ${f.cause.shape}]: ${f.message}`;
 
-/** The headings of the findings that are not the target's own: listed apart, never failing the campaign. */
-const APART: Readonly<Record<Exclude<FindingOwner, 'target'>, string>> = {
-  sdk: "what the server's SDK does on its own (listed apart, not counted as the author's code):",
-  script: "what the case's own script explains (mcp-sim's program doing as written; not counted as the SDK's):",
-};
-
 /** The text report: head, each finding with its cause, minimal case, rate and replay command; the SDK's way and the script's own apart. */
 export function formatRealReport(report: RealCampaignReport, replays: RealReplays = new Map()): string {
   const lines = realReportHead(report);
   lines.push('');
   const show = (f: RealFinding) => {
-    lines.push(headline(f));
-    if (f.reason) lines.push(`  the answer said: ${reasonText(f.reason)}`);
-    if (f.explained) lines.push(`  the script explains it: ${f.explained}`);
+    lines.push(headline(f), ...whoseLines(f));
     lines.push(`  first in case ${f.firstCase}, in ${f.runs}/${report.runs} runs; ${f.known ? f.determinism : `minimal case after ${f.shrinks} shrink(s), ${f.determinism}`}:`);
     for (const line of f.steps) lines.push(`    ${line}`);
     if (f.reuse) lines.push(`  ${f.reuse.note}: found on a shared connection; the replay runs it on a fresh one`);
     const replay = replays.get(f);
     if (replay) lines.push(`  replay: ${replay.command}`);
   };
-  const own = report.findings.filter((f) => f.owner === 'target');
-  if (own.length === 0) lines.push(`no finding in ${report.runs} runs`);
-  own.forEach(show);
-  for (const owner of ['sdk', 'script'] as const) {
-    const apart = report.findings.filter((f) => f.owner === owner);
-    if (apart.length === 0) continue;
-    lines.push('', APART[owner]);
-    apart.forEach(show);
-  }
+  listByOwner(report.findings, lines, show, `no finding in ${report.runs} runs`);
   return lines.join('\n');
 }
 
@@ -71,10 +54,8 @@ export function realMarkdownReport(report: RealCampaignReport, verdict: RealVerd
     out.push('| invariant | level | cause | runs | rate | |', '|---|---|---|---|---|---|');
     for (const f of report.findings) out.push(`| \`${f.invariant}\` | ${f.level} | ${f.cause.variant} ${f.cause.shape} | ${f.runs}/${report.runs} | ${f.determinism} | ${verdict.failing.includes(f) ? 'fails' : f.known ? 'known' : ''} |`);
     for (const f of report.findings) {
-      const said = f.reason ? ['', `The answer said: ${reasonText(f.reason)}.`] : [];
-      const explained = f.explained ? ['', `The case's script explains it: ${f.explained}.`] : [];
-      const whose = f.owner === 'sdk' ? ", the server SDK's way" : f.owner === 'script' ? ", the script's own" : '';
-      out.push('', `## ${f.invariant} (${f.cause.shape}${whose})`, '', f.message, ...said, ...explained, '', ...f.steps.map((l) => `- ${l}`), '');
+      const whose = f.owner === 'target' ? '' : `, ${OWNER_WORDS[f.owner]}`;
+      out.push('', `## ${f.invariant} (${f.cause.shape}${whose})`, '', f.message, ...whoseParagraphs(f), '', ...f.steps.map((l) => `- ${l}`), '');
       const replay = replays.get(f);
       if (replay) out.push('```sh', replay.command, '```');
       out.push('```mermaid', toMermaid(f.trace), '```', '', '<details><summary>trace</summary>', '', '```', formatTrace(f.trace), '```', '', '</details>');

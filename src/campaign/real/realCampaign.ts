@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import type { AnswerReason, Finding } from '../../model/finding.ts';
-import type { CaseFinding, FindingOwner } from '../caseVerdict.ts';
+import type { Finding } from '../../model/finding.ts';
+import { whoseOf, type CaseFinding, type Whose } from '../caseVerdict.ts';
 import { realVariantOf } from '../realVariant.ts';
 import type { InvariantId } from '../../model/invariants.ts';
 import { DEFAULT_PROCESS_SHRINK_MS_MAX, DEFAULT_SHRINK_TRIES } from '../../options/defaults.ts';
@@ -43,17 +43,11 @@ export interface KnownRealCause {
 }
 
 /** One cause of one invariant the campaign saw: its minimal case, how often it showed, how often it reproduces. */
-export interface RealFinding<Case = unknown> {
+export interface RealFinding<Case = unknown> extends Whose {
   readonly invariant: InvariantId;
   readonly level: Finding['level'];
   readonly severity: Finding['severity'];
   readonly message: string;
-  /** Whose conduct it shows (`FindingOwner`): only the target's own fails a campaign; the SDK's way and the script's own are listed apart. */
-  readonly owner: FindingOwner;
-  /** What the answer said, where the finding is about an answer the server chose (`Finding.reason`). */
-  readonly reason?: AnswerReason;
-  /** `owner: 'script'`: what in the case's script explains it. */
-  readonly explained?: string;
   /** Where the case ran and the features of its minimal case: the cause that tells this finding apart. */
   readonly cause: { readonly variant: string; readonly shape: string };
   /** A known cause of the target's baseline (listed, not failing, not shrunk again). */
@@ -229,7 +223,7 @@ async function findingsByCause<Case>(
     }
     for (let n = 0; pending.length > 0 && n < CAUSES_MAX; n++) {
       const first = pending[0]!;
-      const { minimal, shrinks, witness } = settings.shrink ? await shrinkCase(target, cases[first.k]!, shows, results[first.k]!, fresh, settings, shared !== undefined) : { minimal: cases[first.k]!, shrinks: 0, witness: results[first.k]! };
+      const { minimal, shrinks, witness } = settings.shrink ? await shrinkCase(cases[first.k]!, (c: Case) => target.shrinks(c), shows, results[first.k]!, fresh, settings, shared !== undefined) : { minimal: cases[first.k]!, shrinks: 0, witness: results[first.k]! };
       const cause = { variant: realVariantOf(witness.trace), shape: target.causeOf(minimal).shape };
       const mine = n === CAUSES_MAX - 1 ? pending : pending.filter((e) => e === first || (causes[e.k]!.variant === cause.variant && covers(causes[e.k]!.shape, cause.shape)));
       pending = pending.filter((e) => !mine.includes(e));
@@ -265,9 +259,7 @@ function finding<Case>(
     level: shown.level,
     severity: shown.severity,
     message: shown.message,
-    owner: shown.owner,
-    ...(shown.reason && { reason: shown.reason }),
-    ...(shown.explained !== undefined && { explained: shown.explained }),
+    ...whoseOf(shown),
     cause,
     known,
     firstCase,
@@ -288,22 +280,22 @@ function finding<Case>(
 }
 
 /**
- * Shrinks `c` while it shows `invariant`: the target's smaller cases, simplest first, a candidate
+ * Shrinks `c` while a run of it `shows` the finding: `smaller` cases, simplest first, a candidate
  * kept when it fails in any of `shrinkTries` runs, within `SHRINK_CANDIDATES_MAX` candidates and
  * the real-time budget. With `--reuse` a finding may need what earlier cases left on a shared
  * connection: only one that fails on a fresh process is shrunk.
  */
-async function shrinkCase<Case>(
-  target: RealTarget<Case>,
+export async function shrinkCase<Case, R>(
   c: Case,
-  shows: (r: Judged) => boolean,
-  first: Judged,
-  fresh: (c: Case) => Promise<Judged>,
-  settings: RealCampaignSettings,
+  smaller: (c: Case) => Iterable<Case>,
+  shows: (r: R) => boolean,
+  first: R,
+  fresh: (c: Case) => Promise<R>,
+  settings: Pick<RealCampaignSettings, 'shrinkTries' | 'shrinkMsMax'>,
   reused: boolean,
-): Promise<{ minimal: Case; shrinks: number; witness: Judged }> {
+): Promise<{ minimal: Case; shrinks: number; witness: R }> {
   const tries = settings.shrinkTries ?? DEFAULT_SHRINK_TRIES;
-  const fails = async (candidate: Case): Promise<Judged | undefined> => {
+  const fails = async (candidate: Case): Promise<R | undefined> => {
     for (let t = 0; t < tries; t++) {
       const r = await fresh(candidate);
       if (shows(r)) return r;
@@ -322,7 +314,7 @@ async function shrinkCase<Case>(
   const until = performance.now() + (settings.shrinkMsMax ?? DEFAULT_PROCESS_SHRINK_MS_MAX);
   for (let improved = true; improved && budget > 0 && performance.now() < until; ) {
     improved = false;
-    for (const candidate of target.shrinks(minimal)) {
+    for (const candidate of smaller(minimal)) {
       if (budget-- <= 0 || performance.now() > until) break;
       const r = await fails(candidate);
       if (r) {
