@@ -66,7 +66,7 @@ interface Written {
   at: number;
 }
 
-/** Frames that end a request, or report on one: what a server frame says about the client's frames. */
+/** A frame the client read, when it is a JSON object (a line that is not JSON says nothing of what was read). */
 const frameOf = (e: TraceEvent): Record<string, JsonValue> | undefined => (e.kind === 'deliver' && isJsonObject(e.frame) ? (e.frame as Record<string, JsonValue>) : undefined);
 const isAnswer = (f: Record<string, JsonValue>) => 'result' in f || 'error' in f;
 
