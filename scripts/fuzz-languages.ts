@@ -14,7 +14,10 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fuzzProcess, type ProcessFuzzReport, type ProcessTargetSpec } from '../src/realtime/index.ts';
+import { checkTarget, type TargetCheck } from '../src/campaign/checkTarget.ts';
+import type { CommandSpec } from '../src/real/startProcess.ts';
+
+type ProcessTargetSpec = CommandSpec | { readonly url: string; readonly start?: CommandSpec };
 import { DEFAULT_PROCESS_RUNS } from '../src/options/defaults.ts';
 import { BadTargetError } from '../src/real/index.ts';
 
@@ -94,10 +97,10 @@ let failures = 0;
 const chosen = entries.filter((e) => (!names || names.includes(e.name)) && (!transport || e.transport === transport) && !(faultyOnly && e.expect.length === 0) && !(correctOnly && e.expect.length > 0));
 for (const e of chosen) {
   const runs = e.expect.length === 0 ? CLEAN_RUNS : FAULTY_RUNS;
-  let report: ProcessFuzzReport;
+  let report: TargetCheck;
   try {
     // trigger-long-running-operation takes 10 s by default: the bound must exceed it.
-    report = await fuzzProcess(e.spec, { runs, rateRuns: RATE_RUNS, ...(reuse && { reuse: true }), ...(e.name === 'server-everything' && { tools: ['echo', 'get-sum', 'trigger-long-running-operation'], hangAfterMs: 15_000 }) });
+    report = await checkTarget(e.spec, { runs, rateRuns: RATE_RUNS, ...(reuse && { reuse: true }), ...(e.name === 'server-everything' && { tools: ['echo', 'get-sum', 'trigger-long-running-operation'], hangAfterMs: 15_000 }) });
   } catch (error) {
     failures++;
     const why = error instanceof BadTargetError ? error.message : String(error);

@@ -98,6 +98,11 @@ export function replayFile(
   };
 }
 
+/** The replay file of a module's case (a user's server in process), found with the SDK copy `sdk` the module resolves. */
+export function moduleReplayFile(target: TargetSpec, invariant: InvariantId, c: SimCase, sdk: PackageId): ReplayFile<SimCase> {
+  return { schemaVersion: REPLAY_FILE_SCHEMA_VERSION, madeWith: { tool: { name: TOOL.name, version: TOOL.version }, sdk: { name: sdk.name, version: sdk.version } }, target, clock: 'virtual', invariant, case: c };
+}
+
 /** The replay file of a real-time finding's minimal case, with its rate and the bounds it was judged with. */
 export function realReplayFile(target: TargetSpec, f: { readonly invariant: InvariantId; readonly minimal: unknown; readonly rate: Rate; readonly cause: { readonly variant: string; readonly shape: string } }, bounds: RealBounds, system?: PackageId): ReplayFile<unknown> {
   return {

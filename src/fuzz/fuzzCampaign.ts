@@ -121,8 +121,11 @@ export interface FuzzPlan {
 }
 
 /** Discovers the target's tools and builds the generator of its runs. */
-export async function planFuzz(target: FuzzTarget, options: Pick<FuzzOptions, 'args' | 'callsMax'> = {}): Promise<FuzzPlan> {
-  const tools = await discoverTools(target);
+export async function planFuzz(target: FuzzTarget, options: Pick<FuzzOptions, 'args' | 'callsMax'> & { readonly tools?: readonly string[] } = {}): Promise<FuzzPlan> {
+  const listed = await discoverTools(target);
+  const named = options.tools;
+  const tools = named ? listed.filter((t) => named.includes(t.name)) : listed;
+  if (named && tools.length === 0) throw new TargetError('no-tools', `mcp-sim check ${target.label}: --tools ${named.join(',')} names no tool it lists (it lists ${listed.map((t) => t.name).join(', ')}).`);
   const { fuzzable, skipped } = planTools(tools, options.args);
   if (fuzzable.length === 0) {
     throw new TargetError('no-tools', `mcp-sim fuzz: none of the tools of ${target.label} can be fuzzed: ${skipped.map((s) => `${s.name}: ${s.reason}`).join('; ')}`);

@@ -37,6 +37,7 @@ const COMMON: readonly CheckFlag[] = [
   { name: '--junit', value: '<file>', help: 'also write the report as JUnit XML' },
   { name: '--report', value: '<file>', help: 'also write a Markdown report (renders on GitHub)' },
   { name: '--out', value: '<dir>', help: `folder for the replay files of findings (default: ${DEFAULT_REPRO_DIR})` },
+  { name: '--html', value: '<file>', help: 'also write the report as one self-contained HTML page (the trace viewer)' },
   { name: '--quiet', help: 'print only the verdict line (and errors): no progress, no report' },
 ];
 

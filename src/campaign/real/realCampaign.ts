@@ -2,10 +2,14 @@ import { performance } from 'node:perf_hooks';
 import type { Finding } from '../../model/finding.ts';
 import type { InvariantId } from '../../model/invariants.ts';
 import { DEFAULT_PROCESS_SHRINK_MS_MAX, DEFAULT_SHRINK_TRIES } from '../../options/defaults.ts';
-import type { Plan } from '../../real/plan.ts';
+import { withoutCancels, type Plan } from '../../real/plan.ts';
+import { runPlan } from '../../real/runPlan.ts';
+import type { Endpoint } from '../../real/connection.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
-import type { RealBounds, RealPreparation, RealRun, RealTarget, TargetDescription, Visibility } from '../../targets/Target.ts';
-import { covers, shapeKey } from '../cause.ts';
+import type { KnownRealCause, RealBounds, RealPreparation, RealRun, RealTarget, TargetDescription, Visibility } from '../../targets/Target.ts';
+
+export type { KnownRealCause };
+import { covers, shapeKey, shapeOfKey } from '../../workload/shape.ts';
 import { judgeReal } from './judgeReal.ts';
 import { pool } from './pool.ts';
 import { determinismOf, type Rate } from './rate.ts';
@@ -32,13 +36,6 @@ export interface RealCampaignSettings {
   readonly onProgress?: (done: number, total: number, phase: 'run' | 'shrink' | 'rate') => void;
 }
 
-/** A known cause of a real-time target's baseline: an invariant, where it ran, the features of its minimal case. */
-export interface KnownRealCause {
-  readonly invariant: InvariantId;
-  readonly variant: string;
-  /** `shapeKey` of its minimal case. */
-  readonly shape: string;
-}
 
 /** One cause of one invariant the campaign saw: its minimal case, how often it showed, how often it reproduces. */
 export interface RealFinding<Case = unknown> {
@@ -95,7 +92,7 @@ export interface RealCampaignReport<Case = unknown> {
 }
 
 /** A run of a case, judged. */
-interface Judged {
+export interface Judged {
   readonly findings: readonly Finding[];
   readonly policy: ReturnType<typeof judgeReal>['policy'];
   readonly trace: readonly TraceEvent[];
@@ -124,15 +121,8 @@ export async function realCampaign<Case>(target: RealTarget<Case>, settings: Rea
   const cases = target.cases(settings.seed, settings.runs);
   const reuse = settings.reuse === true && target.endpoint !== undefined;
   let done = 0;
-  const judge = async (c: Case, run: RealRun): Promise<Judged> => {
-    let judged = judgeReal(target.kind, run.trace, c, bounds);
-    if (judged.undecided.length > 0 && target.withoutCancels) {
-      const counter = await target.run(target.withoutCancels(c), bounds);
-      judged = judgeReal(target.kind, run.trace, c, bounds, durationsOf(counter.trace));
-    }
-    return { findings: judged.findings, policy: judged.policy, trace: judged.trace, startupMs: run.startupMs, lateFrames: run.lateFrames ?? 0 };
-  };
-  const fresh = async (c: Case): Promise<Judged> => judge(c, await target.run(c, bounds));
+  const judge = (c: Case, run: RealRun) => judgeRun(target, c, run, bounds);
+  const fresh = (c: Case) => runAndJudge(target, c, bounds);
   const shared = reuse
     ? async (batch: readonly Case[], onDone?: () => void): Promise<Judged[]> => {
         const runs = await sharedRuns(target.kind, target.endpoint!, batch as unknown as readonly Plan[], parallel, bounds, onDone);
@@ -166,6 +156,29 @@ export async function realCampaign<Case>(target: RealTarget<Case>, settings: Rea
     startupMs: Math.round(startups[Math.floor(startups.length / 2)] ?? 0),
     ...(reuse && { reuse: { note: REUSE_NOTE, connections: opened.length, lateFrames: results.reduce((n, r) => n + r.lateFrames, 0) } }),
   };
+}
+
+/** A run of `c` judged by the oracle; a result that crossed its cancel against the counterfactual run (the case without cancels). */
+async function judgeRun<Case>(target: RealTarget<Case>, c: Case, run: RealRun, bounds: RealBounds): Promise<Judged> {
+  let judged = judgeReal(target.kind, run.trace, c, bounds);
+  if (judged.undecided.length > 0 && target.withoutCancels) {
+    const counter = await target.run(target.withoutCancels(c), bounds);
+    judged = judgeReal(target.kind, run.trace, c, bounds, durationsOf(counter.trace));
+  }
+  return { findings: judged.findings, policy: judged.policy, trace: judged.trace, startupMs: run.startupMs, lateFrames: run.lateFrames ?? 0 };
+}
+
+/** One run of `c` on a fresh process or session, judged. */
+export async function runAndJudge<Case>(target: RealTarget<Case>, c: Case, bounds: RealBounds): Promise<Judged> {
+  return judgeRun(target, c, await target.run(c, bounds), bounds);
+}
+
+/**
+ * One plan on a fresh connection to `endpoint`, judged as a target of `kind` judges it (a test
+ * bed's side channel, or the wire alone): what tests and scripts run to ask one question.
+ */
+export function runPlanOn(kind: RealTarget['kind'], endpoint: Endpoint, plan: Plan, bounds: RealBounds): Promise<Judged> {
+  return runAndJudge({ kind, run: (p: Plan) => runPlan(endpoint, p, { hangAfterMs: bounds.hangAfterMs, tailMs: 2 * bounds.inFlightMs }), withoutCancels } as unknown as RealTarget<Plan>, plan, bounds);
 }
 
 /** How long each call took (by label), from `call-start` to `call-settle`: the counterfactual's durations. */
@@ -203,7 +216,7 @@ async function findingsByCause<Case>(
     }
   });
   const knownOf = (id: InvariantId, k: number) =>
-    settings.known?.find((c) => c.invariant === id && c.variant === causes[k]!.variant && covers(causes[k]!.shape, new Set(c.shape === 'plain' ? [] : c.shape.split('+'))));
+    settings.known?.find((c) => c.invariant === id && c.variant === causes[k]!.variant && covers(causes[k]!.shape, shapeOfKey(c.shape)));
   const out: RealFinding<Case>[] = [];
   let shrunk = 0;
   const total = [...byInvariant.values()].length;
