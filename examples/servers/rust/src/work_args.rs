@@ -32,6 +32,9 @@ fn default_step_ms() -> u64 {
 pub fn server_info(variant: &str) -> rmcp::model::ServerConfig {
     use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
     ServerConfig::new(ServerCapabilities::builder().enable_tools().build()).with_server_info(
-        Implementation::new(format!("rmcp-examples-{variant}"), env!("CARGO_PKG_VERSION")),
+        Implementation::new(
+            format!("rmcp-examples-{variant}"),
+            env!("CARGO_PKG_VERSION"),
+        ),
     )
 }
