@@ -174,10 +174,11 @@ impl ClientHandler for Client {
         // The SDK's own protocol version (rmcp 3.x offers its LATEST, 2026-07-28; the scripted
         // server answers 2025-11-25, the newest it scripts, and rmcp goes on with that).
         // MCP_SIM_PROTOCOL_VERSION=<v> offers another one.
-        if let Ok(v) = std::env::var("MCP_SIM_PROTOCOL_VERSION") {
-            if !v.is_empty() && v != "default" {
-                info["protocolVersion"] = json!(v);
-            }
+        if let Ok(v) = std::env::var("MCP_SIM_PROTOCOL_VERSION")
+            && !v.is_empty()
+            && v != "default"
+        {
+            info["protocolVersion"] = json!(v);
         }
         serde_json::from_value(info).unwrap_or_default()
     }
