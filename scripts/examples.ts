@@ -31,7 +31,9 @@ for (const language of languages) {
   const started = Date.now();
   const run = spawnSync('bash', [join(servers, language, 'install.sh')], { cwd: join(servers, language), env: { ...process.env, MCP_SIM_EXAMPLES_CACHE: cacheRoot }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const out = `${run.stdout ?? ''}${run.stderr ?? ''}`.trim().split('\n');
-  const line = out.at(-1) ?? '';
+  // A ready install's last line is its own on stdout; a build tool's progress (cargo's
+  // `Finished …` on stderr) would otherwise stand in for it.
+  const line = (run.status === 0 ? (run.stdout ?? '').trim().split('\n') : out).at(-1) ?? '';
   const status = run.status === 0 ? 'ready' : run.status === 3 ? 'missing toolchain' : `failed (exit ${run.status ?? run.signal})`;
   if (run.status !== 0) process.stderr.write(`${out.slice(-20).join('\n')}\n`);
   console.log(`${language}: ${status}: ${line}`);
