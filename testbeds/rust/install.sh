@@ -45,7 +45,7 @@ fi
 case "$version" in
   2.*) feature="rmcp-v2" ;;
   3.*) feature="rmcp-v3" ;;
-  *) echo "testbed sdk-rust: rmcp $version is not listed, and the interpreter has an adapter (src/sdk.rs) for rmcp 2.x and 3.x only"; exit 1 ;;
+  *) echo "testbed sdk-rust: rmcp $version: the interpreter has an adapter (src/sdk.rs) for rmcp 2.x and 3.x only; pick one of those, or write the adapter of its major version"; exit 1 ;;
 esac
 project="$cache/project"
 mkdir -p "$project" || exit 1
