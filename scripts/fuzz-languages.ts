@@ -1,6 +1,6 @@
 /**
- * `npm run fuzz:languages [-- --short] [-- --only python,go]`: fuzzes every test-bed server of
- * every language (`examples/servers/<language>/testbed.json`, installed by `npm run testbeds`)
+ * `npm run fuzz:languages [-- --short] [-- --only python,go]`: fuzzes every example server of
+ * every language (`examples/servers/<language>/servers.json`, installed by `npm run examples`)
  * as a black box, over stdio and over Streamable HTTP where the server offers it, and checks
  * `expect`: a faulty server must be flagged with each id it lists (with its minimal case and
  * rate), a correct one must stay clean over 500 runs. Also the TypeScript examples as processes
@@ -50,7 +50,7 @@ interface Entry {
   readonly expect: readonly string[];
 }
 
-interface TestbedServer {
+interface ExampleServer {
   name: string;
   stdio?: string[];
   http?: { start: string[]; url: string };
@@ -58,16 +58,17 @@ interface TestbedServer {
 }
 
 const entries: Entry[] = [];
-// `--servers DIR`: another folder of <language>/testbed.json (a test bed being written elsewhere).
+// `--servers DIR`: another folder of <language>/servers.json (example servers being written elsewhere).
 const servers = args.includes('--servers') ? resolve(args[args.indexOf('--servers') + 1]!) : join(root, 'examples', 'servers');
 for (const language of readdirSync(servers).sort()) {
-  const file = join(servers, language, 'testbed.json');
+  const file = join(servers, language, 'servers.json');
   if (!existsSync(file) || (only && !only.includes(language))) continue;
-  const bed = JSON.parse(readFileSync(file, 'utf8')) as { servers: TestbedServer[] };
-  const cache = process.env.MCP_SIM_TESTBED_CACHE ?? join(root, 'node_modules', '.cache', 'mcp-sim', 'testbeds', language);
+  const manifest = JSON.parse(readFileSync(file, 'utf8')) as { servers: ExampleServer[] };
+  // Where examples/servers/<language>/install.sh built it (`npm run examples`).
+  const cache = join(process.env.MCP_SIM_EXAMPLES_CACHE ?? join(root, 'node_modules', '.cache', 'mcp-sim', 'examples'), language);
   // `{port}` is left for mcp-sim, which picks a free loopback port per server process.
   const fill = (s: string) => s.replaceAll('{cache}', cache).replaceAll('{dir}', join(servers, language));
-  for (const s of bed.servers) {
+  for (const s of manifest.servers) {
     if (s.stdio) entries.push({ language, name: s.name, transport: 'stdio', spec: { command: s.stdio.map(fill), cwd: join(servers, language) }, expect: s.expect });
     if (s.http) entries.push({ language, name: s.name, transport: 'http', spec: { url: fill(s.http.url), start: { command: s.http.start.map(fill), cwd: join(servers, language) } }, expect: s.expect });
   }
