@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { sdkTestbedManifest, sdkTestbedReleases } from '../../src/realtime/testbed/index.ts';
+import { sdkTestbedManifest, sdkTestbedReleases } from '../../src/targets/testbed/index.ts';
 
 /**
  * The build files at the root of testbeds/go and testbeds/rust, what editors, `go build ./...` and

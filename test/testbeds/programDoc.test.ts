@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { SDK_TESTBED_LANGUAGES, sdkTestbedManifest, sdkTestbedReleases } from '../../src/realtime/testbed/index.ts';
+import { SDK_TESTBED_LANGUAGES, sdkTestbedManifest, sdkTestbedReleases } from '../../src/targets/testbed/index.ts';
 
 /**
  * testbeds/PROGRAM.md names the releases each test bed pins: its table is what every

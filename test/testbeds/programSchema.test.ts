@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ajvValidator, type ArgumentValidator } from '../../src/fuzz/ajvValidator.ts';
-import { testbedProgramArbitrary } from '../../src/realtime/testbed/testbedCases.ts';
+import { ajvValidator, type ArgumentValidator } from '../../src/workload/ajvValidator.ts';
+import { testbedProgramArbitrary } from '../../src/targets/testbed/testbedCases.ts';
 import { FIXED_PROGRAMS } from './fixedPrograms.ts';
 
 /**
