@@ -8,12 +8,19 @@ import { targetKind } from '../targets/kinds.ts';
 import { usageExit } from './usageExit.ts';
 import { REPLAY_EXIT } from './commandHelp.ts';
 import type { RealBounds } from '../targets/Target.ts';
+import type { Finding } from '../model/finding.ts';
+import type { TraceEvent } from '../sim/trace.ts';
+import { REPORT_SCHEMA_VERSION } from '../report/jsonReport.ts';
+import { TOOL } from '../util/toolVersion.ts';
+import { writeJsonReport } from './check.ts';
 
 /** What `replay FILE` takes for a case on another clock than the SDK's in process. */
 export interface ReplayTargetFlags {
   readonly rateRuns?: unknown;
   readonly hangAfter?: unknown;
   readonly expect?: unknown;
+  /** A real-time case: also write the replay as JSON (its rate, the trace of its first failing run). */
+  readonly json?: unknown;
 }
 
 /**
@@ -54,19 +61,36 @@ async function replayReal(file: LoadedReplayFile, invariant: string | undefined,
   for (const line of target.describeCase(file.case)) console.log(`  ${line}`);
   if (file.rate) console.log(`  (when found: reproduced ${file.rate.hits}/${file.rate.runs})`);
   let hits = 0;
-  let shown = false;
+  let first: { readonly finding: Finding; readonly trace: readonly TraceEvent[] } | undefined;
   for (let k = 0; k < runs; k++) {
     const r = await runAndJudge(target, file.case, bounds);
     const f = invariant === undefined ? r.findings[0] : r.findings.find((x) => x.invariant === invariant);
     if (!f) continue;
     hits++;
-    if (!shown) {
-      shown = true;
+    if (!first) {
+      first = { finding: f, trace: r.trace };
       console.log(formatTrace(r.trace));
       console.log(`${f.invariant}: ${f.message}`);
     }
   }
   const rate = determinismOf(hits, runs);
+  if (typeof flags.json === 'string') {
+    // The replay as a report (schemas/report.schema.json, kind replay on the real clock): the trace viewer draws its first failing run.
+    const document = {
+      schemaVersion: REPORT_SCHEMA_VERSION,
+      kind: 'replay',
+      clock: 'real',
+      tool: TOOL,
+      target: target.describe(),
+      case: file.case,
+      steps: target.describeCase(file.case),
+      bounds,
+      rate: { hits, runs },
+      determinism: rate,
+      findings: first ? [{ invariant: first.finding.invariant, level: first.finding.level, message: first.finding.message, determinism: rate, trace: first.trace }] : [],
+    };
+    writeJsonReport(flags.json, document);
+  }
   if (invariant === undefined) {
     console.log(hits > 0 ? `findings in ${rate}` : `no finding in ${runs} runs`);
     return REPLAY_EXIT.pass;
