@@ -1,11 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * The tests that need the test beds of other languages built (`npm run testbeds`,
- * `npm run testbeds:sdk`): they run in `npm run test:testbeds` (vitest.testbeds.config.ts),
- * which .ci/run calls after building them, so `npm test` needs nothing but Node.
+ * The tests that need the example servers and SDK test beds of other languages built
+ * (`npm run examples`, `npm run testbeds:sdk`): they run in `npm run test:testbeds`
+ * (vitest.testbeds.config.ts), which .ci/run calls after building them, so `npm test` needs
+ * nothing but Node.
  */
-export const TESTBED_TESTS = ['test/docs/testbedCommands.test.ts', 'test/testbeds/sameProgram.test.ts', 'test/testbeds/*Releases.test.ts', 'test/testbeds/sdksDocsReplays.test.ts', 'test/testbeds/checkTarget.test.ts', 'test/testbeds/clients.test.ts', 'test/testbeds/behaviours.test.ts', 'examples/servers/java/javaTestbed.test.ts'];
+export const TESTBED_TESTS = ['test/docs/exampleCommands.test.ts', 'test/testbeds/sameProgram.test.ts', 'test/testbeds/*Releases.test.ts', 'test/testbeds/sdksDocsReplays.test.ts', 'test/testbeds/checkTarget.test.ts', 'test/testbeds/clients.test.ts', 'test/testbeds/behaviours.test.ts', 'examples/servers/java/javaExamples.test.ts'];
 
 export default defineConfig({
   test: {

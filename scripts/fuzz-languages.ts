@@ -1,6 +1,6 @@
 /**
- * `npm run fuzz:languages [-- --short] [-- --only python,go]`: fuzzes every test-bed server of
- * every language (`examples/servers/<language>/testbed.json`, installed by `npm run testbeds`)
+ * `npm run fuzz:languages [-- --short] [-- --only python,go]`: fuzzes every example server of
+ * every language (`examples/servers/<language>/servers.json`, installed by `npm run examples`)
  * as a black box, over stdio and over Streamable HTTP where the server offers it, and checks
  * `expect`: a faulty server must be flagged with each id it lists (with its minimal case and
  * rate), a correct one must stay clean over 500 runs. Also the TypeScript examples as processes
@@ -14,7 +14,10 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fuzzProcess, type ProcessFuzzReport, type ProcessTargetSpec } from '../src/realtime/index.ts';
+import { checkTarget, type TargetCheck } from '../src/campaign/checkTarget.ts';
+import type { CommandSpec } from '../src/real/startProcess.ts';
+
+type ProcessTargetSpec = CommandSpec | { readonly url: string; readonly start?: CommandSpec };
 import { DEFAULT_PROCESS_RUNS } from '../src/options/defaults.ts';
 import { BadTargetError } from '../src/real/index.ts';
 
@@ -47,7 +50,7 @@ interface Entry {
   readonly expect: readonly string[];
 }
 
-interface TestbedServer {
+interface ExampleServer {
   name: string;
   stdio?: string[];
   http?: { start: string[]; url: string };
@@ -55,16 +58,17 @@ interface TestbedServer {
 }
 
 const entries: Entry[] = [];
-// `--servers DIR`: another folder of <language>/testbed.json (a test bed being written elsewhere).
+// `--servers DIR`: another folder of <language>/servers.json (example servers being written elsewhere).
 const servers = args.includes('--servers') ? resolve(args[args.indexOf('--servers') + 1]!) : join(root, 'examples', 'servers');
 for (const language of readdirSync(servers).sort()) {
-  const file = join(servers, language, 'testbed.json');
+  const file = join(servers, language, 'servers.json');
   if (!existsSync(file) || (only && !only.includes(language))) continue;
-  const bed = JSON.parse(readFileSync(file, 'utf8')) as { servers: TestbedServer[] };
-  const cache = process.env.MCP_SIM_TESTBED_CACHE ?? join(root, 'node_modules', '.cache', 'mcp-sim', 'testbeds', language);
+  const manifest = JSON.parse(readFileSync(file, 'utf8')) as { servers: ExampleServer[] };
+  // Where examples/servers/<language>/install.sh built it (`npm run examples`).
+  const cache = join(process.env.MCP_SIM_EXAMPLES_CACHE ?? join(root, 'node_modules', '.cache', 'mcp-sim', 'examples'), language);
   // `{port}` is left for mcp-sim, which picks a free loopback port per server process.
   const fill = (s: string) => s.replaceAll('{cache}', cache).replaceAll('{dir}', join(servers, language));
-  for (const s of bed.servers) {
+  for (const s of manifest.servers) {
     if (s.stdio) entries.push({ language, name: s.name, transport: 'stdio', spec: { command: s.stdio.map(fill), cwd: join(servers, language) }, expect: s.expect });
     if (s.http) entries.push({ language, name: s.name, transport: 'http', spec: { url: fill(s.http.url), start: { command: s.http.start.map(fill), cwd: join(servers, language) } }, expect: s.expect });
   }
@@ -94,10 +98,10 @@ let failures = 0;
 const chosen = entries.filter((e) => (!names || names.includes(e.name)) && (!transport || e.transport === transport) && !(faultyOnly && e.expect.length === 0) && !(correctOnly && e.expect.length > 0));
 for (const e of chosen) {
   const runs = e.expect.length === 0 ? CLEAN_RUNS : FAULTY_RUNS;
-  let report: ProcessFuzzReport;
+  let report: TargetCheck;
   try {
     // trigger-long-running-operation takes 10 s by default: the bound must exceed it.
-    report = await fuzzProcess(e.spec, { runs, rateRuns: RATE_RUNS, ...(reuse && { reuse: true }), ...(e.name === 'server-everything' && { tools: ['echo', 'get-sum', 'trigger-long-running-operation'], hangAfterMs: 15_000 }) });
+    report = await checkTarget(e.spec, { runs, rateRuns: RATE_RUNS, ...(reuse && { reuse: true }), ...(e.name === 'server-everything' && { tools: ['echo', 'get-sum', 'trigger-long-running-operation'], hangAfterMs: 15_000 }) });
   } catch (error) {
     failures++;
     const why = error instanceof BadTargetError ? error.message : String(error);

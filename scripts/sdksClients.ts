@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { clientBaselinePath, scenarioLine, testbedClient } from '../src/cli/checkClient.ts';
 import { writeJsonAtomic } from '../src/util/atomicWrite.ts';
-import { resolveTestbed } from '../src/cli/checkTarget.ts';
+import { resolveTestbed } from '../src/targets/testbed/resolve.ts';
 import { checkClient, type ClientScenarioResult } from '../src/targets/client/checkClient.ts';
 import { CLIENT_SCENARIOS } from '../src/targets/client/clientScenarios.ts';
 import { CLIENT_INVARIANTS, type ClientInvariantId } from '../src/targets/client/judgeClient.ts';

@@ -12,11 +12,15 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { writeTestbedReplay, resolveTestbed } from '../src/cli/checkTarget.ts';
+import { realCampaign, type RealCampaignReport, type RealFinding } from '../src/campaign/real/realCampaign.ts';
+import { realReplayFile } from '../src/campaign/replayFile.ts';
 import { invariant, type InvariantId } from '../src/model/invariants.ts';
-import { DEFAULT_CAMPAIGN_SEED } from '../src/options/defaults.ts';
-import { describePlan } from '../src/realtime/index.ts';
-import { checkTestbed, SDK_TESTBED_LANGUAGES, sdkTestbedManifest, sdkTestbedReleases, type SdkTestbedLanguage, type SdkTestbedTransport, type TestbedReport } from '../src/targets/testbed/index.ts';
+import { DEFAULT_CAMPAIGN_SEED, DEFAULT_HANG_AFTER_MS, DEFAULT_IN_FLIGHT_MS, DEFAULT_PROCESS_GRACE_MS } from '../src/options/defaults.ts';
+import { openTestbed } from '../src/targets/testbed/open.ts';
+import { testbedKind } from '../src/targets/testbed/kind.ts';
+import { SDK_TESTBED_LANGUAGES, sdkTestbedManifest, sdkTestbedReleases, type SdkTestbedLanguage, type SdkTestbedTransport } from '../src/targets/testbed/index.ts';
+import { resolveTestbed } from '../src/targets/testbed/resolve.ts';
+import { writeJsonAtomic } from '../src/util/atomicWrite.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
@@ -32,8 +36,14 @@ const END = '<!-- sdks:docs end -->';
 
 interface Column {
   readonly label: string;
-  readonly report: TestbedReport;
+  readonly language: SdkTestbedLanguage;
+  readonly version: string;
+  readonly transport: SdkTestbedTransport;
+  readonly sdk: string;
+  readonly report: RealCampaignReport;
 }
+
+const bounds = { hangAfterMs: DEFAULT_HANG_AFTER_MS, inFlightMs: DEFAULT_IN_FLIGHT_MS, graceMs: DEFAULT_PROCESS_GRACE_MS };
 
 const started = performance.now();
 const loadBefore = loadavg()[0]!;
@@ -53,10 +63,11 @@ for (const language of languages) {
     const transports: SdkTestbedTransport[] = ['stdio', ...(bed.modes.includes('stateful-sse') ? (['http-stateful-sse'] as const) : [])];
     for (const transport of transports) {
       const t0 = performance.now();
-      const report = await checkTestbed(bed, { transport, runs, seed, rateRuns, parallel: availableParallelism(), shrinkMsMax: 15_000 });
+      const target = await openTestbed({ kind: 'testbed', language, release: version, ...(transport !== 'stdio' && { transport }) }, { graceMs: bounds.graceMs }, testbedKind.argumentOf);
+      const report = await realCampaign(target, { seed, runs, rateRuns, parallel: availableParallelism(), bounds, shrink: true, shrinkMsMax: 15_000 });
       const label = `${language} ${version} ${transport}`;
       console.error(`sdks:docs: ${label}: ${report.findings.filter((f) => f.confirmed).map((f) => `${f.invariant} ${f.rate.hits}/${f.rate.runs}`).join(', ') || 'no confirmed finding'} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
-      columns.push({ label, report });
+      columns.push({ label, language, version, transport, sdk: bed.manifest.sdk.name, report });
     }
   }
 }
@@ -67,7 +78,8 @@ lines.push(`One \`npm run sdks:docs\` run on ${new Date().toISOString().slice(0,
 lines.push('', '| SDK release, transport | runs/s | start-up (median) | confirmed findings |', '|---|---|---|---|');
 for (const c of columns) lines.push(`| ${c.label} | ${c.report.runsPerSecond} | ${c.report.startupMs} ms | ${c.report.findings.filter((f) => f.confirmed).length} |`);
 
-const caseLink = (c: Column, id: InvariantId) => relative(join(root, 'docs'), join(casesDir, `testbed-${c.report.testbed.language}-${c.report.testbed.version}-${c.report.transport}-${id}.json`));
+const caseFile = (c: Column, id: InvariantId) => join(casesDir, `testbed-${c.language}-${c.version}-${c.transport}-${id}.json`);
+const caseLink = (c: Column, id: InvariantId) => relative(join(root, 'docs'), caseFile(c, id));
 const ids = [...new Set(columns.flatMap((c) => c.report.findings.filter((f) => f.confirmed).map((f) => f.invariant)))].sort();
 lines.push('', `| invariant | ${columns.map((c) => c.label).join(' | ')} |`, `|---|${columns.map(() => '---').join('|')}|`);
 for (const id of ids) {
@@ -82,11 +94,13 @@ if (ids.length === 0) lines.push(`| (none) | ${columns.map(() => '–').join(' |
 lines.push('', '### Each finding, as a report to send upstream', '');
 for (const c of columns) {
   for (const f of c.report.findings.filter((x) => x.confirmed)) {
-    const { command } = writeTestbedReplay(c.report, f, relative(root, casesDir));
+    const file = caseFile(c, f.invariant);
+    writeJsonAtomic(file, realReplayFile(c.report.target.spec, f as RealFinding, c.report.bounds, c.report.target.system), { mkdir: true });
+    const command = `npx mcp-sim replay ${relative(root, file)}`;
     const rule = invariant(f.invariant);
-    lines.push(`**${c.report.testbed.sdk} ${c.report.testbed.version}, ${c.report.transport}: \`${f.invariant}\`** (${rule.level}, [spec: ${rule.section}](https://modelcontextprotocol.io/specification/2025-11-25/${rule.section})): ${rule.property}.`, '');
+    lines.push(`**${c.sdk} ${c.version}, ${c.transport}: \`${f.invariant}\`** (${rule.level}, [spec: ${rule.section}](https://modelcontextprotocol.io/specification/2025-11-25/${rule.section})): ${rule.property}.`, '');
     lines.push(`- What: ${f.message.replaceAll('|', '\\|')}`);
-    lines.push(`- Minimal case (${f.determinism}): ${describePlan(f.minimal).join('; ')}`);
+    lines.push(`- Minimal case (${f.determinism}): ${f.steps.join('; ')}`);
     const frames = f.trace
       .flatMap((e) => (e.kind === 'send' ? [`→ ${JSON.stringify(e.frame)}`] : e.kind === 'deliver' ? [`← ${JSON.stringify(e.frame)}`] : []))
       .filter((l) => !/"method":"(initialize|notifications\/initialized|tools\/list)"|"protocolVersion"|"tools":\[/.test(l))

@@ -81,13 +81,18 @@ export { explore, explorePresets, explorePreset, type ExploreOptions, type Explo
 export { fuzzServer, formatFuzzReport, TargetError, SERVER_CONDUCT } from './fuzz/index.ts';
 export type { FuzzServerOptions, FuzzReport, FuzzFinding, FuzzCounterexample, ServerFactory, FactoryContext } from './fuzz/index.ts';
 
-// Black box, real time (issue 21): a server in any language, as a process (stdio) or a URL (Streamable HTTP).
-export { fuzzProcess, formatProcessReport, processMarkdownReport, processJunitReport, describePlan, runPlan, runCase } from './realtime/index.ts';
-export type { FuzzProcessOptions, ProcessFuzzReport, ProcessFinding, ProcessTargetSpec, Plan, PlannedCall, Anchor, RealtimeRun } from './realtime/index.ts';
+// Any target on the real clock (a server in any language as a process or a URL, an SDK's test bed): `check TARGET` as a function.
+export { checkTarget, fuzzProcess, type TargetCheck, type TargetCheckOptions } from './campaign/checkTarget.ts';
+export { formatRealReport, realMarkdownReport, realJunitReport, realJsonReport } from './report/realReport.ts';
+export type { RealCampaignReport, RealFinding } from './campaign/real/realCampaign.ts';
+export { describePlan, type Plan, type PlannedCall, type Anchor } from './real/plan.ts';
+export { runPlan, type RealtimeRun } from './real/runPlan.ts';
 export { BadTargetError } from './real/index.ts';
 export { stdioEndpoint, httpEndpoint } from './targets/index.ts';
 export type { CommandSpec, Endpoint, TargetConnection } from './real/index.ts';
 export type { UrlSpec } from './targets/index.ts';
+export { parseTarget } from './targets/kinds.ts';
+export { TargetArgumentError, type TargetSpec, type TargetKind, type TargetDescription } from './targets/Target.ts';
 // The one oracle on a black-box run: the run as the model sees it, judged on a real clock.
 export { judgeObserved, observedTrace, REAL_CLIENT_FACTS, type ObservedVerdict, type ObserveOptions, type ObservedRun } from './model/index.ts';
 export { JUDGED_ON_A_REAL_CLOCK, VIRTUAL_CLOCK, type Clock, type RealClock } from './model/index.ts';

@@ -39,10 +39,7 @@ export function shapeOf(c: SimCase): Set<string> {
   return f;
 }
 
-export const shapeKey = (shape: ReadonlySet<string>) => [...shape].sort().join('+') || 'plain';
-
-/** True when `shape` has every feature of `minimal`: the case may be that cause again. */
-export const covers = (shape: ReadonlySet<string>, minimal: ReadonlySet<string>) => [...minimal].every((x) => shape.has(x));
+export { covers, shapeKey } from '../workload/shape.ts';
 /**
  * Where a finding was seen: `memory`, or `http/<stateful|stateless>/<json|sse>`. A bug of one
  * transport mode is its own baseline entry, with its own minimal case.

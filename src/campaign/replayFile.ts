@@ -98,6 +98,11 @@ export function replayFile(
   };
 }
 
+/** The replay file of a module's case (a user's server in process), found with the SDK copy `sdk` the module resolves. */
+export function moduleReplayFile(target: TargetSpec, invariant: InvariantId, c: SimCase, sdk: PackageId): ReplayFile<SimCase> {
+  return { schemaVersion: REPLAY_FILE_SCHEMA_VERSION, madeWith: { tool: { name: TOOL.name, version: TOOL.version }, sdk: { name: sdk.name, version: sdk.version } }, target, clock: 'virtual', invariant, case: c };
+}
+
 /** The replay file of a real-time finding's minimal case, with its rate and the bounds it was judged with. */
 export function realReplayFile(target: TargetSpec, f: { readonly invariant: InvariantId; readonly minimal: unknown; readonly rate: Rate; readonly cause: { readonly variant: string; readonly shape: string } }, bounds: RealBounds, system?: PackageId): ReplayFile<unknown> {
   return {
@@ -153,6 +158,14 @@ export function readReplayFile(path: string): LoadedReplayFile {
     const t = parsed as unknown as { language: string; version: string; transport: string; plan: Plan; bounds: RealBounds; rate: Rate };
     return { ...head, target: { kind: 'testbed', language: t.language, release: t.version, ...(t.transport !== 'stdio' && { transport: t.transport }) }, clock: 'real', case: t.plan, bounds: t.bounds, rate: t.rate, legacy: true };
   }
+  if (parsed.schemaVersion !== undefined && parsed.schemaVersion !== 1 && parsed.schemaVersion !== REPLAY_FILE_SCHEMA_VERSION) {
+    const tool = parsed.madeWith?.tool;
+    const writer = isId(tool) && tool.version !== TOOL.version ? `${tool.name}@${tool.version}, which wrote it` : 'the mcp-sim that wrote it';
+    throw new Error(
+      `replay refused: ${path} has schemaVersion ${JSON.stringify(parsed.schemaVersion)}, but ${TOOL.name}@${TOOL.version} reads schemaVersion 1 and ${REPLAY_FILE_SCHEMA_VERSION} only. ` +
+        `Fix: replay it with ${writer}, or run mcp-sim check again with this version for a new file.`,
+    );
+  }
   if (parsed.schemaVersion === REPLAY_FILE_SCHEMA_VERSION) {
     const file = parsed as unknown as ReplayFile<unknown>;
     if (!isId(file.madeWith?.tool) || typeof file.target !== 'object' || file.target === null || file.case === undefined) {
@@ -166,14 +179,6 @@ export function readReplayFile(path: string): LoadedReplayFile {
     throw new Error(`replay: ${path} has no "target" and "case" (nor a "scenario" and "tape"); it should be a file written by mcp-sim check`);
   }
   const legacy = parsed.schemaVersion === undefined;
-  if (!legacy && parsed.schemaVersion !== 1) {
-    const tool = parsed.madeWith?.tool;
-    const writer = isId(tool) && tool.version !== TOOL.version ? `${tool.name}@${tool.version}, which wrote it` : 'the mcp-sim that wrote it';
-    throw new Error(
-      `replay refused: ${path} has schemaVersion ${JSON.stringify(parsed.schemaVersion)}, but ${TOOL.name}@${TOOL.version} reads schemaVersion 1 and ${REPLAY_FILE_SCHEMA_VERSION}. ` +
-        `Fix: replay it with ${writer}, or run mcp-sim check again with this version for a new file.`,
-    );
-  }
   if (!legacy && (!isId(parsed.madeWith?.tool) || !isId(parsed.madeWith?.sdk))) {
     throw new Error(`replay: ${path} has schemaVersion 1 but no "madeWith": { tool: { name, version }, sdk: { name, version } }; it should be a file written by mcp-sim check`);
   }

@@ -55,6 +55,14 @@ export interface CasesJob extends CaseRange {
 export interface ShrinkSettings {
   readonly workload: ResolvedWorkload;
   readonly shrinkTimeMsMax: number;
+  /** The cases' arbitrary, when not the workload's (`CaseSource.arbitrary`). */
+  readonly arbitrary?: fc.Arbitrary<SimCase>;
+  /**
+   * A deterministic budget: scheduler steps all of one shrink's runs may take. With it, the time
+   * limit is a backstop checked between runs (never racing one), and a candidate the simulator
+   * refuses does not fire. Without it, fast-check's time limit bounds the shrink.
+   */
+  readonly shrinkStepsMax?: number;
   /** With `ShrinkTask.fresh`: the causes a shrunk case must stay clear of. */
   readonly known?: KnownCauses;
 }
@@ -70,9 +78,24 @@ export interface ShrinkTask {
   readonly fresh?: boolean;
 }
 
+/**
+ * Where a campaign's cases come from, when not from its workload (`caseAt`): a server module's
+ * tools, say. Case `index` of `seed` is `at(seed, index)`, drawn from `arbitrary` with
+ * `caseSeed(seed, index)`, so that shrinking re-finds it. In this thread only (worker threads draw
+ * from the workload).
+ */
+export interface CaseSource {
+  at(seed: number, index: number): SimCase;
+  readonly arbitrary: fc.Arbitrary<SimCase>;
+}
+
 /** What a campaign calls back: the runner that judges each case and a progress display. */
 export interface CampaignHooks {
   readonly runner: CheckedRunner;
+  /** The cases, when not the workload's. @default `caseAt` of the options' workload */
+  readonly cases?: CaseSource;
+  /** Which findings to shrink (the rest are reported with their first case). @default every one */
+  readonly shrinks?: (f: FindingSummary) => boolean;
   /** Called as runs and shrinks finish; while running, `found` is the number of invariants broken so far. */
   readonly onProgress?: (done: number, total: number, phase: 'run' | 'shrink', found?: number) => void;
   /** Aborting it (Ctrl-C) stops the runs after the current one and skips or cuts shrinking. */
@@ -91,6 +114,10 @@ export interface CampaignHooks {
   readonly shrinkMemo?: ShrinkMemo;
   /** Where to keep every shrink this campaign does (`check --record-shrinks`); the memo is not read then. */
   readonly recordShrinks?: ShrinkMemo;
+  /** A deterministic shrink budget in scheduler steps (`ShrinkSettings.shrinkStepsMax`). @default none: the time limit */
+  readonly shrinkStepsMax?: number;
+  /** Called once the runs are done, before any shrink (what `shrinks` decides may need it). */
+  readonly beforeShrinking?: () => Promise<void>;
   /** How many of the counterexamples came from `shrinkMemo`, of how many, once shrinking is done. */
   readonly onShrinksKept?: (kept: number, total: number) => void;
 }
@@ -106,6 +133,8 @@ export interface Counterexample {
   readonly shrinks: number;
   /** Single removals and simplifications the greedy pass applied after fast-check's shrinking. */
   readonly removals: number;
+  /** With a step budget: shrinking stopped at it (`steps`) or at the time backstop (`time`) before it was done. */
+  readonly cutShort?: 'steps' | 'time';
 }
 
 export interface FindingSummary {
@@ -337,19 +366,20 @@ export async function runCases(
   job: CasesJob,
   runner: CheckedRunner,
   control: { readonly shouldStop?: () => boolean; readonly onRun?: (done: number, found: number) => void } = {},
+  cases?: CaseSource,
 ): Promise<CampaignTally> {
   const tally = emptyTally(job.from);
   for (let index = job.from; index < job.to; index++) {
     if (control.shouldStop?.()) break;
-    addRecord(tally, await runCase(index, job, runner));
+    addRecord(tally, await runCase(index, job, runner, cases));
     control.onRun?.(index + 1 - job.from, tally.found.size);
   }
   return tally;
 }
 
 /** Case `index` of the campaign, run (twice with self-check) and recorded. */
-export async function runCase(index: number, job: Omit<CasesJob, 'from' | 'to'>, runner: CheckedRunner): Promise<RunRecord> {
-  const simCase = caseAt(job.seed, index, job.workload);
+export async function runCase(index: number, job: Omit<CasesJob, 'from' | 'to'>, runner: CheckedRunner, cases?: CaseSource): Promise<RunRecord> {
+  const simCase = cases ? cases.at(job.seed, index) : caseAt(job.seed, index, job.workload);
   const checked = await runner(simCase.scenario, { tape: simCase.tape, seed: simCase.seed, coverage: true });
   const again = job.selfCheck ? await runner(simCase.scenario, { tape: simCase.tape, seed: simCase.seed }) : undefined;
   const known = job.known ?? NO_KNOWN_CAUSES;
@@ -440,11 +470,12 @@ export async function runCampaign(options: ResolvedCampaignOptions, hooks: Campa
     stopped ??= hooks.signal?.aborted ? 'interrupted' : deadline !== undefined && realGlobals.Date.now() >= deadline ? 'time-limit' : undefined;
     return stopped !== undefined;
   };
-  const executor = options.workers > 1 ? hooks.executor : undefined;
+  // Worker threads draw from the workload: a campaign with cases of its own runs them here.
+  const executor = options.workers > 1 && !hooks.cases ? hooks.executor : undefined;
   const known = hooks.known ?? NO_KNOWN_CAUSES;
   const job: CasesJob = { seed, workload, selfCheck: options.selfCheck, known, ...range };
   const onRun = (done: number, found: number) => hooks.onProgress?.(done, total, 'run', found);
-  const tally = executor ? await executor.runCases(job, { shouldStop, onPrefix: onRun }) : await runCases(job, hooks.runner, { shouldStop, onRun });
+  const tally = executor ? await executor.runCases(job, { shouldStop, onPrefix: onRun }) : await runCases(job, hooks.runner, { shouldStop, onRun }, hooks.cases);
   // A stop asked for after the last run changes nothing.
   if (tally.to === range.to && stopped === 'time-limit') stopped = undefined;
   const runWallMs = realGlobals.Date.now() - started;
@@ -452,6 +483,7 @@ export async function runCampaign(options: ResolvedCampaignOptions, hooks: Campa
   const context = { seed, workload, planned: options.runs, selfCheck: options.selfCheck, shrink: options.shrink, ...(shard && { shard }), runWallMs, known };
   const unshrunk = summarize(tally, { ...context, wallMs: runWallMs });
   // Interrupted during the runs: report what was found, unshrunk. Interrupted while shrinking: cut it short.
+  if (options.shrink && stopped !== 'interrupted') await hooks.beforeShrinking?.();
   const findings =
     options.shrink && stopped !== 'interrupted'
       ? await shrinkAll(unshrunk.findings, options, hooks, executor, () => {
@@ -471,8 +503,15 @@ async function shrinkAll(
   executor: CaseExecutor | undefined,
   cut: () => boolean,
 ): Promise<FindingSummary[]> {
-  const tasks: ShrinkTask[] = findings.map((f) => ({ invariant: f.invariant, fcSeed: caseSeed(options.seed, shrunkFrom(f)), ...(f.fresh && { fresh: true }) }));
-  const settings: ShrinkSettings = { workload: options.workload, shrinkTimeMsMax: options.shrinkTimeMsMax, ...(hooks.known && { known: hooks.known }) };
+  const shrinking = hooks.shrinks ? findings.filter(hooks.shrinks) : findings;
+  const tasks: ShrinkTask[] = shrinking.map((f) => ({ invariant: f.invariant, fcSeed: caseSeed(options.seed, shrunkFrom(f)), ...(f.fresh && { fresh: true }) }));
+  const settings: ShrinkSettings = {
+    workload: options.workload,
+    shrinkTimeMsMax: options.shrinkTimeMsMax,
+    ...(hooks.known && { known: hooks.known }),
+    ...(hooks.cases && { arbitrary: hooks.cases.arbitrary }),
+    ...(hooks.shrinkStepsMax !== undefined && { shrinkStepsMax: hooks.shrinkStepsMax }),
+  };
   const workload = workloadKey(options.workload);
   const keyOf = (task: ShrinkTask) => shrinkTaskKey(task, workload, hooks.known);
   // Kept shrinks first (one run each); only the tasks without one are shrunk.
@@ -499,8 +538,9 @@ async function shrinkAll(
   hooks.onShrinksKept?.(tasks.length - todo.length, tasks.length);
   let next = 0;
   const counterexamples = kept.map((k) => k ?? shrunk[next++]);
-  return findings.map((f, i) => {
-    const counterexample = counterexamples[i];
+  return findings.map((f) => {
+    const i = shrinking.indexOf(f);
+    const counterexample = i < 0 ? undefined : counterexamples[i];
     return counterexample ? { ...f, counterexample } : f;
   });
 }
@@ -532,10 +572,29 @@ export async function shrinkCounterexample(
 ): Promise<Counterexample | undefined> {
   const { invariant, fcSeed } = task;
   const known = task.fresh ? (options.known ?? NO_KNOWN_CAUSES) : undefined;
-  const judge = async (c: SimCase) => (await options.runner(c.scenario, { tape: c.tape, seed: c.seed })).findings;
+  const budget = options.shrinkStepsMax === undefined ? undefined : { max: options.shrinkStepsMax, steps: 0, deadline: realGlobals.Date.now() + options.shrinkTimeMsMax };
+  let cutShort: 'steps' | 'time' | undefined;
+  const judge = async (c: SimCase) => {
+    if (!budget) return (await options.runner(c.scenario, { tape: c.tape, seed: c.seed })).findings;
+    try {
+      const run = await options.runner(c.scenario, { tape: c.tape, seed: c.seed });
+      budget.steps += run.result.steps;
+      return run.findings;
+    } catch {
+      // A candidate the simulator refuses (an abort left without its call) does not fire.
+      return [];
+    }
+  };
+  const spent = () => {
+    if (!budget) return false;
+    if (budget.steps >= budget.max) cutShort ??= 'steps';
+    else if (realGlobals.Date.now() > budget.deadline) cutShort ??= 'time';
+    return cutShort !== undefined;
+  };
   const firesNow = async (c: SimCase) =>
     !options.cut?.() &&
-    (await (options.judged ? options.judged.findings(c, () => judge(c)) : judge(c))).some((f) => countsAs(f, invariant) && !(known && isKnown(known, c, f)));
+    !spent() &&
+    (await (options.judged && !budget ? options.judged.findings(c, () => judge(c)) : judge(c))).some((f) => countsAs(f, invariant) && !(known && isKnown(known, c, f)));
   // fast-check's time limit returns from `check` without waiting for the run it interrupted, and
   // runs replace the process's globals, so the next run (minimize's, the next shrink's) waits for it.
   let inFlight: Promise<unknown> = Promise.resolve();
@@ -545,8 +604,8 @@ export async function shrinkCounterexample(
     return run;
   };
   const details = await fc.check(
-    fc.asyncProperty(simCaseArbitrary(options.workload), async (c) => !(await fires(c))),
-    { seed: fcSeed, numRuns: 1, interruptAfterTimeLimit: options.shrinkTimeMsMax, markInterruptAsFailure: false },
+    fc.asyncProperty(options.arbitrary ?? simCaseArbitrary(options.workload), async (c) => !(await fires(c))),
+    budget ? { seed: fcSeed, numRuns: 1 } : { seed: fcSeed, numRuns: 1, interruptAfterTimeLimit: options.shrinkTimeMsMax, markInterruptAsFailure: false },
   );
   await inFlight;
   if (!details.failed || !details.counterexample) return undefined;
@@ -560,5 +619,6 @@ export async function shrinkCounterexample(
     fcSeed,
     fcPath: details.counterexamplePath ?? '',
     shrinks: details.numShrinks,
+    ...(cutShort && { cutShort }),
   };
 }

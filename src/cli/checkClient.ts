@@ -9,7 +9,10 @@ import type { ClientTransport } from '../targets/client/runClientScenario.ts';
 import type { SdkTestbed, SdkTestbedClient } from '../targets/testbed/index.ts';
 import { writeFileAtomic, writeJsonAtomic } from '../util/atomicWrite.ts';
 import { TOOL, type PackageId } from '../util/toolVersion.ts';
-import { BadInput, badInputExit, languageOf, resolveTestbed } from './checkTarget.ts';
+import { usageExit } from './usageExit.ts';
+import { resolveTestbed } from '../targets/testbed/resolve.ts';
+import { languageOf as testbedLanguage } from '../targets/testbed/languages.ts';
+import { TargetArgumentError } from '../targets/Target.ts';
 import { JSON_TO_STDOUT } from './commandHelp.ts';
 
 /** The flags of `check --target L --client`. */
@@ -66,7 +69,7 @@ export function loadClientBaseline(language: string, version: string): ClientBas
 
 /** The test-bed client of an installed release, or bad input saying why there is none. */
 export function testbedClient(testbed: SdkTestbed): SdkTestbedClient {
-  if ('missing' in testbed.client) throw new BadInput(`mcp-sim check --target ${testbed.language} --client: ${testbed.client.missing}.`);
+  if ('missing' in testbed.client) throw new TargetArgumentError(`mcp-sim check --target ${testbed.language} --client: ${testbed.client.missing}.`);
   return testbed.client;
 }
 
@@ -74,14 +77,14 @@ function scenariosOf(list: string | undefined): readonly ClientScenario[] {
   if (list === undefined) return CLIENT_SCENARIOS;
   const names = list.split(',').map((n) => n.trim());
   const unknown = names.find((n) => !CLIENT_SCENARIOS.some((s) => s.name === n));
-  if (unknown !== undefined) throw new BadInput(`mcp-sim check --client: unknown scenario ${JSON.stringify(unknown)}: one of ${CLIENT_SCENARIOS.map((s) => s.name).join(', ')}.`);
+  if (unknown !== undefined) throw new TargetArgumentError(`mcp-sim check --client: unknown scenario ${JSON.stringify(unknown)}: one of ${CLIENT_SCENARIOS.map((s) => s.name).join(', ')}.`);
   return CLIENT_SCENARIOS.filter((s) => names.includes(s.name));
 }
 
 function transportsOf(name: string | undefined, client: SdkTestbedClient): readonly ClientTransport[] {
   if (name === undefined) return client.transports;
-  if (name !== 'stdio' && name !== 'http') throw new BadInput(`mcp-sim check --client: unknown transport ${JSON.stringify(name)}: stdio or http (mcp-sim's scripted server is stateful Streamable HTTP).`);
-  if (!client.transports.includes(name)) throw new BadInput(`mcp-sim check --client: this test-bed client offers ${client.transports.join(', ')}, not ${name}.`);
+  if (name !== 'stdio' && name !== 'http') throw new TargetArgumentError(`mcp-sim check --client: unknown transport ${JSON.stringify(name)}: stdio or http (mcp-sim's scripted server is stateful Streamable HTTP).`);
+  if (!client.transports.includes(name)) throw new TargetArgumentError(`mcp-sim check --client: this test-bed client offers ${client.transports.join(', ')}, not ${name}.`);
   return [name];
 }
 
@@ -144,7 +147,7 @@ const commandOf = (language: string, version: string, rest: string) => `npx mcp-
  */
 export async function checkClientCommand(flags: CheckClientFlags): Promise<number> {
   try {
-    const language = languageOf(flags.target);
+    const language = testbedLanguage(flags.target, `client:${flags.target}`);
     const runs = flags.runs ?? DEFAULT_CLIENT_RUNS;
     const scenarios = scenariosOf(flags.scenario);
     console.log(pc.bold(`mcp-sim check --target ${language} --client  (black box, real time)`));
@@ -197,6 +200,6 @@ export async function checkClientCommand(flags: CheckClientFlags): Promise<numbe
     );
     return fresh.length === 0 ? 0 : 1;
   } catch (error) {
-    return badInputExit(error);
+    return usageExit(error);
   }
 }

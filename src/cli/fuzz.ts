@@ -9,10 +9,8 @@ import {
   fuzzCampaign,
   fuzzCaseAt,
   limitsOf,
-  fuzzReplayFile,
   loadTarget,
   planFuzz,
-  readFuzzReplayFile,
   runFuzzCase,
   FixedArgumentsError,
   TargetError,
@@ -26,6 +24,8 @@ import { messageOf } from '../util/errors.ts';
 import { createProgress } from './progress.ts';
 import { JSON_TO_STDOUT } from './check.ts';
 import type { FuzzCase } from '../workload/index.ts';
+import { moduleReplayFile, readReplayFile } from '../campaign/replayFile.ts';
+import type { SpecOf } from '../targets/Target.ts';
 
 export { FUZZ_EXIT_HELP } from './commandHelp.ts';
 
@@ -39,11 +39,11 @@ function targetArgs(options: ResolvedFuzzOptions): string[] {
 }
 
 /** `mcp-sim fuzz <module>`: a campaign, or a replay of one of its cases. */
-export async function fuzzCommand(options: ResolvedFuzzOptions): Promise<number> {
+export async function fuzzCommand(options: ResolvedFuzzOptions, choice: { readonly tools?: readonly string[] } = {}): Promise<number> {
   let plan: FuzzPlan;
   try {
     const target = await loadTarget(options.module, { config: options.config });
-    plan = await planFuzz(target, { ...(options.args && { args: options.args }) });
+    plan = await planFuzz(target, { ...(options.args && { args: options.args }), ...(choice.tools && { tools: choice.tools }) });
   } catch (error) {
     if (error instanceof TargetError || error instanceof FixedArgumentsError) {
       process.stderr.write(`${error.message}\n`);
@@ -81,9 +81,9 @@ export async function fuzzCommand(options: ResolvedFuzzOptions): Promise<number>
     if (f.owner !== 'server') continue;
     const commands: string[] = [];
     if (f.counterexample) {
-      const file = join(options.reproDir, `fuzz-${f.invariant}.json`);
-      writeJsonAtomic(file, fuzzReplayFile(options.module, f.invariant, f.counterexample.case, report.target.sdk), { mkdir: true });
-      commands.push(`npx mcp-sim fuzz ${targetArgs(options).join(' ')} --replay ${file}`);
+      const file = join(options.reproDir, `${moduleWords(options.module)}-${f.invariant}.json`);
+      writeJsonAtomic(file, moduleReplayFile(spec(options), f.invariant, f.counterexample.case, report.target.sdk), { mkdir: true });
+      commands.push(`npx mcp-sim replay ${file}`);
     }
     // A stateful server shows a case's finding only after the runs before it: replay that prefix of the campaign.
     commands.push(
@@ -118,23 +118,33 @@ function writeJson(file: string, report: FuzzReport, replays: ReadonlyMap<string
   else writeJsonAtomic(file, document, { mkdir: true });
 }
 
-/** Replays one case (a file, or case K of seed S): its trace, its findings in the author's terms, and whether the expected one reproduced. */
-async function replay(plan: FuzzPlan, options: ResolvedFuzzOptions): Promise<number> {
-  let c: FuzzCase;
-  let expect = options.expect;
-  if (options.replay!.kind === 'file') {
-    try {
-      const file = readFuzzReplayFile(options.replay!.file);
-      c = file.case;
-      expect ??= file.invariant;
-    } catch (error) {
-      process.stderr.write(`${messageOf(error)}\n`);
+/** The module as a target spec (for replay files). */
+const spec = (options: ResolvedFuzzOptions): SpecOf<'module'> => ({ kind: 'module', module: options.module, ...(Object.keys(options.config).length > 0 && { config: options.config as SpecOf<'module'>['config'] }) });
+
+/** The module's path as part of a file name: two modules' replay files never share a name. */
+const moduleWords = (module: string) => module.replace(/^\.\//, '').replace(/[^\w.@-]+/g, '_');
+
+/**
+ * `replay FILE` of a module's case: the module loaded again (with its config), the case run once
+ * in virtual time, its findings in the author's terms, and whether `invariant` reproduced.
+ */
+export async function replayModuleCase(target: SpecOf<'module'>, c: FuzzCase, invariant: string | undefined): Promise<number> {
+  let loaded;
+  try {
+    loaded = await loadTarget(target.module, { config: target.config ?? {} });
+  } catch (error) {
+    if (error instanceof TargetError) {
+      process.stderr.write(`${error.message}\n`);
       return 2;
     }
-  } else {
-    c = fuzzCaseAt(plan, options.seed, options.replay!.index);
+    throw error;
   }
-  const run = await runFuzzCase(plan.target, c);
+  return showCase(loaded, c, invariant);
+}
+
+/** Runs case `c` on the module once: its trace, its findings in the author's terms, and whether `expect` reproduced. */
+async function showCase(target: FuzzPlan['target'], c: FuzzCase, expect: string | undefined): Promise<number> {
+  const run = await runFuzzCase(target, c);
   console.log(formatTrace(run.result.trace));
   console.log('');
   for (const f of run.findings) console.log(`${f.invariant}: ${explain(f, callOf(f, c.scenario, run.result.trace), run.result.trace)}`);
@@ -147,4 +157,23 @@ async function replay(plan: FuzzPlan, options: ResolvedFuzzOptions): Promise<num
   }
   console.log(pc.red(`NOT reproduced: ${expect}`));
   return 3;
+}
+
+/** Replays one case (a file, or case K of seed S): its trace, its findings in the author's terms, and whether the expected one reproduced. */
+async function replay(plan: FuzzPlan, options: ResolvedFuzzOptions): Promise<number> {
+  let c: FuzzCase;
+  let expect = options.expect;
+  if (options.replay!.kind === 'file') {
+    try {
+      const file = readReplayFile(options.replay!.file);
+      c = file.case as FuzzCase;
+      expect ??= file.invariant;
+    } catch (error) {
+      process.stderr.write(`${messageOf(error)}\n`);
+      return 2;
+    }
+  } else {
+    c = fuzzCaseAt(plan, options.seed, options.replay!.index);
+  }
+  return showCase(plan.target, c, expect);
 }

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import {
   AUTO_WORKER_RUNS_MIN,
   CAMPAIGN_RUNS_LIMIT,
@@ -33,6 +33,9 @@ import { ENV_SDK } from '../sdk/envNames.ts';
 import { addReplayCoordinateOptions, addWorkloadOptions, workloadOf, type ReplayCoordinateFlags, type WorkloadFlags } from './workloadFlags.ts';
 import { DEFAULT_FUZZ_FAIL_ON, DEFAULT_FUZZ_RUNS, resolveFuzzOptions } from '../options/index.ts';
 import { addHtmlOption, addViewCommand } from './view.ts';
+import { CHECK_FLAGS, LEGACY_CHECK_FLAGS, type CheckFlag } from '../options/checkFlags.ts';
+import { parseTarget, targetKinds } from '../targets/kinds.ts';
+import type { SpecOf } from '../targets/Target.ts';
 
 // Every command's own module (the campaign, the SDK, fast-check, the report writers) is imported
 // by its action, when it runs: `--version`, `--help` and a command's help load none of them.
@@ -48,12 +51,11 @@ const commands = {
   explore: () => import('./explore.ts'),
   fuzz: () => import('./fuzz.ts'),
   sdkInstall: () => import('../sdk/install.ts'),
-  fuzzProcess: () => import('./fuzzProcess.ts'),
-  checkTarget: () => import('./checkTarget.ts'),
   checkClient: () => import('./checkClient.ts'),
   targetReleases: () => import('./targetReleases.ts'),
+  front: () => import('./front.ts'),
+  replayTarget: () => import('./replayTarget.ts'),
 };
-import type { ProcessFlags } from './fuzzProcess.ts';
 import { DEFAULT_HANG_AFTER_MS, DEFAULT_PROCESS_RUNS, DEFAULT_RATE_RUNS } from '../options/defaults.ts';
 
 /**
@@ -65,6 +67,14 @@ import { DEFAULT_HANG_AFTER_MS, DEFAULT_PROCESS_RUNS, DEFAULT_RATE_RUNS } from '
  */
 export async function main(argv: readonly string[]): Promise<number> {
   let code = 0;
+  // The words after `--` name a stdio server's command (`check -- python server.py`): commander never sees them.
+  const dashes = argv.indexOf('--');
+  const before = dashes < 0 ? argv : argv.slice(0, dashes);
+  const after = dashes < 0 ? undefined : argv.slice(dashes + 1);
+  argv = before;
+  // The kinds of target, for `check --help` and the front door (light modules: src/targets/<kind>/kind.ts).
+  const kinds = await targetKinds();
+  const targetFormsHelp = () => `\nTARGET is one of:\n${kinds.flatMap((k) => k.forms).map((f) => `  ${f}`).join('\n')}\n\nA flag that does not apply to the target's kind is refused (exit 2), with why.`;
   const program = new Command('mcp-sim')
     .description('Deterministic simulation and fuzzing of the MCP request lifecycle against the real SDK')
     .version(`${TOOL.name} ${TOOL.version}`, '-V, --version', 'print the mcp-sim version')
@@ -89,91 +99,33 @@ export async function main(argv: readonly string[]): Promise<number> {
   program.hook('preAction', async (_program, action) => {
     const choice = (action.opts() as { sdk?: string }).sdk;
     // `matrix --sdk` names several releases and loads each itself.
-    if (choice === undefined || action.name() === 'matrix') return;
+    if (choice === undefined || action.name() === 'matrix' || action.name() === 'check') return;
     const { parseSdkChoice, sdkFolderOf } = await commands.sdkInstall();
     const folder = await sdkFolderOf(parseSdkChoice(choice), { onInstall: (message) => process.stderr.write(`${message}\n`) });
     if (folder === undefined) delete process.env[ENV_SDK];
     else process.env[ENV_SDK] = folder;
   });
 
+  // `check [TARGET]`: one front door for every kind of target (src/targets/). Its flags come from
+  // one table (src/options/checkFlags.ts); a flag the target's kind does not take is refused there.
   const check = program
     .command('check')
-    .description('fuzz campaign against the installed SDK: generated workloads and schedules, judged by the lifecycle oracle')
-    .option('--runs <n>', `number of generated runs (default: ${DEFAULT_CAMPAIGN_RUNS}; env ${ENV_RUNS})`, wholeNumberArg('--runs'))
-    .option('--seed <n>', `campaign seed, printed first; the same seed runs the same campaign (default: ${DEFAULT_CAMPAIGN_SEED}; env ${ENV_SEED})`, wholeNumberArg('--seed'))
-    .option('--sdk <version|path>', SDK_OPTION_HELP);
-  addWorkloadOptions(check)
-    .option('--shrink', `shrink each invariant's first case to a minimal counterexample (default: ${DEFAULT_SHRINK ? 'on' : 'off'})`)
-    .option('--no-shrink', 'report first cases as found, without shrinking')
-    .option('--self-check', 'run every case twice and compare trace hashes (harness.deterministic)')
-    .option('--fresh-shrinks', "shrink every counterexample again, even one the SDK release's kept shrinks hold (properties/baselines/<sdk>.shrinks.json)")
-    .option('--record-shrinks', "shrink every counterexample afresh and keep each in the release's kept shrinks (properties/baselines/<sdk>.shrinks.json)")
-    .option('--fail-on <level>', `lowest severity beyond the baseline that fails: must (violations), should (warnings too), advice (notes too) (default: ${DEFAULT_FAIL_ON})`)
-    .option('--quiet', 'print only the verdict line (and errors): no progress, no report')
-    .option('--strict-causes', "also fail on a new cause of a known invariant found outside the baseline's own campaign (other seeds, more runs)")
-    .option('--json <file>', "also write the report as JSON (schemas/report.schema.json); '-' writes it to stdout and everything else to stderr")
-    .option('--junit <file>', 'also write the report as JUnit XML: one test case per invariant, failing where the verdict fails')
-    .option('--report <file>', 'also write a Markdown report: summary, each failing finding with its replay and Mermaid diagram, coverage (renders on GitHub)')
-    .option('--out <dir>', `folder for replay files of counterexamples (default: ${DEFAULT_REPRO_DIR})`)
-    .option('--workers <n>', `worker threads that run the cases; 1 runs them in process; the report does not depend on it (default: one per core, at most one per ${AUTO_WORKER_RUNS_MIN} runs)`, wholeNumberArg('--workers'))
-    .option('--shard <i/n>', 'run only slice I of N of the campaign (contiguous case indices); join the shards\' --json reports with mcp-sim merge')
-    .option('--time-limit <seconds>', `stop starting runs after this many seconds and report the runs done (without --runs: run until then, at most ${CAMPAIGN_RUNS_LIMIT} runs)`, secondsArg('--time-limit'))
-    .option('--seeds <a..b>', 'a sweep: one campaign per seed from A to B, one combined report; exits 1 if any seed fails')
-    .option(`${SPEC_FLAG} <revision>`, SPEC_HELP)
-    .option('--target <language>', 'instead: the lifecycle campaign on an SDK test bed, black box and real time: typescript, python, go, rust or java (testbeds/, docs/sdks.md)')
-    .option('--sdk-version <version>', 'with --target: the SDK release (default: the test bed\'s first; one not installed is installed first)')
-    .option('--transport <transport>', 'with --target: stdio (default), http-stateful-sse, http-stateful-json, http-stateless-sse or http-stateless-json')
-    .option('--parallel <n>', 'with --target: test-bed processes at once (default: the number of cores)', wholeNumberArg('--parallel'))
-    .option('--rate-runs <n>', `with --target: re-runs of each minimal case for its reproduction rate (default: ${DEFAULT_RATE_RUNS})`, wholeNumberArg('--rate-runs'))
-    .option('--md <file>', 'with --target: also write a Markdown report')
-    .option('--update-baseline', "with --target: write the release's confirmed findings on this transport as its baseline (properties/baselines/testbeds/)")
-    .option('--replay <file>', "with --target: run a replay file's minimal case --rate-runs times and report its rate")
-    .option('--duplicate-ids', 'with --target: some generated calls reuse the id of a call in flight (what the SDK does with it: go-sdk #1004)')
-    .option('--client', "with --target: judge the SDK's client instead: its test-bed client against mcp-sim's scripted server, every client scenario over stdio and HTTP (--transport stdio|http, --runs per scenario, default 3)")
-    .option('--scenario <list>', 'with --client: only these client scenarios, comma-separated')
-    .addHelpText('after', CHECK_EXIT_HELP)
-    .action(async (opts: CheckFlags) => {
-      if (opts.target !== undefined && opts.client) {
-        const { target, sdkVersion, transport, runs, scenario, json, md, updateBaseline } = opts;
-        code = await (await commands.checkClient()).checkClientCommand({ target, sdkVersion, transport, runs, scenario, json, md, updateBaseline });
-        return;
-      }
-      if (opts.client || opts.scenario !== undefined) {
-        process.stderr.write('mcp-sim check: --client and --scenario go with --target <language> (the SDK whose client is judged).\n');
-        code = 2;
-        return;
-      }
-      if (opts.target !== undefined) {
-        const { target, sdkVersion, transport, runs, seed, parallel, rateRuns, shrink, json, junit, md, out, replay, updateBaseline, duplicateIds } = opts;
-        code = await (await commands.checkTarget()).checkTargetCommand({ target, sdkVersion, transport, runs, seed, parallel, rateRuns, shrink, json, junit, md, out, replay, updateBaseline, duplicateIds });
-        return;
-      }
-      const { out: reproDir, json: jsonFile, junit: junitFile, report: markdownFile, ...rest } = opts;
-      const options = resolveCampaignOptions({
-        seed: rest.seed,
-        runs: rest.runs,
-        shrink: rest.shrink,
-        selfCheck: rest.selfCheck,
-        failOn: rest.failOn as FailOn | undefined,
-        strictCauses: rest.strictCauses,
-        reproDir,
-        jsonFile,
-        junitFile,
-        markdownFile,
-        workload: workloadOf(opts),
-        workers: rest.workers,
-        shard: rest.shard,
-        timeLimitSeconds: rest.timeLimit,
-        seeds: rest.seeds,
-        ...(rest.spec !== undefined && { spec: rest.spec as SpecRevision }),
-      });
-      if (rest.freshShrinks && rest.recordShrinks) {
-        process.stderr.write('mcp-sim check: --fresh-shrinks and --record-shrinks: choose one (--record-shrinks shrinks every task afresh anyway).\n');
-        code = 2;
-        return;
-      }
-      code = await (await commands.check()).checkCommand(options, { shrinks: rest.recordShrinks ? 'record' : rest.freshShrinks ? 'fresh' : 'kept' });
-    });
+    .argument('[target]', 'what to check (none: the installed SDK); after --: a stdio server command')
+    .description('the lifecycle campaign on a target: the installed SDK (none), sdk@<version>, ./server.ts, -- <command>, http://host/mcp, testbed:<language>[@<release>], client:<language>[@<release>]')
+    .addHelpText('after', () => targetFormsHelp());
+  // `--html` is every report command's (addHtmlOption, below); the rest are check's own.
+  for (const f of CHECK_FLAGS) if (f.name !== '--html') check.addOption(optionOf(f));
+  for (const [flag, value] of [['--target', '<language>'], ['--client', ''], ['--sdk', '<version|path>'], ['--sdk-version', '<version>'], ['--md', '<file>'], ['--replay', '<file>']] as const) {
+    check.addOption(new Option(`${flag}${value ? ` ${value}` : ''}`, `old spelling: ${LEGACY_CHECK_FLAGS[flag]}`).hideHelp());
+  }
+  check.addHelpText('after', CHECK_EXIT_HELP).action(async (argument: string | undefined, opts: Record<string, unknown>) => {
+    const legacy = legacyCheck(argument, opts);
+    if (legacy.replay !== undefined) {
+      code = await (await commands.replayTarget()).replayTargetFile(legacy.replay, legacy.opts);
+      return;
+    }
+    code = await (await commands.front()).checkFront({ argument: legacy.argument, command: after, opts: legacy.opts, given: typed(before, legacy.renamed) });
+  });
 
   program
     .command('merge')
@@ -197,7 +149,7 @@ export async function main(argv: readonly string[]): Promise<number> {
 
   const replay = program
     .command('replay [file]')
-    .description('replay one case: from a replay file written by check, by campaign seed and case index, or a baseline entry')
+    .description('replay one case: a replay file of any target written by check (real time: --rate-runs times, with its rate), a campaign case by seed and index (of the installed SDK, or of a module: replay ./server.ts --seed S --case N), or a baseline entry')
     .option('--seed <n>', 'campaign seed', wholeNumberArg('--seed'))
     .option('--case <n>', 'case index in that campaign', wholeNumberArg('--case'));
   addReplayCoordinateOptions(addWorkloadOptions(replay))
@@ -211,8 +163,21 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--emit-expect <absent|present>', 'the emitted test fails while the finding reproduces (absent, default) or once it is fixed (present)')
     .option('--sdk <version|path>', SDK_OPTION_HELP)
     .option(`${SPEC_FLAG} <revision>`, `${SPEC_HELP} (with --seed/--case)`)
+    .option('--rate-runs <n>', `a real-time case: how many times to run it for its rate (default: ${DEFAULT_RATE_RUNS})`, wholeNumberArg('--rate-runs'))
+    .option('--hang-after <ms>', 'a real-time case: the bound it is judged with (default: the one it was found with)', wholeNumberArg('--hang-after'))
     .addHelpText('after', REPLAY_EXIT_HELP)
     .action(async (file: string | undefined, opts: ReplayFlags) => {
+      // A module (replay ./server.ts --seed S --case N), or a replay file of another target than the SDK in process.
+      const other = file === undefined ? undefined : await (await commands.replayTarget()).otherTarget(file);
+      if (other !== undefined) {
+        code = other === 'module' ? await (await commands.replayTarget()).replayModuleByCase(file!, opts as unknown as Record<string, unknown>) : await (await commands.replayTarget()).replayTargetFile(file!, opts);
+        return;
+      }
+      if (opts.rateRuns !== undefined || opts.hangAfter !== undefined) {
+        process.stderr.write(`mcp-sim replay: ${opts.rateRuns !== undefined ? '--rate-runs' : '--hang-after'} is for a case of a real-time target; a case in process replays byte for byte, once.\n`);
+        code = 2;
+        return;
+      }
       const { case: caseIndex, baseline: baselineEntry, seed, full, mermaid, selfCheck, expect, madeWith } = opts;
       const options = resolveReplayOptions({
         file,
@@ -256,95 +221,97 @@ export async function main(argv: readonly string[]): Promise<number> {
       code = await (await commands.baseline()).baselineCommand(options, { ...(opts.json !== undefined && { json: opts.json }) });
     });
 
+  // `matrix TARGET --releases A,B,…` and `bisect TARGET --invariant ID`: TARGET is `sdk` (in process)
+  // or `testbed:<language>` (real time); the old spellings (`--sdk <list>`, `--target L --sdk-version
+  // <list>`, `--markdown`) still work for this release and say their new spelling.
   const matrix = program
-    .command('matrix')
-    .description('the same campaign on several SDK releases, one table: (invariant, cause) × release, each violated cell linked to its minimal counterexample')
-    .option('--sdk <list>', 'releases, comma-separated: exact versions (installed into mcp-sim\'s cache) or folders (required without --target)')
-    .option('--runs <n>', `cases per release: the same cases on each, those of a profile a release lacks not run (default: ${DEFAULT_MATRIX_RUNS})`, wholeNumberArg('--runs'))
+    .command('matrix [target]')
+    .description('the same campaign on several releases of a target (sdk, or testbed:<language>), one table: (invariant, cause) × release, each violated cell linked to its minimal counterexample')
+    .option('--releases <list>', 'the releases, comma-separated, oldest first: exact versions (installed once) or, for sdk, folders (default for a test bed: its pinned releases)', commaListArg)
+    .option('--runs <n>', `cases per release: the same cases on each (default: ${DEFAULT_MATRIX_RUNS} in process, 20 in real time)`, wholeNumberArg('--runs'))
     .option('--seed <n>', `campaign seed (default: ${DEFAULT_CAMPAIGN_SEED})`, wholeNumberArg('--seed'));
   addWorkloadOptions(matrix)
-    .option('--markdown <file>', 'also write the table as Markdown, its cells linked (relative paths) to the counterexamples')
+    .option('--report <file>', 'also write the table as Markdown, its cells linked (relative paths) to the counterexamples')
     .option('--json <file>', "also write the matrix as JSON (schemas/report.schema.json, kind matrix); '-' writes it to stdout")
     .option('--chart <file.svg>', 'also write a heat map (Vega-Lite spec next to it as <file>.vl.json; the SVG when vega is installed)')
     .option('--out <dir>', `folder for the counterexamples, one subfolder per release (default: ${DEFAULT_MATRIX_DIR})`)
-    .option('--target <language>', 'instead: the test-bed campaign (check --target) on each release of an SDK test bed, black box and real time')
-    .option('--sdk-version <list>', "with --target: the releases, comma-separated (default: the test bed's pinned releases)")
-    .option('--transport <transport>', 'with --target: stdio (default) or http-<mode>')
-    .action(async (opts: MatrixFlags) => {
-      if (opts.target !== undefined) {
-        const { target, sdkVersion, transport, runs, seed, markdown } = opts;
-        code = await (await commands.targetReleases()).matrixTargetCommand({ target, sdkVersion, transport, runs, seed, markdown });
-        return;
-      }
-      if (opts.sdk === undefined) {
-        process.stderr.write("error: required option '--sdk <list>' not specified\n");
-        code = 2;
-        return;
-      }
-      code = await (await commands.matrix()).matrixCommand(opts.sdk, matrixCampaignOf(opts), {
-        out: opts.out ?? DEFAULT_MATRIX_DIR,
-        ...(opts.markdown !== undefined && { markdown: opts.markdown }),
-        ...(opts.json !== undefined && { json: opts.json }),
-        ...(opts.chart !== undefined && { chart: opts.chart }),
-      });
+    .option('--transport <transport>', 'a test bed: stdio (default) or http-<mode>')
+    .option('--parallel <n>', 'a test bed: processes at once', wholeNumberArg('--parallel'))
+    .option('--rate-runs <n>', 'a test bed: re-runs of each minimal case on its release', wholeNumberArg('--rate-runs'));
+  for (const [flag, value] of [['--sdk', '<list>'], ['--target', '<language>'], ['--sdk-version', '<list>'], ['--markdown', '<file>']] as const) matrix.addOption(new Option(`${flag} ${value}`).hideHelp());
+  matrix.action(async (argument: string | undefined, opts: MatrixFlags) => {
+    const target = await releasesTarget('matrix', argument, opts);
+    if (target.kind === 'testbed') {
+      code = await (await commands.targetReleases()).matrixTargetCommand(target.spec, target.releases, { ...opts, ...(opts.report !== undefined && { report: opts.report }) });
+      return;
+    }
+    refuseFor('matrix', 'sdk', opts, ['transport', 'parallel', 'rateRuns']);
+    if (target.releases === undefined) throw new InvalidArgumentError("matrix sdk: give the releases: --releases 1.25.3,1.26.0 (versions or folders).");
+    code = await (await commands.matrix()).matrixCommand(target.releases.join(','), matrixCampaignOf(opts), {
+      out: opts.out ?? DEFAULT_MATRIX_DIR,
+      ...(opts.report !== undefined && { markdown: opts.report }),
+      ...(opts.json !== undefined && { json: opts.json }),
+      ...(opts.chart !== undefined && { chart: opts.chart }),
     });
+  });
 
   const bisect = program
-    .command('bisect')
-    .description('the first release between a good and a bad one that shows a finding (or, good after bad, that no longer shows it), its minimal case on both sides of the change')
+    .command('bisect [target]')
+    .description('the first release of a target (sdk, or testbed:<language>) between a good and a bad one that shows a finding (or, good after bad, that no longer shows it), its minimal case on both sides of the change')
     .requiredOption('--invariant <id>', 'the invariant (or <id>/<clause>) whose finding to search for')
-    .option('--cause <cause>', 'only this cause of it, as matrix prints it: "<variant> <shape>" (e.g. "memory close")')
-    .option('--good <release>', 'a release without the finding (version, or folder with --releases; required without --target)')
-    .option('--bad <release>', 'a release with it: later than --good (where it appears) or earlier (where it disappears: a fix; required without --target)')
-    .option('--releases <list>', 'the releases to search, oldest first, comma-separated (default: the published releases, npm view)', commaListArg)
-    .option('--runs <n>', `cases per release probed (default: ${DEFAULT_MATRIX_RUNS})`, wholeNumberArg('--runs'))
+    .option('--cause <cause>', 'sdk: only this cause of it, as matrix prints it: "<variant> <shape>" (e.g. "memory close")')
+    .option('--good <release>', 'sdk: a release without the finding (version, or folder with --releases)')
+    .option('--bad <release>', 'sdk: a release with it: later than --good (where it appears) or earlier (where it disappears: a fix)')
+    .option('--releases <list>', 'the releases to search, oldest first, comma-separated (default: sdk: the published releases, npm view; a test bed: its pinned releases)', commaListArg)
+    .option('--runs <n>', `cases per release probed (default: ${DEFAULT_MATRIX_RUNS} in process, 20 in real time)`, wholeNumberArg('--runs'))
     .option('--seed <n>', `campaign seed (default: ${DEFAULT_CAMPAIGN_SEED})`, wholeNumberArg('--seed'));
   addWorkloadOptions(bisect)
     .option('--out <dir>', `folder for the replay files of the answer (default: ${DEFAULT_BISECT_DIR})`)
-    .option('--target <language>', "instead: over an SDK test bed's releases (oldest first), the release where the finding appears or is fixed, black box and real time")
-    .option('--sdk-version <list>', "with --target: the releases searched, oldest first (default: the test bed's pinned releases)")
-    .option('--transport <transport>', 'with --target: stdio (default) or http-<mode>')
-    .option('--rate-runs <n>', 'with --target: re-runs of the minimal case on each release', wholeNumberArg('--rate-runs'))
-    .addHelpText('after', BISECT_EXIT_HELP)
-    .action(async (opts: BisectFlags) => {
-      if (opts.target !== undefined) {
-        const { target, sdkVersion, transport, runs, seed, rateRuns, invariant } = opts;
-        code = await (await commands.targetReleases()).bisectTargetCommand({ target, sdkVersion, transport, runs, seed, rateRuns, invariant });
-        return;
-      }
-      if (opts.good === undefined || opts.bad === undefined) {
-        process.stderr.write(`error: required option '${opts.good === undefined ? '--good <release>' : '--bad <release>'}' not specified\n`);
-        code = 2;
-        return;
-      }
-      code = await (await commands.bisect()).bisectCommand(
-        {
-          invariant: opts.invariant,
-          good: opts.good,
-          bad: opts.bad,
-          out: opts.out ?? DEFAULT_BISECT_DIR,
-          ...(opts.cause !== undefined && { cause: opts.cause }),
-          ...(opts.releases !== undefined && { releases: opts.releases }),
-        },
-        matrixCampaignOf(opts),
-      );
-    });
+    .option('--transport <transport>', 'a test bed: stdio (default) or http-<mode>')
+    .option('--parallel <n>', 'a test bed: processes at once', wholeNumberArg('--parallel'))
+    .option('--rate-runs <n>', 'a test bed: re-runs of the minimal case on each release', wholeNumberArg('--rate-runs'))
+    .addHelpText('after', BISECT_EXIT_HELP);
+  for (const [flag, value] of [['--target', '<language>'], ['--sdk-version', '<list>']] as const) bisect.addOption(new Option(`${flag} ${value}`).hideHelp());
+  bisect.action(async (argument: string | undefined, opts: BisectFlags) => {
+    const target = await releasesTarget('bisect', argument, opts);
+    if (target.kind === 'testbed') {
+      refuseFor('bisect', 'testbed:<language>', opts, ['good', 'bad', 'cause']);
+      code = await (await commands.targetReleases()).bisectTargetCommand(target.spec, opts.invariant, target.releases, opts);
+      return;
+    }
+    refuseFor('bisect', 'sdk', opts, ['transport', 'parallel', 'rateRuns']);
+    if (opts.good === undefined || opts.bad === undefined) {
+      process.stderr.write(`error: required option '${opts.good === undefined ? '--good <release>' : '--bad <release>'}' not specified\n`);
+      code = 2;
+      return;
+    }
+    code = await (await commands.bisect()).bisectCommand(
+      {
+        invariant: opts.invariant,
+        good: opts.good,
+        bad: opts.bad,
+        out: opts.out ?? DEFAULT_BISECT_DIR,
+        ...(opts.cause !== undefined && { cause: opts.cause }),
+        ...(target.releases !== undefined && { releases: [...target.releases] }),
+      },
+      matrixCampaignOf(opts),
+    );
+  });
 
-  program
-    .command('rogue')
-    .description('rogue peer: frames the lifecycle model forbids, sent to the real SDK server and client')
-    .option('--target <side>', "only attacks on 'client' or 'server'")
+  const rogue = program
+    .command('rogue [target]')
+    .description('rogue peer: frames the lifecycle model forbids, sent to a target: the installed SDK\'s server and client in process (none, or sdk@<version>), or a server from outside (-- <command>, a URL, testbed:<language>)')
+    .option('--side <side>', "in process: only attacks on the SDK's 'client' or 'server'")
     .option('--filter <text>', 'only rogue kinds whose name contains this text')
-    .option('--sdk <version|path>', SDK_OPTION_HELP)
     .option('--json <file>', "also write the results as JSON (schemas/report.schema.json, kind rogue); '-' writes them to stdout")
-    .option('--stdio <command>', 'black box: every rogue frame against a server process started by this command (docs/process-targets.md)')
-    .option('--url <url>', 'black box: every rogue frame against this Streamable HTTP endpoint')
-    .option('--start <command>', 'with --url: start the server first ({port} is a free loopback port)')
-    .option('--cwd <dir>', 'with --stdio or --start: the server\'s working directory')
-    .option('--env <K=V>', 'with --stdio or --start: a variable for the server (repeatable)', (v: string, all: string[] = []) => [...all, v])
-    .action(async (opts) => {
-      code = opts.stdio !== undefined || opts.url !== undefined ? await (await commands.fuzzProcess()).rogueProcessCommand(opts) : await (await commands.rogue()).rogueCommand(opts);
-    });
+    .option('--start <command>', 'a URL: start the server first ({port} is a free loopback port)')
+    .option('--cwd <dir>', "a process or --start: the server's working directory")
+    .option('--env <K=V>', 'a process or --start: a variable for the server (repeatable)', (v: string, all: string[] = []) => [...all, v])
+    .option('--transport <transport>', 'a test bed: stdio (default) or http-<mode>');
+  for (const [flag, value] of [['--target', '<side>'], ['--sdk', '<version|path>'], ['--stdio', '<command>'], ['--url', '<url>']] as const) rogue.addOption(new Option(`${flag} ${value}`).hideHelp());
+  rogue.action(async (argument: string | undefined, opts: Record<string, unknown>) => {
+    code = await (await commands.front()).rogueFront(argument, after, opts);
+  });
 
   // explore (issue #15): every schedule of a small scenario, with dynamic partial-order reduction.
   program
@@ -383,59 +350,38 @@ export async function main(argv: readonly string[]): Promise<number> {
       code = await (await commands.explore()).exploreCommand(options);
     });
 
-  program
+  // `fuzz` is the old spelling of `check` for a module, a stdio command (--stdio) or a URL (--url).
+  const fuzz = program
     .command('fuzz [module]')
-    .description("fuzz your own MCP server: its tools called with generated arguments, progress tokens, cancels, timeouts and closes, judged by the lifecycle oracle")
-    .option('--runs <n>', `number of generated runs (default: ${DEFAULT_FUZZ_RUNS}, with --stdio or --url ${DEFAULT_PROCESS_RUNS}; env ${ENV_RUNS})`, wholeNumberArg('--runs'))
-    .option('--seed <n>', `campaign seed, printed first (default: ${DEFAULT_CAMPAIGN_SEED}; env ${ENV_SEED})`, wholeNumberArg('--seed'))
-    .option('--args <file>', 'JSON file of fixed argument sets by tool ({"tool": [{...}, ...]}); other tools get generated arguments')
-    .option('--config <json|file>', "the factory's config (a JSON object, or a JSON file)")
-    .option('--no-shrink', 'report first cases as found, without shrinking')
-    .option('--fail-on <level>', `lowest severity of a finding on the server that fails: must, should, advice (default: ${DEFAULT_FUZZ_FAIL_ON})`)
-    .option('--json <file>', "also write the report as JSON; '-' writes it to stdout and everything else to stderr")
-    .option('--junit <file>', 'also write the report as JUnit XML: one test case per invariant on the server, failing at the --fail-on level')
-    .option('--report <file>', 'also write a Markdown report: each finding on the server with its replay commands')
-    .option('--out <dir>', `folder for replay files of counterexamples (default: ${DEFAULT_REPRO_DIR})`)
-    .option('--replay <file>', 'replay a fuzz replay file instead of running a campaign')
-    .option('--case <n>', 'replay case N of the campaign of --seed instead of running a campaign', wholeNumberArg('--case'))
+    .description('old spelling of check on your own server: fuzz ./server.ts is check ./server.ts, fuzz --stdio CMD is check -- CMD, fuzz --url URL is check URL');
+  for (const f of CHECK_FLAGS) if (f.name !== '--html') fuzz.addOption(optionOf(f));
+  fuzz
+    .option('--stdio <command>', 'old spelling: check -- <command>')
+    .option('--url <url>', 'old spelling: check <url>')
+    .option('--replay <file>', 'old spelling: mcp-sim replay <file>')
+    .option('--case <n>', 'old spelling: mcp-sim replay <module> --seed S --case N', wholeNumberArg('--case'))
     .option('--expect <invariant>', 'with a replay: the finding it must show (exit 3 if it does not)')
-    .option('--quiet', 'print only the verdict line (and errors)')
-    .option('--stdio <command>', 'black box, real time: fuzz a server process started by this command, over stdin/stdout (any language; docs/process-targets.md)')
-    .option('--url <url>', 'black box, real time: fuzz this Streamable HTTP endpoint (loopback; {port} with --start)')
-    .option('--start <command>', 'with --url: start the server first ({port} is a free loopback port), stop it at the end')
-    .option('--cwd <dir>', 'with --stdio or --start: the server\'s working directory')
-    .option('--env <K=V>', 'with --stdio or --start: a variable for the server (repeatable)', (v: string, all: string[] = []) => [...all, v])
-    .option('--hang-after <ms>', `with --stdio or --url: the bound after which a call or a POST that never ends is a finding (default: ${DEFAULT_HANG_AFTER_MS})`, wholeNumberArg('--hang-after'))
-    .option('--parallel <n>', 'with --stdio or --url: server processes at once (default: the number of cores)', wholeNumberArg('--parallel'))
-    .option('--rate-runs <n>', `with --stdio or --url: re-runs of each minimal case for its reproduction rate (default: ${DEFAULT_RATE_RUNS})`, wholeNumberArg('--rate-runs'))
-    .option('--tools <names>', 'with --stdio or --url: only these tools (comma-separated)')
-    .option('--reuse', 'with --stdio or --url: many cases on one process (or session), separated by a barrier; state may carry over, and each finding is re-run on a fresh process too')
-    .option('--duplicate-ids', 'with --stdio or --url: also reuse the id of a call in flight (a client fault; off by default)')
     .addHelpText('after', FUZZ_EXIT_HELP)
-    .action(async (module: string | undefined, opts: FuzzFlags & ProcessFlags) => {
-      if (opts.stdio !== undefined || opts.url !== undefined) {
-        code = await (await commands.fuzzProcess()).fuzzProcessCommand(opts);
+    .action(async (module: string | undefined, opts: Record<string, unknown>) => {
+      const say = (old: string, now: string) => process.stderr.write(`mcp-sim: "${old}" is now "${now}" (the old spelling works for this release)\n`);
+      if (typeof opts.replay === 'string') {
+        say('fuzz ... --replay FILE', `replay ${opts.replay}`);
+        code = await (await commands.replayTarget()).replayTargetFile(opts.replay, opts);
         return;
       }
-      if (module === undefined) throw new Error('fuzz: give a module (fuzz ./server.ts), or --stdio "<command>" or --url URL for a server in any language');
-      code = await (await commands.fuzz()).fuzzCommand(
-        resolveFuzzOptions({
-          module,
-          ...(opts.runs !== undefined && { runs: opts.runs }),
-          ...(opts.seed !== undefined && { seed: opts.seed }),
-          ...(opts.args !== undefined && { argsFile: opts.args }),
-          ...(opts.config !== undefined && { config: opts.config }),
-          shrink: opts.shrink,
-          ...(opts.failOn !== undefined && { failOn: opts.failOn }),
-          ...(opts.json !== undefined && { jsonFile: opts.json }),
-          ...(opts.junit !== undefined && { junitFile: opts.junit }),
-          ...(opts.report !== undefined && { markdownFile: opts.report }),
-          ...(opts.out !== undefined && { reproDir: opts.out }),
-          ...(opts.replay !== undefined && { replayFile: opts.replay }),
-          ...(opts.case !== undefined && { caseIndex: opts.case }),
-          ...(opts.expect !== undefined && { expect: opts.expect }),
-        }),
-      );
+      if (typeof opts.case === 'number') {
+        if (module === undefined) throw new InvalidArgumentError('fuzz --case: give the module whose case to replay (replay ./server.ts --seed S --case N).');
+        say(`fuzz ${module} --case ${opts.case}`, `replay ${module} --seed S --case ${opts.case}`);
+        code = await (await commands.replayTarget()).replayModuleByCase(module, opts);
+        return;
+      }
+      const stdio = typeof opts.stdio === 'string' ? opts.stdio : undefined;
+      const argument = stdio !== undefined ? undefined : typeof opts.url === 'string' ? opts.url : module;
+      if (stdio === undefined && argument === undefined) throw new InvalidArgumentError('fuzz: give a module (check ./server.ts), a command (check -- python server.py) or a URL (check http://127.0.0.1:8000/mcp).');
+      const command = stdio === undefined ? undefined : commandWords(stdio);
+      say(`fuzz ${stdio !== undefined ? `--stdio ${JSON.stringify(stdio)}` : typeof opts.url === 'string' ? `--url ${opts.url}` : module}`, `check ${command ? `-- ${command.join(' ')}` : argument}`);
+      const { stdio: _s, url: _u, case: _c, expect: _e, replay: _r, ...rest } = opts;
+      code = await (await commands.front()).checkFront({ argument, command, opts: rest, given: typed(before, new Map(), 'fuzz') });
     });
 
   // The trace viewer (issue #23): `view`, and `--html FILE` on the commands that write a JSON report.
@@ -496,6 +442,8 @@ const SPEC_HELP = `the spec revision whose rules judge the runs: ${SPEC_REVISION
 
 /** What commander parses for `replay`. */
 interface ReplayFlags extends WorkloadFlags, ReplayCoordinateFlags {
+  rateRuns?: number;
+  hangAfter?: number;
   seed?: number;
   case?: number;
   baseline?: string;
@@ -509,33 +457,72 @@ interface ReplayFlags extends WorkloadFlags, ReplayCoordinateFlags {
 }
 
 /** What commander parses for `matrix`. */
-interface MatrixFlags extends WorkloadFlags {
+interface MatrixFlags extends WorkloadFlags, ReleasesFlags {
+  runs?: number;
+  seed?: number;
+  markdown?: string;
+  report?: string;
+  json?: string;
+  chart?: string;
+  out?: string;
+  parallel?: number;
+  rateRuns?: number;
+}
+
+/** The target and releases of `matrix` and `bisect`, and their old spellings. */
+interface ReleasesFlags {
+  releases?: string[];
   sdk?: string;
   target?: string;
   sdkVersion?: string;
   transport?: string;
-  runs?: number;
-  seed?: number;
-  markdown?: string;
-  json?: string;
-  chart?: string;
-  out?: string;
 }
 
 /** What commander parses for `bisect`. */
-interface BisectFlags extends WorkloadFlags {
+interface BisectFlags extends WorkloadFlags, ReleasesFlags {
   invariant: string;
   cause?: string;
   good?: string;
   bad?: string;
-  target?: string;
-  sdkVersion?: string;
-  transport?: string;
   rateRuns?: number;
-  releases?: string[];
+  parallel?: number;
   runs?: number;
   seed?: number;
   out?: string;
+}
+
+/**
+ * The target `matrix` or `bisect` runs over and its releases, from the argument or the old
+ * spellings (`--sdk <list>`, `--target <language> --sdk-version <list>`, `--markdown`), each old
+ * one said once on stderr. Only `sdk` and `testbed:<language>` have releases to go over.
+ */
+async function releasesTarget(command: string, argument: string | undefined, opts: ReleasesFlags & { markdown?: string; report?: string }): Promise<{ kind: 'sdk'; releases: readonly string[] | undefined } | { kind: 'testbed'; spec: SpecOf<'testbed'>; releases: readonly string[] | undefined }> {
+  const say = (old: string, now: string) => process.stderr.write(`mcp-sim: "${old}" is now "${now}" (the old spelling works for this release)\n`);
+  if (opts.markdown !== undefined) {
+    say(`${command} --markdown`, `${command} --report`);
+    opts.report ??= opts.markdown;
+  }
+  let releases: readonly string[] | undefined = opts.releases;
+  if (opts.target !== undefined) {
+    say(`${command} --target ${opts.target}${opts.sdkVersion ? ` --sdk-version ${opts.sdkVersion}` : ''}`, `${command} testbed:${opts.target}${opts.sdkVersion ? ` --releases ${opts.sdkVersion}` : ''}`);
+    argument ??= `testbed:${opts.target}`;
+    releases ??= opts.sdkVersion?.split(',').map((v) => v.trim()).filter(Boolean);
+  } else if (opts.sdk !== undefined && command === 'matrix') {
+    say(`matrix --sdk ${opts.sdk}`, `matrix sdk --releases ${opts.sdk}`);
+    argument ??= 'sdk';
+    releases ??= opts.sdk.split(',').map((v) => v.trim()).filter(Boolean);
+  }
+  if (argument === undefined || argument === 'sdk') return { kind: 'sdk', releases };
+  const spec = await parseTarget(argument, undefined, { ...(opts.transport !== undefined && { transport: opts.transport }) });
+  if (spec.kind !== 'testbed') throw new InvalidArgumentError(`${command} ${argument}: only sdk and testbed:<language> have releases to go over (a ${spec.kind} target is one server).`);
+  if (spec.release !== undefined) throw new InvalidArgumentError(`${command} ${argument}: name the releases with --releases, not @ in the target.`);
+  return { kind: 'testbed', spec, releases };
+}
+
+/** Refuses, with one line and exit 2, the flags of `names` given to `command` on a target of another kind. */
+function refuseFor(command: string, target: string, opts: object, names: readonly string[]): void {
+  const given = names.find((n) => (opts as Record<string, unknown>)[n] !== undefined);
+  if (given !== undefined) throw new InvalidArgumentError(`${command} ${target}: --${given.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} does not apply to it (it is for ${target === 'sdk' ? 'a test bed: testbed:<language>' : 'an SDK release in process: sdk'}).`);
 }
 
 /** The campaign of `matrix` and `bisect`: resolved like check's (with shrinking), its runs defaulting to the matrix's. */
@@ -584,4 +571,80 @@ interface FuzzFlags {
   replay?: string;
   case?: number;
   expect?: string;
+}
+
+/** A commander option of `check`'s table: its value parsed as the table says. */
+function optionOf(f: CheckFlag): Option {
+  const option = new Option(`${f.name}${f.value ? ` ${f.value}` : ''}`, f.help);
+  if (f.parse === 'whole') return option.argParser(wholeNumberArg(f.name));
+  if (f.parse === 'seconds') return option.argParser(secondsArg(f.name));
+  if (f.parse === 'list') return option.argParser(commaListArg);
+  if (f.parse === 'repeat') return option.argParser((v: string, all: string[] = []) => [...all, v]);
+  return option;
+}
+
+/** `check`'s old spellings, mapped to the new ones (each said once on stderr): the target argument, the flags, a replay. */
+interface LegacyCheck {
+  readonly argument: string | undefined;
+  readonly opts: Record<string, unknown>;
+  /** Old flag → the flag of the table it now is (absent: it became part of the target). */
+  readonly renamed: ReadonlyMap<string, string | undefined>;
+  /** `--replay FILE`: now `mcp-sim replay FILE`. */
+  readonly replay?: string;
+}
+
+function legacyCheck(argument: string | undefined, given: Record<string, unknown>): LegacyCheck {
+  const opts = { ...given };
+  const renamed = new Map<string, string | undefined>();
+  const say = (old: string, now: string) => process.stderr.write(`mcp-sim: "${old}" is now "${now}" (the old spelling works for this release)\n`);
+  let target = argument;
+  const fail = (message: string): never => {
+    throw new InvalidArgumentError(message);
+  };
+  if (opts.target !== undefined) {
+    if (target !== undefined) fail(`check: ${JSON.stringify(target)} and --target ${String(opts.target)} name two targets: give one (check testbed:${String(opts.target)}).`);
+    const release = opts.sdkVersion === undefined ? '' : `@${String(opts.sdkVersion)}`;
+    target = `${opts.client ? 'client' : 'testbed'}:${String(opts.target)}${release}`;
+    say(`check --target ${String(opts.target)}${opts.client ? ' --client' : ''}${opts.sdkVersion === undefined ? '' : ` --sdk-version ${String(opts.sdkVersion)}`}`, `check ${target}`);
+    for (const flag of ['--target', '--client', '--sdk-version']) renamed.set(flag, undefined);
+  } else if (opts.client || opts.sdkVersion !== undefined) {
+    fail(`check: ${opts.client ? '--client' : '--sdk-version'} names part of a target: give it as the argument (check client:<language>@<release>, check testbed:<language>@<release>).`);
+  }
+  if (opts.sdk !== undefined) {
+    if (target !== undefined) fail(`check: --sdk ${String(opts.sdk)} and the target ${target}: give the release in the target (check sdk@${String(opts.sdk)}).`);
+    target = `sdk@${String(opts.sdk)}`;
+    say(`check --sdk ${String(opts.sdk)}`, `check ${target}`);
+    renamed.set('--sdk', undefined);
+  }
+  if (opts.md !== undefined) {
+    opts.report = opts.md;
+    say('--md', '--report');
+    renamed.set('--md', '--report');
+  }
+  for (const k of ['target', 'client', 'sdk', 'sdkVersion', 'md']) delete opts[k];
+  if (opts.replay !== undefined) {
+    say(`check ... --replay ${String(opts.replay)}`, `replay ${String(opts.replay)}`);
+    return { argument: target, opts, renamed, replay: String(opts.replay) };
+  }
+  return { argument: target, opts, renamed };
+}
+
+/** The flags of `check`'s table typed in `argv` (before `--`), old spellings by their new names. */
+function typed(argv: readonly string[], renamed: ReadonlyMap<string, string | undefined>, command = 'check'): string[] {
+  const names: string[] = [];
+  for (const token of argv.slice(argv.indexOf(command) + 1)) {
+    if (!token.startsWith('--')) continue;
+    const name = token.split('=')[0]!;
+    const now = renamed.has(name) ? renamed.get(name) : name;
+    if (now !== undefined && CHECK_FLAGS.some((f) => f.name === now)) names.push(now);
+  }
+  return names;
+}
+
+/**
+ * `fuzz --stdio "<command>"`'s shell line as the words of `check -- <command>`: split at spaces
+ * when nothing in it needs a shell, else run by `sh -c`.
+ */
+function commandWords(line: string): string[] {
+  return /^[\w./@:=,{}+\s-]+$/.test(line) ? line.trim().split(/\s+/) : ['sh', '-c', line];
 }

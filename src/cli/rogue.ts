@@ -8,9 +8,10 @@ import type { Finding } from '../model/finding.ts';
 import { REPORT_SCHEMA_VERSION } from '../report/jsonReport.ts';
 import { TOOL } from '../util/toolVersion.ts';
 import { writeJsonReport } from './check.ts';
+import { TargetArgumentError, type RealTarget } from '../targets/Target.ts';
 
 export interface RogueFlags {
-  target?: Side;
+  side?: Side;
   filter?: string;
   /** Also write the results as JSON (`-`: stdout). */
   json?: string;
@@ -28,13 +29,13 @@ const findingEntry = (f: Finding & { readonly kind: string; readonly framing?: s
 
 /** `mcp-sim rogue`: forbidden frames against the real SDK endpoints; a behaviour table and findings. */
 export async function rogueCommand(flags: RogueFlags): Promise<number> {
-  if (flags.target !== undefined && flags.target !== 'client' && flags.target !== 'server') {
-    throw new Error(`rogue: --target takes 'client' or 'server', got "${flags.target}"`);
+  if (flags.side !== undefined && flags.side !== 'client' && flags.side !== 'server') {
+    throw new Error(`rogue: --side takes 'client' or 'server', got "${flags.side}"`);
   }
   const sdk = installedSdk();
   console.log(pc.bold(`mcp-sim rogue  sdk=${sdk.name}@${sdk.version}`));
   const { rows, findings } = await rogueCampaign({
-    ...(flags.target && { target: flags.target }),
+    ...(flags.side && { target: flags.side }),
     ...(flags.filter && { filter: flags.filter }),
   });
   if (rows.length === 0) throw new Error(`rogue: no rogue kind matches --filter "${flags.filter}"`);
@@ -49,7 +50,7 @@ export async function rogueCommand(flags: RogueFlags): Promise<number> {
         kind: 'rogue',
         tool: TOOL,
         sdk,
-        options: { ...(flags.target && { target: flags.target }), ...(flags.filter && { filter: flags.filter }) },
+        options: { ...(flags.side && { target: flags.side }), ...(flags.filter && { filter: flags.filter }) },
         verdict: { result: code === 0 ? 'pass' : 'fail', exitCode: code },
         rows,
         findings: findings.map(findingEntry),
@@ -58,7 +59,7 @@ export async function rogueCommand(flags: RogueFlags): Promise<number> {
     }
     return code;
   };
-  if (flags.target === 'client') return write(findings.some((f) => f.severity === 'violation') ? 1 : 0);
+  if (flags.side === 'client') return write(findings.some((f) => f.severity === 'violation') ? 1 : 0);
   // A raw HTTP peer against the real Streamable HTTP server transport (stateful sessions).
   const http = await httpRogueCampaign();
   const httpRows = flags.filter ? http.rows.filter((r) => r.kind.includes(flags.filter!)) : http.rows;
@@ -68,4 +69,29 @@ export async function rogueCommand(flags: RogueFlags): Promise<number> {
   console.log('');
   console.log(httpFindings.length === 0 ? pc.green('no findings') : httpFindings.map((f) => `${formatFinding(f)} (${f.kind})`).join('\n'));
   return write([...findings, ...httpFindings].some((f) => f.severity === 'violation') ? 1 : 0, { rows: httpRows, findings: httpFindings });
+}
+
+/**
+ * `mcp-sim rogue TARGET` on a server mcp-sim talks to from outside (a process, a URL, an SDK's
+ * test bed): every rogue frame against it, real time, and whether it stayed usable after each.
+ */
+export async function rogueTargetCommand(target: RealTarget, flags: { readonly filter?: string; readonly json?: string }): Promise<number> {
+  const endpoint = target.endpoint;
+  if (!endpoint) throw new TargetArgumentError(`mcp-sim rogue ${target.describe().argument.join(' ')}: a ${target.kind} target has no server connection to send raw frames on`);
+  const { runPlan } = await import('../real/runPlan.ts');
+  const { rogueProcess, formatRogueProcessTable } = await import('../rogue/rogueProcess.ts');
+  const discovery = await runPlan(endpoint, { calls: [], serverRequests: 'answer' }, { tailMs: 0 });
+  const tool = discovery.tools[0]?.name ?? 'work';
+  console.log(pc.bold(`mcp-sim rogue ${target.describe().argument.join(' ')}  (real time) ${target.describe().label}`));
+  const report = await rogueProcess(endpoint, tool, flags.filter);
+  const { rows } = report;
+  console.log(formatRogueProcessTable(rows));
+  console.log(`not judged from outside: ${report.cannotJudge.join('; ')}`);
+  if (report.leftOut.length > 0) console.log(`left out: ${report.leftOut.map((l) => `${l.kind} (${l.why})`).join(', ')}`);
+  const bad = rows.filter((r) => r.verdicts.some((v) => !v.met));
+  console.log(bad.length === 0 ? pc.green(`every rogue frame answered as judged, the server stayed usable (${rows.length} kinds)`) : pc.red(`${bad.length} of ${rows.length} kinds: ${bad.map((r) => `${r.kind} (${r.verdicts.filter((v) => !v.met).map((v) => v.invariant).join(', ')})`).join(', ')}`));
+  if (flags.json !== undefined) {
+    writeJsonReport(flags.json, { schemaVersion: REPORT_SCHEMA_VERSION, kind: 'rogue', clock: 'real', tool: TOOL, mode: 'black box, real time', target: target.describe(), ...report });
+  }
+  return bad.length === 0 ? 0 : 1;
 }

@@ -39,9 +39,12 @@ export async function writeViewer(report: Json, out: string, options: { readonly
   ]);
   let runner: CaseRunner | undefined;
   const sdk = await defaultSdk();
-  const fuzzModule = report.kind === 'fuzz' ? (options.fuzzModule ?? report.module ?? report.target?.label) : undefined;
+  // A module's report or replay file: its cases run on the module, loaded again with its config.
+  const moduleFile = report.schemaVersion === 2 && report.target?.kind === 'module';
+  const fuzzModule = report.kind === 'fuzz' ? (options.fuzzModule ?? report.module ?? report.target?.label) : moduleFile ? (report.target.module as string) : undefined;
+  const config = options.config ?? (moduleFile ? report.target.config : undefined);
   if (fuzzModule !== undefined) {
-    const target = await loadTarget(fuzzModule, { ...(options.config && { config: options.config }) });
+    const target = await loadTarget(fuzzModule, { ...(config && { config }) });
     runner = (c) => (observe) => runFuzzCase(target, c as FuzzCase, observe);
   } else {
     const named = sdkOf(report);
@@ -53,6 +56,16 @@ export async function writeViewer(report: Json, out: string, options: { readonly
   const html = viewerHtml(report, data);
   writeFileAtomic(out, html, { mkdir: true });
   return { file: out, findings: data.findings.length, bytes: Buffer.byteLength(html), ms: performance.now() - started };
+}
+
+/** Whether `file` is a replay file of a module's case (its page is drawn from the file itself). */
+function isModuleFile(file: string): boolean {
+  try {
+    const j = JSON.parse(readFileSync(file, 'utf8')) as Json;
+    return j.schemaVersion === 2 && j.target?.kind === 'module';
+  } catch {
+    return false;
+  }
 }
 
 const said = (w: ViewerWritten) =>
@@ -113,8 +126,8 @@ export function addHtmlOption(command: Command): Command {
       const opts = cmd.opts() as { html?: string; json?: string; replay?: string; config?: string };
       if (opts.html === undefined) return;
       try {
-        // `fuzz --replay FILE` writes no report: its page is the replay file's.
-        const from = cmd.name() === 'fuzz' && opts.replay !== undefined ? opts.replay : opts.json;
+        // `fuzz --replay FILE` and `replay MODULE_FILE` write no report: their page is the replay file's.
+        const from = cmd.name() === 'fuzz' && opts.replay !== undefined ? opts.replay : cmd.name() === 'replay' && cmd.args[0] !== undefined && isModuleFile(cmd.args[0]) ? cmd.args[0] : opts.json;
         let report: Json;
         try {
           report = JSON.parse(readFileSync(from!, 'utf8')) as Json;

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { loadBaseline } from '../baseline/baseline.ts';
 import { caseSeed } from '../campaign/simCase.ts';
-import { minimize } from '../campaign/minimize.ts';
-import { countsAs, foldsUnderRoot } from '../campaign/rootCauses.ts';
+import { countsAs } from '../campaign/rootCauses.ts';
+import { runCampaign, type CheckedRunner } from '../campaign/runCampaign.ts';
 import { runChecked } from '../check/runChecked.ts';
+import { resolveCampaignOptions, type ResolvedCampaignOptions } from '../options/index.ts';
 import type { Finding } from '../model/finding.ts';
 import type { InvariantId } from '../model/invariants.ts';
 import { DEFAULT_CAMPAIGN_SEED, DEFAULT_FUZZ_CALLS_MAX, DEFAULT_FUZZ_MAX_STEPS, DEFAULT_FUZZ_MAX_VIRTUAL_MS, DEFAULT_FUZZ_RUNS, DEFAULT_FUZZ_SHRINK_MS_MAX, DEFAULT_FUZZ_SHRINK_STEPS_MAX } from '../options/defaults.ts';
@@ -121,8 +122,11 @@ export interface FuzzPlan {
 }
 
 /** Discovers the target's tools and builds the generator of its runs. */
-export async function planFuzz(target: FuzzTarget, options: Pick<FuzzOptions, 'args' | 'callsMax'> = {}): Promise<FuzzPlan> {
-  const tools = await discoverTools(target);
+export async function planFuzz(target: FuzzTarget, options: Pick<FuzzOptions, 'args' | 'callsMax'> & { readonly tools?: readonly string[] } = {}): Promise<FuzzPlan> {
+  const listed = await discoverTools(target);
+  const named = options.tools;
+  const tools = named ? listed.filter((t) => named.includes(t.name)) : listed;
+  if (named && tools.length === 0) throw new TargetError('no-tools', `mcp-sim check ${target.label}: --tools ${named.join(',')} names no tool it lists (it lists ${listed.map((t) => t.name).join(', ')}).`);
   const { fuzzable, skipped } = planTools(tools, options.args);
   if (fuzzable.length === 0) {
     throw new TargetError('no-tools', `mcp-sim fuzz: none of the tools of ${target.label} can be fuzzed: ${skipped.map((s) => `${s.name}: ${s.reason}`).join('; ')}`);
@@ -171,60 +175,13 @@ export function runFuzzCase(target: FuzzTarget, c: FuzzCase, observe?: RunOption
   return run;
 }
 
-/** The findings a run counts: knock-ons fold under their root, as in `check`. */
-const counted = (findings: readonly Finding[]) => findings.filter((f) => !foldsUnderRoot(f));
-
-/** Shrinking budgets: scheduler steps (deterministic) and wall-clock time (a safety valve). */
-interface ShrinkBudget {
-  readonly steps: number;
-  readonly timeMs: number;
-}
-
 /**
- * Shrinks the case of `fcSeed` while `invariant` fires: fast-check's shrinking, then the greedy
- * 1-minimal pass, within `budget`. A candidate the simulator refuses (an abort left without its
- * call) does not fire. The budget is checked before each run, never by racing one: fast-check's
- * `interruptAfterTimeLimit` answers an async property that is still running, so the next
- * candidate's run started while the last one's work went on (`another run is in progress`).
- */
-async function shrink(plan: FuzzPlan, invariant: InvariantId, fcSeed: number, budget: ShrinkBudget): Promise<FuzzCounterexample | undefined> {
-  const deadline = performance.now() + budget.timeMs;
-  let steps = 0;
-  let cutShort: 'steps' | 'time' | undefined;
-  const fires = async (c: FuzzCase) => {
-    if (steps >= budget.steps) cutShort ??= 'steps';
-    else if (performance.now() > deadline) cutShort ??= 'time';
-    if (cutShort) return false;
-    try {
-      const run = await runFuzzCase(plan.target, c);
-      steps += run.result.steps;
-      return run.findings.some((f) => countsAs(f, invariant));
-    } catch {
-      return false;
-    }
-  };
-  const details = await fc.check(fc.asyncProperty(plan.arbitrary, async (c) => !(await fires(c))), { seed: fcSeed, numRuns: 1 });
-  if (!details.failed || !details.counterexample) return undefined;
-  const { case: small, removals } = await minimize(details.counterexample[0], fires);
-  const run = await runFuzzCase(plan.target, small);
-  const f = run.findings.find((x) => countsAs(x, invariant));
-  if (!f) return undefined;
-  return {
-    case: small,
-    trace: run.result.trace,
-    finding: f,
-    call: callOf(f, small.scenario, run.result.trace),
-    shrinks: details.numShrinks,
-    removals,
-    ...(cutShort && { cutShort }),
-  };
-}
-
-/**
- * A fuzz campaign against a user's server: `tools/list`, then `runs` generated runs of its tools
+ * A campaign against a user's server: `tools/list`, then `runs` generated runs of its tools
  * (concurrent calls, progress tokens, cancels at every point, timeouts, closes, a virtual
- * network), each judged by the oracle; each invariant broken is shrunk to a minimal run and
- * explained in the author's terms.
+ * network), each judged by the oracle: the one campaign (`runCampaign`) with the module's cases
+ * and its hosted runs. Each invariant broken on the server's own code is shrunk to a minimal run
+ * (within a budget of scheduler steps, the same on every machine) and explained in the author's
+ * terms; what the SDK's own layer does is listed apart and never fails it.
  */
 export async function fuzzCampaign(plan: FuzzPlan, options: FuzzOptions = {}): Promise<FuzzReport> {
   const runs = options.runs ?? DEFAULT_FUZZ_RUNS;
@@ -232,60 +189,67 @@ export async function fuzzCampaign(plan: FuzzPlan, options: FuzzOptions = {}): P
   const { target } = plan;
   const baseline = loadBaseline(target.sdk.name, target.sdk.version);
   const knownIds = new Set(baseline?.entries.map((e) => e.invariant) ?? []);
-  const seen = new Map<InvariantId, { runs: number; firstCase: number; example: Finding; call: FindingCall | undefined; trace: readonly TraceEvent[] }>();
   const started = performance.now();
-  let runsDone = 0;
+  /** The first run that showed each invariant: its scenario and trace, to explain a finding that is not shrunk. */
+  const firstSeen = new Map<InvariantId, { scenario: FuzzCase['scenario']; trace: readonly TraceEvent[] }>();
   let firstHash: string | undefined;
   /** A run saw work of a handler of an earlier run (`leftover-work`): the runs are not isolated. */
   let leftovers = false;
-  for (let k = 0; k < runs && !options.signal?.aborted; k++) {
-    const c = fuzzCaseAt(plan, seed, k);
-    const run = await runFuzzCase(target, c);
-    if (k === 0) firstHash = run.result.hash;
-    leftovers ||= run.result.trace.some((e) => e.kind === 'leftover-work');
-    const firsts = new Map<InvariantId, Finding>();
-    for (const f of counted(run.findings)) if (!firsts.has(f.invariant)) firsts.set(f.invariant, f);
-    for (const f of firsts.values()) {
-      const entry = seen.get(f.invariant);
-      if (entry) entry.runs++;
-      else seen.set(f.invariant, { runs: 1, firstCase: k, example: f, call: callOf(f, c.scenario, run.result.trace), trace: run.result.trace });
+  let runsDone = 0;
+  const runner: CheckedRunner = async (scenario, runOptions) => {
+    const run = await runFuzzCase(target, { scenario, tape: [...(runOptions.tape ?? [])], seed: runOptions.seed ?? 0 });
+    if (runOptions.coverage) {
+      // A campaign run (shrinking runs ask for no coverage): what the report says beside the tally.
+      firstHash ??= run.result.hash;
+      leftovers ||= run.result.trace.some((e) => e.kind === 'leftover-work');
+      for (const f of run.findings) if (!firstSeen.has(f.invariant)) firstSeen.set(f.invariant, { scenario, trace: run.result.trace });
+      runsDone++;
     }
-    runsDone++;
-    options.onProgress?.(runsDone, runs, 'run');
-  }
-  const durationMs = performance.now() - started;
+    return run;
+  };
   // A server that keeps state across runs (module-level maps, intervals) makes a case's result
-  // depend on the runs before it: case 0 run again after the others tells.
-  // So does work an earlier run's handler does in a later run (a promise kept in module-level state).
-  const stateful = leftovers || (firstHash !== undefined && (await runFuzzCase(target, fuzzCaseAt(plan, seed, 0))).result.hash !== firstHash);
-  const findings: FuzzFinding[] = [];
-  let shrunk = 0;
-  for (const [invariant, entry] of seen) {
-    const owner = ownerOf(invariant);
-    // SDK findings are listed, not shrunk: they are not the user's to fix.
-    const counterexample =
-      owner === 'server' && !stateful && options.shrink !== false && !options.signal?.aborted
-        ? await shrink(plan, invariant, caseSeed(seed, entry.firstCase), {
-            steps: options.shrinkStepsMax ?? DEFAULT_FUZZ_SHRINK_STEPS_MAX,
-            timeMs: options.shrinkTimeMsMax ?? DEFAULT_FUZZ_SHRINK_MS_MAX,
-          })
+  // depend on the runs before it: case 0 run again after the others tells; so does work an earlier
+  // run's handler does in a later run (a promise kept in module-level state). Asked once, when shrinking starts.
+  let stateful: boolean | undefined;
+  const isStateful = async () => (stateful ??= leftovers || (firstHash !== undefined && (await runFuzzCase(target, fuzzCaseAt(plan, seed, 0))).result.hash !== firstHash));
+  const report = await runCampaign(moduleCampaignOptions(seed, runs, options.shrinkTimeMsMax ?? DEFAULT_FUZZ_SHRINK_MS_MAX, options.shrink !== false), {
+    runner,
+    cases: { at: (s, k) => fuzzCaseAt(plan, s, k), arbitrary: plan.arbitrary },
+    // SDK findings are listed, not shrunk: they are not the user's to fix; a stateful server's cases replay only after the runs before them.
+    shrinks: (f) => ownerOf(f.invariant) === 'server' && stateful === false,
+    shrinkStepsMax: options.shrinkStepsMax ?? DEFAULT_FUZZ_SHRINK_STEPS_MAX,
+    onProgress: (done, total, phase) => {
+      if (phase === 'run') options.onProgress?.(done, total, 'run');
+      else options.onProgress?.(done, total, 'shrink');
+    },
+    ...(options.signal && { signal: options.signal }),
+    beforeShrinking: async () => void (await isStateful()),
+  });
+  const findings: FuzzFinding[] = report.findings.map((f) => {
+    const owner = ownerOf(f.invariant);
+    const cx = f.counterexample;
+    const shown = cx?.findings.find((x) => countsAs(x, f.invariant));
+    const counterexample: FuzzCounterexample | undefined =
+      cx && shown
+        ? { case: cx.case, trace: cx.result.trace, finding: shown, call: callOf(shown, cx.case.scenario, cx.result.trace), shrinks: cx.shrinks, removals: cx.removals, ...(cx.cutShort && { cutShort: cx.cutShort }) }
         : undefined;
-    options.onProgress?.(++shrunk, seen.size, 'shrink');
-    const shown = counterexample ?? { finding: entry.example, call: entry.call, trace: entry.trace };
-    findings.push({
-      invariant,
-      severity: entry.example.severity,
+    const first = firstSeen.get(f.invariant)!;
+    const call = counterexample?.call ?? callOf(f.example, first.scenario, first.trace);
+    return {
+      invariant: f.invariant,
+      severity: f.example.severity,
       owner,
-      knownInSdkBaseline: knownIds.has(invariant),
-      runs: entry.runs,
-      firstCase: entry.firstCase,
-      explanation: explain(shown.finding, shown.call, shown.trace, target.sdk.generation),
-      call: shown.call,
-      example: entry.example,
+      knownInSdkBaseline: knownIds.has(f.invariant),
+      runs: f.runs,
+      firstCase: f.firstCase,
+      explanation: counterexample ? explain(counterexample.finding, counterexample.call, counterexample.trace, target.sdk.generation) : explain(f.example, call, first.trace, target.sdk.generation),
+      call,
+      example: f.example,
       ...(counterexample && { counterexample }),
-    });
-  }
+    };
+  });
   findings.sort((a, b) => (a.owner === b.owner ? a.firstCase - b.firstCase : a.owner === 'server' ? -1 : 1));
+  const durationMs = performance.now() - started;
   return {
     target: { label: target.label, kind: target.kind, sdk: { name: target.sdk.name, version: target.sdk.version } },
     seed,
@@ -294,9 +258,18 @@ export async function fuzzCampaign(plan: FuzzPlan, options: FuzzOptions = {}): P
     durationMs,
     runsPerSecond: runsDone / Math.max(durationMs / 1000, 1e-9),
     tools: { fuzzed: plan.fuzzed, skipped: plan.skipped },
-    stateful,
+    stateful: await isStateful(),
     limits: limitsOf(target),
     findings,
     passed: !findings.some((f) => failsCampaign(f, options.failOn)),
   };
+}
+
+/**
+ * The one campaign's options for a module: its seed and runs, in process (a module is loaded in
+ * this thread), no shards or time limit, shrinking as asked. The workload names no case here (the
+ * module's tools draw them); it is the default, for the report's sake only.
+ */
+function moduleCampaignOptions(seed: number, runs: number, shrinkTimeMsMax: number, shrink: boolean): ResolvedCampaignOptions {
+  return { ...resolveCampaignOptions({ seed, runs, shrink, workers: 1 }, {}), shrinkTimeMsMax };
 }

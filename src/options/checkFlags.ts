@@ -1,4 +1,15 @@
+import { SPEC_REVISIONS } from '../model/specRevision.ts';
+import { LEAVABLE_PARTS } from '../workload/leavableParts.ts';
+import { CAMPAIGN_RUNS_LIMIT } from './campaignOptions.ts';
 import {
+  AUTO_WORKER_RUNS_MIN,
+  DEFAULT_ACTIONS_MAX,
+  DEFAULT_FAULTS,
+  DEFAULT_PROFILES,
+  DEFAULT_SERVER_REQUESTS,
+  DEFAULT_SHRINK,
+  DEFAULT_STEPS_MAX,
+  KNOWN_PROFILES,
   DEFAULT_CAMPAIGN_RUNS,
   DEFAULT_CAMPAIGN_SEED,
   DEFAULT_FAIL_ON,
@@ -30,13 +41,14 @@ export interface CheckFlag {
 const COMMON: readonly CheckFlag[] = [
   { name: '--runs', value: '<n>', parse: 'whole', help: `number of generated runs (default: ${DEFAULT_CAMPAIGN_RUNS} in process, ${DEFAULT_PROCESS_RUNS} in real time; env ${ENV_RUNS})` },
   { name: '--seed', value: '<n>', parse: 'whole', help: `campaign seed, printed first; the same seed draws the same cases (default: ${DEFAULT_CAMPAIGN_SEED}; env ${ENV_SEED})` },
-  { name: '--shrink', help: 'shrink each finding to a minimal case (default: on)' },
+  { name: '--shrink', help: `shrink each finding to a minimal case (default: ${DEFAULT_SHRINK ? 'on' : 'off'})` },
   { name: '--no-shrink', help: 'report first cases as found, without shrinking' },
   { name: '--fail-on', value: '<level>', help: `lowest severity beyond the baseline that fails: must, should or advice (default: ${DEFAULT_FAIL_ON})` },
   { name: '--json', value: '<file>', help: "also write the report as JSON (schemas/report.schema.json); '-' writes it to stdout and everything else to stderr" },
   { name: '--junit', value: '<file>', help: 'also write the report as JUnit XML' },
   { name: '--report', value: '<file>', help: 'also write a Markdown report (renders on GitHub)' },
   { name: '--out', value: '<dir>', help: `folder for the replay files of findings (default: ${DEFAULT_REPRO_DIR})` },
+  { name: '--html', value: '<file>', help: 'also write the report as one self-contained HTML page (the trace viewer)' },
   { name: '--quiet', help: 'print only the verdict line (and errors): no progress, no report' },
 ];
 
@@ -46,19 +58,19 @@ const IN_PROCESS: readonly CheckFlag[] = [
   { name: '--fresh-shrinks', help: "shrink every counterexample again, even one the release's kept shrinks hold" },
   { name: '--record-shrinks', help: "shrink every counterexample afresh and keep each in the release's kept shrinks" },
   { name: '--strict-causes', help: "also fail on a new cause of a known invariant found outside the baseline's own campaign" },
-  { name: '--workers', value: '<n>', parse: 'whole', help: 'worker threads that run the cases; 1 runs them in process; the report does not depend on it' },
+  { name: '--workers', value: '<n>', parse: 'whole', help: `worker threads that run the cases; 1 runs them in process; the report does not depend on it (default: one per core, at most one per ${AUTO_WORKER_RUNS_MIN} runs)` },
   { name: '--shard', value: '<i/n>', help: "run only slice I of N of the campaign; join the shards' --json reports with mcp-sim merge" },
-  { name: '--time-limit', value: '<seconds>', parse: 'seconds', help: 'stop starting runs after this many seconds and report the runs done' },
+  { name: '--time-limit', value: '<seconds>', parse: 'seconds', help: `stop starting runs after this many seconds and report the runs done (without --runs: run until then, at most ${CAMPAIGN_RUNS_LIMIT} runs)` },
   { name: '--seeds', value: '<a..b>', help: 'a sweep: one campaign per seed from A to B, one combined report' },
-  { name: '--spec', value: '<revision>', help: 'the spec revision whose rules judge the runs: 2025-11-25 (default) or 2026-07-28' },
-  { name: '--profiles', value: '<list>', parse: 'list', help: 'transport profiles to draw scenarios from: memory, http, http-2026' },
-  { name: '--actions-max', value: '<n>', parse: 'whole', help: 'most caller actions per scenario' },
-  { name: '--steps-max', value: '<n>', parse: 'whole', help: 'most steps per handler script' },
-  { name: '--server-requests', help: 'server-initiated requests (sampling, elicitation, roots) too' },
+  { name: '--spec', value: '<revision>', help: `the spec revision whose rules judge the runs: ${SPEC_REVISIONS.join(' (default) or ')}, opt-in, which runs profile http-2026 on the 2.x packages only` },
+  { name: '--profiles', value: '<list>', parse: 'list', help: `transport profiles to draw scenarios from: ${KNOWN_PROFILES.join(', ')} (default: ${DEFAULT_PROFILES.join(',')})` },
+  { name: '--actions-max', value: '<n>', parse: 'whole', help: `most caller actions per scenario (default: ${DEFAULT_ACTIONS_MAX})` },
+  { name: '--steps-max', value: '<n>', parse: 'whole', help: `most steps per handler script (default: ${DEFAULT_STEPS_MAX})` },
+  { name: '--server-requests', help: `server-initiated requests (sampling, elicitation, roots) too (default: ${DEFAULT_SERVER_REQUESTS ? 'on' : 'off'})` },
   { name: '--no-server-requests', help: 'only client→server tool calls' },
-  { name: '--faults', help: 'connection closes and reconnects' },
+  { name: '--faults', help: `connection closes and reconnects (default: ${DEFAULT_FAULTS ? 'on' : 'off'})` },
   { name: '--no-faults', help: 'no connection closes or reconnects' },
-  { name: '--leave-out', value: '<list>', parse: 'list', help: 'workload parts to leave out' },
+  { name: '--leave-out', value: '<list>', parse: 'list', help: `workload parts to leave out: ${LEAVABLE_PARTS.join(', ')} (check leaves out by itself what the release lacks)` },
 ];
 
 /** A user's server's tools: which ones, with which arguments. */

@@ -71,7 +71,11 @@ export const HANG_AFTER_MS_MIN = 100;
  * by default (`--fail-on advice`); an SDK's test bed or client fails from `should` up, as `check`
  * does on the SDK in process.
  */
-export function resolveRealCampaignOptions(flags: RealCampaignFlags, context: { readonly userServer: boolean; readonly runs?: number }, env: Env = process.env): ResolvedRealCampaignOptions {
+export function resolveRealCampaignOptions(
+  flags: RealCampaignFlags,
+  context: { readonly userServer: boolean; readonly runs?: number; readonly inFlightMs?: number; readonly graceMs?: number },
+  env: Env = process.env,
+): ResolvedRealCampaignOptions {
   const defaultRuns = context.runs ?? DEFAULT_PROCESS_RUNS;
   const runs = wholeNumber({ option: 'runs', flag: '--runs' }, flags.runs ?? envWholeNumber(env, ENV_RUNS, 'runs', 1, CAMPAIGN_RUNS_LIMIT) ?? defaultRuns, 1, CAMPAIGN_RUNS_LIMIT, defaultRuns);
   const seed = seedValue({ option: 'seed', flag: '--seed' }, flags.seed ?? envWholeNumber(env, ENV_SEED, 'seed', 0) ?? DEFAULT_CAMPAIGN_SEED, DEFAULT_CAMPAIGN_SEED);
@@ -92,7 +96,7 @@ export function resolveRealCampaignOptions(flags: RealCampaignFlags, context: { 
     runs,
     parallel,
     rateRuns,
-    bounds: { hangAfterMs, inFlightMs: DEFAULT_IN_FLIGHT_MS, graceMs: DEFAULT_PROCESS_GRACE_MS },
+    bounds: { hangAfterMs, inFlightMs: context.inFlightMs ?? DEFAULT_IN_FLIGHT_MS, graceMs: context.graceMs ?? DEFAULT_PROCESS_GRACE_MS },
     shrink: flags.shrink ?? true,
     reuse: flags.reuse === true,
     duplicateIds: flags.duplicateIds === true,

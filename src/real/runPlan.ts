@@ -8,8 +8,15 @@ import { barrierPingId } from '../util/barrierPing.ts';
 import type { Anchor, Plan, PlannedCall } from './plan.ts';
 
 export interface RunPlanOptions {
-  /** Bound after which a call nobody gave up, or a POST that never ends, is left and judged. @default DEFAULT_HANG_AFTER_MS */
+  /**
+   * How long a call nobody gave up may stay silent (no progress for it, no answer) before it is
+   * left and judged; each sign of life (its progress) starts the wait again, so a slow call that
+   * says it is working is waited for. A POST that never ends is left after the same bound.
+   * @default DEFAULT_HANG_AFTER_MS
+   */
   readonly hangAfterMs?: number;
+  /** The longest a run may last, whatever the server says: a server that never stops sending progress does not hold the campaign. @default RUN_MS_MAX */
+  readonly runMsMax?: number;
   /** How long the run watches after the last call settled or was given up (late progress, late results). @default 2 × DEFAULT_IN_FLIGHT_MS */
   readonly tailMs?: number;
   /** Bound of the handshake. @default DEFAULT_PROCESS_START_MS */
@@ -31,8 +38,11 @@ export interface RealtimeRun {
 
 const LATE_ANSWER_MS = 200;
 
-/** The whole run's bound, in units of `hangAfterMs`: calls chained on anchors each get the bound of their own. */
+/** The whole run's quiet bound, in units of `hangAfterMs`: calls chained on anchors each get the bound of their own. */
 const RUN_BOUND_FACTOR = 4;
+
+/** The longest one run lasts, however long its calls keep saying they are working. */
+export const RUN_MS_MAX = 600_000;
 
 /** The answer mcp-sim's client gives a server→client request it accepts. */
 function answerTo(method: string): JsonValue {
@@ -77,6 +87,8 @@ export async function runPlan(target: Endpoint, plan: Plan, options: RunPlanOpti
     const c = conn;
     let nextId = options.reuse?.firstId ?? 1;
     let outcome: 'quiescent' | 'real-time-bound' = 'quiescent';
+    /** A call showed it is alive (its progress, an answer): the run's quiet bound starts again. */
+    let lifeSign: () => void = () => {};
     const listId = nextId++;
     c.send({ jsonrpc: '2.0', id: listId, method: 'tools/list' });
     const list = await inbox.waitFor((f) => isJsonObject(f) && f.id === listId && ('result' in f || 'error' in f), hangAfterMs);
@@ -91,6 +103,8 @@ export async function runPlan(target: Endpoint, plan: Plan, options: RunPlanOpti
       progress: number;
       done: 'answered' | 'given-up' | 'hung' | undefined;
       timeoutTimer?: NodeJS.Timeout;
+      /** The `hangAfterMs` bound since its last sign of life. */
+      hangTimer?: NodeJS.Timeout;
     }
     const live = new Map<string, Live>(plan.calls.map((call) => [call.label, { call, progress: 0, done: undefined }]));
     const waiting: { anchor: Anchor; run: () => void }[] = [];
@@ -149,6 +163,25 @@ export async function runPlan(target: Endpoint, plan: Plan, options: RunPlanOpti
       l.timeoutTimer = timer;
       timers.add(timer);
     };
+    /**
+     * A call nobody gives up is waited for while it shows signs of life: left to the oracle
+     * (liveness.call-settles) once it was silent for the bound, since it was written or since its
+     * last progress.
+     */
+    const armHang = (l: Live) => {
+      if (l.hangTimer) {
+        clearTimeout(l.hangTimer);
+        hangTimers.delete(l.hangTimer);
+      }
+      const hang = setTimeout(() => {
+        if (l.done !== undefined) return;
+        l.done = 'hung';
+        outcome = 'real-time-bound';
+        checkDone();
+      }, hangAfterMs);
+      l.hangTimer = hang;
+      hangTimers.add(hang);
+    };
     const byId = (id: unknown) => [...live.values()].filter((l) => l.id !== undefined && l.id === id && l.done === undefined);
     const byToken = (token: unknown) => [...live.values()].find((l) => l.call.progressToken !== undefined && l.call.progressToken === token && l.writtenAt !== undefined);
     unlisten = inbox.listen((frame) => {
@@ -170,7 +203,9 @@ export async function runPlan(target: Endpoint, plan: Plan, options: RunPlanOpti
         const l = byToken(frame.params.progressToken);
         if (!l) return;
         l.progress++;
+        lifeSign();
         if (l.done === undefined) {
+          armHang(l);
           recorder.record({ kind: 'onprogress', call: l.call.label, progress: Number(frame.params.progress), ...(typeof frame.params.total === 'number' && { total: frame.params.total }) });
           if (l.call.timeout?.resetOnProgress) armTimeout(l);
         }
@@ -178,6 +213,7 @@ export async function runPlan(target: Endpoint, plan: Plan, options: RunPlanOpti
         return;
       }
       if ('result' in frame || 'error' in frame) {
+        lifeSign();
         for (const l of byId(frame.id)) {
           l.done = 'answered';
           lastSettledAt = now();
@@ -210,14 +246,7 @@ export async function runPlan(target: Endpoint, plan: Plan, options: RunPlanOpti
         recorder.record({ kind: 'call-start', call: call.label, from: 'client', conn: 0, method: 'tools/call', id: l.id, options: call.timeout ? { timeout: call.timeout.ms, resetTimeoutOnProgress: call.timeout.resetOnProgress } : {} });
         c.send({ jsonrpc: '2.0', id: l.id, method: 'tools/call', params });
         armTimeout(l);
-        // A call nobody gives up is waited for until the bound, then left to the oracle (liveness.call-settles).
-        const hang = setTimeout(() => {
-          if (l.done !== undefined) return;
-          l.done = 'hung';
-          outcome = 'real-time-bound';
-          checkDone();
-        }, hangAfterMs);
-        hangTimers.add(hang);
+        armHang(l);
         fire('written', call.label, 0);
       });
       if (call.cancel) when(call.cancel, () => giveUp(l, 'mcp-sim cancelled the call', call.cancelHow ?? 'notify'));
@@ -243,8 +272,22 @@ export async function runPlan(target: Endpoint, plan: Plan, options: RunPlanOpti
       for (const l of live.values()) if (l.writtenAt === undefined && l.done === undefined) l.done = 'given-up';
       checkDone();
     };
-    const ended = inbox.waitFor(() => false, RUN_BOUND_FACTOR * hangAfterMs).then(() => undefined);
-    const bound = new Promise<'bound'>((resolve) => hangTimers.add(setTimeout(() => resolve('bound'), RUN_BOUND_FACTOR * hangAfterMs)));
+    const runMsMax = options.runMsMax ?? RUN_MS_MAX;
+    const ended = inbox.waitFor(() => false, runMsMax).then(() => undefined);
+    // The run's bound: RUN_BOUND_FACTOR × the bound of quiet since the last sign of life of any call, and runMsMax in all.
+    let reachBound: (b: 'bound') => void = () => {};
+    const bound = new Promise<'bound'>((resolve) => (reachBound = resolve));
+    let quietTimer: NodeJS.Timeout | undefined;
+    lifeSign = () => {
+      if (quietTimer) {
+        clearTimeout(quietTimer);
+        hangTimers.delete(quietTimer);
+      }
+      quietTimer = setTimeout(() => reachBound('bound'), RUN_BOUND_FACTOR * hangAfterMs);
+      hangTimers.add(quietTimer);
+    };
+    lifeSign();
+    hangTimers.add(setTimeout(() => reachBound('bound'), runMsMax));
     // Poll for anchors that can no longer come: every written call settled and nothing fires.
     const idle = setInterval(() => {
       const pendingWritten = [...live.values()].some((l) => l.writtenAt !== undefined && l.done === undefined);

@@ -92,6 +92,41 @@ export interface TargetKindDefinition<K extends TargetKind = TargetKind> {
   readonly flags: ReadonlySet<string>;
   /** Why a flag this kind does not take is refused, in one line (`the in-process campaign draws its own schedules`). */
   refusal(flag: string): string;
+  /** A real-time kind: opens the target for the one campaign (loads its heavy parts on demand). */
+  openReal?(spec: SpecOf<K>, settings: RealOpenSettings): Promise<RealTarget>;
+}
+
+/** What opening a real-time target may need from the command line. */
+export interface RealOpenSettings {
+  /** The grace period of each shutdown step. */
+  readonly graceMs: number;
+  /** Only these tools (`--tools`). */
+  readonly tools?: readonly string[];
+  /** Fixed argument sets by tool (`--args`). */
+  readonly args?: { readonly [tool: string]: readonly { readonly [key: string]: JsonValue }[] };
+  /** Some calls reuse the id of a call in flight (`--duplicate-ids`). */
+  readonly duplicateIds?: boolean;
+  /** Only these scenarios (`--scenario`, an SDK's client). */
+  readonly scenarios?: readonly string[];
+  /** Where a target tells what it does before the campaign (an install). */
+  readonly say?: (line: string) => void;
+}
+
+/** A known cause of a real-time target's baseline: an invariant, where it ran, the features of its minimal case. */
+export interface KnownRealCause {
+  readonly invariant: InvariantId;
+  readonly variant: string;
+  /** `shapeKey` of its minimal case: its features joined by `+`, or `plain`. */
+  readonly shape: string;
+}
+
+/** A real-time target's baseline: its known causes, and how to write a new one from a campaign's confirmed findings. */
+export interface RealBaseline {
+  readonly known: readonly KnownRealCause[];
+  /** A line saying how many are known and where they come from. */
+  readonly summary: string;
+  /** Writes the baseline of these confirmed findings (for the target's variant); returns the file written. */
+  write(findings: readonly { readonly invariant: InvariantId; readonly message: string; readonly minimal: unknown; readonly rate: { readonly hits: number; readonly runs: number } }[], command: string): string;
 }
 
 /** The flags of `check` that say more of the target than its argument. */
@@ -165,4 +200,8 @@ export interface RealTarget<Case = unknown> {
   causeOf(c: Case): { readonly variant: string; readonly shape: ReadonlySet<string> };
   /** One line per action of `c`, for reports. */
   describeCase(c: Case): string[];
+  /** Its known findings (an SDK release's test bed or client), when it has a baseline. */
+  readonly baseline?: RealBaseline;
+  /** What the target lacks or does differently, one sentence each (an SDK release's test bed). */
+  readonly lacks?: readonly string[];
 }

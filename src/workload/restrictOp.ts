@@ -100,7 +100,7 @@ const ALL_HANDLER_FEATURES: ProgramFeatures = { progressSteps: true, sleeps: tru
 /**
  * A drawn tool handler program with every handler feature on, its sleeps looked up in `palette`:
  * the same programs the simulator's scripted campaign generates, for a real-time run (the SDK
- * test beds interpret them, `src/realtime/testbed/`).
+ * test beds interpret them, `src/targets/testbed/`).
  */
 export function toolProgramOf(p: DraftProgram, palette: TimingPalette): HandlerProgram {
   return restrictProgram(p, true, { features: ALL_HANDLER_FEATURES, palette });

@@ -55,7 +55,10 @@ describe('mcp-sim check (tiny budget)', () => {
     expect(files.length).toBeGreaterThan(0);
     for (const name of files) {
       const file = JSON.parse(readFileSync(join(dir, name), 'utf8'));
-      expect(Object.keys(file)).toEqual(['schemaVersion', 'invariant', 'madeWith', 'scenario', 'tape', 'seed', 'origin']);
+      expect(Object.keys(file)).toEqual(['schemaVersion', 'madeWith', 'target', 'clock', 'invariant', 'case', 'origin']);
+      expect(file.target).toEqual({ kind: 'sdk' });
+      expect(file.clock).toBe('virtual');
+      expect(Object.keys(file.case)).toEqual(['scenario', 'tape', 'seed']);
       expect(file.schemaVersion).toBe(REPLAY_FILE_SCHEMA_VERSION);
       expect(file.madeWith).toEqual({ tool: { name: TOOL.name, version: TOOL.version }, sdk: installedSdk() });
       expect(name).toBe(`${file.invariant}.json`);
@@ -73,7 +76,7 @@ describe('mcp-sim check (tiny budget)', () => {
     // `replay FILE` runs the shrunk case, shows its invariant, and says where it came from.
     const file = JSON.parse(readFileSync(join(dir, files[0]!), 'utf8'));
     const replay = await runMain(['replay', join(dir, files[0]!)]);
-    expect(replay.lines[1]).toBe(`  tape ${JSON.stringify(file.tape)}`);
+    expect(replay.lines[1]).toBe(`  tape ${JSON.stringify(file.case.tape)}`);
     expect(replay.lines[3]).toBe(`  shrunk from case ${file.origin.caseIndex} of campaign seed 20261130: ${file.origin.command}`);
     expect(replay.lines.filter((l) => /^(✗|!|·) /.test(l)).some((l) => l.includes(` ${file.invariant} (`))).toBe(true);
     expect(replay.lines.at(-1)).toBe(`reproduced: ${file.invariant}`);

@@ -7,21 +7,31 @@ import { runMain } from './runMain.ts';
 const scratch = mkdtempSync(join(tmpdir(), 'mcp-sim-check-target-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-describe('check --target: bad input is one line and exit 2 (no test bed needed)', () => {
+describe('check testbed:<language>: bad input is one line and exit 2 (no test bed needed)', () => {
   it.each([
-    [['--target', 'cobol'], /^mcp-sim check --target: unknown language "cobol": one of typescript, python, go, rust, java\.$/],
-    [['--target', 'python', '--transport', 'http-foo'], /^mcp-sim check --target: unknown transport "http-foo": one of stdio, http-stateful-sse, http-stateful-json, http-stateless-sse, http-stateless-json\.$/],
+    [['testbed:cobol'], /^mcp-sim check: testbed:cobol: no test bed for "cobol": one of typescript, python, go, rust, java\.$/],
+    [['testbed:python', '--transport', 'http-foo'], /^mcp-sim check testbed:python: unknown --transport "http-foo": one of stdio, http-stateful-sse, http-stateful-json, http-stateless-sse, http-stateless-json\.$/],
+    [['client:python', '--transport', 'http-stateful-sse'], /^mcp-sim check client:python: unknown --transport "http-stateful-sse": stdio or http/],
   ])('check %j', async (args, line) => {
     const run = await runMain(['check', ...args]);
     expect(run.code).toBe(2);
     expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(line)]);
   });
 
-  it('a replay file of another kind is refused in one line', async () => {
-    const file = join(scratch, 'other.json');
-    writeFileSync(file, JSON.stringify({ kind: 'fuzz-process' }));
-    const run = await runMain(['check', '--target', 'go', '--replay', file]);
+  it('the old spelling (check --target cobol) says its new one once, then the same one-line error', async () => {
+    const run = await runMain(['check', '--target', 'cobol']);
     expect(run.code).toBe(2);
-    expect(run.stderr.trim()).toBe(`mcp-sim check --target --replay ${file}: not a replay file of check --target (kind "testbed-check").`);
+    expect(run.stderr.trim().split('\n')).toEqual(['mcp-sim: "check --target cobol" is now "check testbed:cobol" (the old spelling works for this release)', expect.stringMatching(/no test bed for "cobol"/)]);
+  });
+
+  it('a file that is not a replay file is refused in one line (replay FILE, and the old check --target L --replay FILE)', async () => {
+    const file = join(scratch, 'other.json');
+    writeFileSync(file, JSON.stringify({ kind: 'something-else' }));
+    const run = await runMain(['replay', file]);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim()).toMatch(/has no "target" and "case" \(nor a "scenario" and "tape"\); it should be a file written by mcp-sim check$/);
+    const old = await runMain(['check', '--target', 'go', '--replay', file]);
+    expect(old.code).toBe(2);
+    expect(old.stderr.trim().split('\n').at(-1)).toMatch(/has no "target" and "case"/);
   });
 });

@@ -44,7 +44,7 @@ describe('check --sdk 1.0.0: the oldest release runs what it offers and says wha
   });
 
   it('should stop an http-only campaign with one line and exit 2', async () => {
-    const run = await runMain(['check', '--sdk', await oldest(), '--profiles', 'http', '--runs', '10']);
+    const run = await runMain(['check', `sdk@${await oldest()}`, '--profiles', 'http', '--runs', '10']);
     expect(run.code).toBe(2);
     expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(/the http profile cannot run: .*1\.0\.0 has no web-standard Streamable HTTP transports .*; run --profiles memory/)]);
   });

@@ -64,12 +64,12 @@ describe('mcp-sim replay', () => {
   it('exits 2 with a clear message for a missing file, a file that is no replay file, and an unknown baseline entry', async () => {
     const missing = await runMain(['replay', join(dir, 'nope.json')]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toBe(`mcp-sim: replay: cannot read ${join(dir, 'nope.json')}: no such file; give a file that mcp-sim check or a failing property wrote (.mcp-sim/repro/*.json)\n`);
+    expect(missing.stderr).toBe(`mcp-sim: replay: cannot read ${join(dir, 'nope.json')}: no such file; give a replay file that mcp-sim check wrote (.mcp-sim/repro/*.json)\n`);
     const other = join(dir, 'other.json');
     writeFileSync(other, '{"hello": 1}');
     const wrong = await runMain(['replay', other]);
     expect(wrong.code).toBe(2);
-    expect(wrong.stderr).toContain(`${other} has no "scenario" and "tape"`);
+    expect(wrong.stderr).toContain(`${other} has no "target" and "case" (nor a "scenario" and "tape")`);
     const unknown = join(dir, 'unknown-invariant.json');
     writeFileSync(unknown, JSON.stringify({ invariant: 'none', ...simCase }));
     const named = await runMain(['replay', unknown]);

@@ -231,22 +231,23 @@ describe('replay commands reproduce their finding in a fresh process', () => {
         [
           edited('other-tool.json', (j) => (j.madeWith.tool.version = '0.0.1')),
           edited('other-sdk.json', (j) => (j.madeWith.sdk.version = '1.0.0')),
-          edited('schema-2.json', (j) => (j.schemaVersion = 2)),
-          edited('schema-1-no-madeWith.json', (j) => delete j.madeWith),
+          edited('schema-3.json', (j) => (j.schemaVersion = 3)),
+          edited('schema-2-no-madeWith.json', (j) => delete j.madeWith),
         ],
         (path) => sh(`node bin/mcp-sim.js replay ${path}`),
       );
       refused(tool!, new RegExp(`^mcp-sim: replay refused: .*other-tool\\.json was made with mcp-sim@0\\.0\\.1, but this is mcp-sim@${TOOL.version}; .* Fix: replay it with mcp-sim@0\\.0\\.1`));
       refused(sdkFile!, new RegExp(`^mcp-sim: replay refused: .*other-sdk\\.json was made with ${sdk.name}@1\\.0\\.0, but ${sdk.name}@${sdk.version} is installed; .* Fix: replay it with ${sdk.name}@1\\.0\\.0 \\(npm i ${sdk.name}@1\\.0\\.0\\)`));
-      refused(schema!, new RegExp(`^mcp-sim: replay refused: .*schema-2\\.json has schemaVersion 2, but mcp-sim@${TOOL.version} reads schemaVersion 1 only\\. Fix: `));
-      refused(noIdentity!, /^mcp-sim: replay: .*schema-1-no-madeWith\.json has schemaVersion 1 but no "madeWith"/);
+      refused(schema!, new RegExp(`^mcp-sim: replay refused: .*schema-3\\.json has schemaVersion 3, but mcp-sim@${TOOL.version} reads schemaVersion 1 and 2 only\\. Fix: `));
+      refused(noIdentity!, /^mcp-sim: replay: .*schema-2-no-madeWith\.json has schemaVersion 2 but lacks "madeWith", "target" or "case"/);
     });
 
     it('an old replay file without schemaVersion replays, with a one-line warning, and still says whether it reproduced', async () => {
+      // The layout of releases before the schemaVersion field: the case at the top of the file.
       const path = edited('legacy.json', (j) => {
-        delete j.schemaVersion;
-        delete j.madeWith;
-        delete j.origin;
+        const { scenario, tape, seed } = j.case;
+        for (const key of Object.keys(j)) if (key !== 'invariant') delete j[key];
+        Object.assign(j, { scenario, tape, seed });
       });
       const run = await sh(`node bin/mcp-sim.js replay ${path}`);
       expect(run.stderr).toMatch(new RegExp(`^warning: ${path} has no schemaVersion .* replays unchecked with mcp-sim@${TOOL.version} and ${sdk.name}@${sdk.version}; `));

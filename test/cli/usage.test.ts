@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ACTIONS_MAX, DEFAULT_CAMPAIGN_RUNS, DEFAULT_CAMPAIGN_SEED, DEFAULT_BASELINE_RUNS, DEFAULT_REPRO_DIR } from '../../src/options/index.ts';
+import { DEFAULT_ACTIONS_MAX, DEFAULT_CAMPAIGN_RUNS,
+  DEFAULT_PROCESS_RUNS, DEFAULT_CAMPAIGN_SEED, DEFAULT_BASELINE_RUNS, DEFAULT_REPRO_DIR } from '../../src/options/index.ts';
 import { runMain } from './runMain.ts';
 
 describe('mcp-sim usage', () => {
@@ -51,7 +52,7 @@ describe('mcp-sim usage', () => {
     for (const flag of ['--runs', '--seed', '--profiles', '--actions-max', '--steps-max', '--no-server-requests', '--no-faults', '--no-shrink', '--self-check', '--json', '--out']) {
       expect(help).toContain(flag);
     }
-    expect(help).toContain(`(default: ${DEFAULT_CAMPAIGN_RUNS}; env MCP_SIM_RUNS)`);
+    expect(help).toContain(`(default: ${DEFAULT_CAMPAIGN_RUNS} in process, ${DEFAULT_PROCESS_RUNS} in real time; env MCP_SIM_RUNS)`);
     expect(help).toContain(`(default: ${DEFAULT_CAMPAIGN_SEED}; env MCP_SIM_SEED)`);
     expect(help).toContain(`most caller actions per scenario (default: ${DEFAULT_ACTIONS_MAX})`);
     expect(help).toContain(`(default: ${DEFAULT_REPRO_DIR})`);

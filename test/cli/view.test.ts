@@ -93,18 +93,18 @@ describe('mcp-sim replay --html and view', () => {
     expect(report.findings.length).toBeGreaterThan(0);
   });
 
-  it('fuzz --html, and fuzz --replay FILE --html: the pages of a user server\'s findings', async () => {
+  it('check MODULE --html, and replay FILE --html: the pages of a user server\'s findings', async () => {
     const server = 'examples/servers/faulty/fetchWithoutSignal.ts';
     const out = join(dir, 'fuzz.html');
     const repro = join(dir, 'fz');
-    const run = await runMain(['fuzz', server, '--runs', '60', '--out', repro, '--html', out]);
+    const run = await runMain(['check', server, '--runs', '60', '--out', repro, '--html', out]);
     const [, , n] = htmlLine.exec(run.stdout)!;
     expect(Number(n)).toBeGreaterThan(0);
     const report = extractReport(readFileSync(out, 'utf8')) as { kind: string; viewer: { findings: { invariant: string }[] } };
     expect(report.kind).toBe('fuzz');
-    const file = join(repro, `fuzz-${report.viewer.findings[0]!.invariant}.json`);
+    const file = join(repro, `examples_servers_faulty_fetchWithoutSignal.ts-${report.viewer.findings[0]!.invariant}.json`);
     expect(existsSync(file)).toBe(true);
-    const again = await runMain(['fuzz', server, '--replay', file, '--html', join(dir, 'fuzz-replay.html')]);
+    const again = await runMain(['replay', file, '--html', join(dir, 'fuzz-replay.html')]);
     expect(again.stdout).toMatch(htmlLine);
   });
 });

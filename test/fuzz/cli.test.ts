@@ -23,7 +23,7 @@ async function fresh(command: string): Promise<{ code: number; stdout: string }>
 describe('mcp-sim fuzz: the command', () => {
   it('fuzz: prints the seed first, flags a faulty server with exit 1, and every replay command it prints reproduces its finding in a fresh process', async () => {
     const out = mkdtempSync(join(tmpdir(), 'mcp-sim-fuzz-'));
-    const r = await runMain(['fuzz', 'examples/servers/faulty/progressNotIncreasing.ts', '--runs', '40', '--out', out]);
+    const r = await runMain(['check', 'examples/servers/faulty/progressNotIncreasing.ts', '--runs', '40', '--out', out]);
     expect(r.code).toBe(1);
     expect(r.lines[0]).toBe('mcp-sim fuzz  seed=20261130');
     expect(r.stdout).toMatch(/VIOLATION progress\.increasing/);
@@ -58,14 +58,14 @@ describe('mcp-sim fuzz: the command', () => {
   }, 60_000);
 
   it('fuzz: a correct server passes with exit 0', async () => {
-    const r = await runMain(['fuzz', 'examples/servers/crawler.ts', '--runs', '40']);
+    const r = await runMain(['check', 'examples/servers/crawler.ts', '--runs', '40']);
     expect(r.code).toBe(0);
     expect(r.lines.at(-1)).toMatch(/^PASS examples\/servers\/crawler\.ts/);
   });
 
   it('fuzz --junit --report: the JUnit case of a finding on the server fails with its replay; the Markdown lists it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-sim-fuzz-views-'));
-    const r = await runMain(['fuzz', 'examples/servers/faulty/swallowedAbort.ts', '--runs', '20', '--no-shrink', '--junit', join(dir, 'fuzz.xml'), '--report', join(dir, 'fuzz.md')]);
+    const r = await runMain(['check', 'examples/servers/faulty/swallowedAbort.ts', '--runs', '20', '--no-shrink', '--junit', join(dir, 'fuzz.xml'), '--report', join(dir, 'fuzz.md')]);
     expect(r.code).toBe(1);
     const { readFileSync } = await import('node:fs');
     const xml = readFileSync(join(dir, 'fuzz.xml'), 'utf8');
@@ -75,14 +75,14 @@ describe('mcp-sim fuzz: the command', () => {
     expect(md).toMatch(/^# mcp-sim fuzz: examples\/servers\/faulty\/swallowedAbort\.ts\n\n\*\*FAIL\*\*/);
     expect(md).toContain('## `cancel.abort-swallowed` (note, ');
     // --fail-on should: a note no longer fails, and its JUnit case passes.
-    const lenient = await runMain(['fuzz', 'examples/servers/faulty/swallowedAbort.ts', '--runs', '20', '--no-shrink', '--fail-on', 'should', '--junit', join(dir, 'lenient.xml')]);
+    const lenient = await runMain(['check', 'examples/servers/faulty/swallowedAbort.ts', '--runs', '20', '--no-shrink', '--fail-on', 'should', '--junit', join(dir, 'lenient.xml')]);
     expect(lenient.code).toBe(0);
     expect(readFileSync(join(dir, 'lenient.xml'), 'utf8')).not.toContain('<failure');
   });
 
   it('fuzz on a 2.x server: flags it, names @modelcontextprotocol/server, and every replay command it prints reproduces its finding in a fresh process', async () => {
     const out = mkdtempSync(join(tmpdir(), 'mcp-sim-fuzz-v2-'));
-    const r = await runMain(['fuzz', 'examples/servers/v2/faulty/fetchWithoutSignal.ts', '--runs', '30', '--out', out]);
+    const r = await runMain(['check', 'examples/servers/v2/faulty/fetchWithoutSignal.ts', '--runs', '30', '--out', out]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/NOTE cancel\.reaches-work/);
     expect(r.stdout).toContain('@modelcontextprotocol/server@2.');
@@ -97,7 +97,7 @@ describe('mcp-sim fuzz: the command', () => {
   }, 60_000);
 
   it('fuzz --expect: a replay that does not show the expected finding exits 3', async () => {
-    const r = await runMain(['fuzz', 'examples/servers/crawler.ts', '--case', '0', '--expect', 'cancel.zombie-work']);
+    const r = await runMain(['replay', 'examples/servers/crawler.ts', '--case', '0', '--expect', 'cancel.zombie-work']);
     expect(r.code).toBe(3);
     expect(r.stdout).toMatch(/NOT reproduced: cancel\.zombie-work/);
   });
@@ -111,7 +111,7 @@ describe('mcp-sim fuzz: the command', () => {
   ];
   for (const [what, module, message] of errors) {
     it(`fuzz: ${what} is one line on stderr and exit 2`, async () => {
-      const r = await runMain(['fuzz', module]);
+      const r = await runMain(['check', module]);
       expect(r.code).toBe(2);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toMatch(message);
@@ -119,7 +119,7 @@ describe('mcp-sim fuzz: the command', () => {
   }
 
   it('fuzz: a tool whose schema cannot be generated is reported and skipped; the other tools are still fuzzed', async () => {
-    const r = await runMain(['fuzz', 'test/fuzz/fixtures/badSchema.ts', '--runs', '20']);
+    const r = await runMain(['check', 'test/fuzz/fixtures/badSchema.ts', '--runs', '20']);
     expect(r.stdout).toMatch(/skipped +impossible: its input schema cannot be generated/);
     expect(r.stdout).toMatch(/tools fuzzed: good/);
     expect(r.code).toBe(0);
@@ -130,12 +130,12 @@ describe('mcp-sim fuzz: the command', () => {
     const { writeFileSync } = await import('node:fs');
     writeFileSync(join(dir, 'good.json'), JSON.stringify({ crawl: [{ urls: ['https://example.com/'] }] }));
     writeFileSync(join(dir, 'bad.json'), JSON.stringify({ crawl: [{ urls: 'not a list' }] }));
-    const good = await runMain(['fuzz', 'examples/servers/faulty/zombieWork.ts', '--runs', '20', '--no-shrink', '--args', join(dir, 'good.json'), '--json', join(dir, 'report.json')]);
+    const good = await runMain(['check', 'examples/servers/faulty/zombieWork.ts', '--runs', '20', '--no-shrink', '--args', join(dir, 'good.json'), '--json', join(dir, 'report.json')]);
     expect(good.code).toBe(1);
     const { readFileSync } = await import('node:fs');
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { findings: { call?: { arguments: unknown } }[] };
     expect(report.findings.filter((f) => f.call).every((f) => JSON.stringify(f.call!.arguments) === '{"urls":["https://example.com/"]}')).toBe(true);
-    const bad = await runMain(['fuzz', 'examples/servers/crawler.ts', '--args', join(dir, 'bad.json')]);
+    const bad = await runMain(['check', 'examples/servers/crawler.ts', '--args', join(dir, 'bad.json')]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--args crawl\[0\] is not valid for the tool's input schema/);
   });

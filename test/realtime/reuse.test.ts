@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { judgeObserved } from '../../src/model/judgeObserved.ts';
-import { fuzzProcess, SharedConnection, type Plan } from '../../src/realtime/index.ts';
+import { fuzzProcess } from '../../src/campaign/checkTarget.ts';
+import { SharedConnection } from '../../src/real/sharedConnection.ts';
+import type { Plan } from '../../src/real/plan.ts';
 import { stdioEndpoint, httpEndpoint } from '../../src/targets/index.ts';
 
 const fixture = new URL('../target/fixtures/workServer.mjs', import.meta.url).pathname;

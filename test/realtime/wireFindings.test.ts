@@ -2,7 +2,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fuzzProcess, runCase, type Plan } from '../../src/realtime/index.ts';
+import { fuzzProcess } from '../../src/campaign/checkTarget.ts';
+import { runPlanOn } from '../../src/campaign/real/realCampaign.ts';
+import type { Plan } from '../../src/real/plan.ts';
+
+const runCase = (endpoint: Parameters<typeof runPlanOn>[1], plan: Plan, b: Parameters<typeof runPlanOn>[3]) => runPlanOn(endpoint.kind, endpoint, plan, b);
 import { stdioEndpoint, httpEndpoint } from '../../src/targets/index.ts';
 
 const fixture = new URL('../target/fixtures/workServer.mjs', import.meta.url).pathname;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runMain } from '../cli/runMain.ts';
-import { fuzzProcess } from '../../src/realtime/index.ts';
+import { fuzzProcess } from '../../src/campaign/checkTarget.ts';
 import { BadTargetError } from '../../src/real/index.ts';
 
 const fixture = 'test/target/fixtures/workServer.mjs';

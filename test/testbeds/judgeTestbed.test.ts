@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { judgeTestbed, programOf, programShrinks, testbedCases, TESTBED_TOOL } from '../../src/targets/testbed/index.ts';
-import type { Plan } from '../../src/realtime/index.ts';
+import type { Plan } from '../../src/real/plan.ts';
 import type { HandlerProgram } from '../../src/sim/scenario.ts';
 import type { TraceEvent, TraceEventBody } from '../../src/sim/trace.ts';
 import type { JsonValue } from '../../src/util/json.ts';

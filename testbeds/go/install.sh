@@ -1,13 +1,13 @@
 #!/bin/sh
 # Builds the Go SDK test bed (testbeds/PROGRAM.md) for one go-sdk release into the cache:
 # <cache>/sdk-go/<version>/bin/server, and its client (testbeds/CLIENT.md: client/*.go here, a
-# main package of its own, built from the same go.mod) into <cache>/sdk-go/<version>/bin/client.
+# main package of its own in the same module) into <cache>/sdk-go/<version>/bin/client.
 # The release is MCP_SIM_SDK_VERSION (default: the newest pinned one, the first of testbed.json's
-# releases). A pinned release builds from
-# releases/<version>/go.mod + go.sum with -mod=readonly (the build fails rather than change
-# them); any other version is resolved from the Go module proxy at install time and its go.mod
-# and go.sum are written into <cache>/sdk-go/<version>/src. The interpreter (*.go here) is one
-# source for every release: it is copied beside the release's go.mod and built there.
+# releases). The sources build in place, from this directory, for every release: a pinned release
+# with `-modfile releases/<version>/go.mod` (go reads the go.sum beside it) and -mod=readonly (the
+# build fails rather than change them); go.mod here is the newest pinned release's, for editors
+# and a plain `go build ./...`. Any other version is resolved from the Go module proxy at install
+# time, its go.mod and go.sum written into <cache>/sdk-go/<version>/ and used the same way.
 # Idempotent: go's build cache makes a rerun take about a second.
 # Exit 3: Go missing or older than the release's go.mod; exit 4: a version the proxy does not
 # have; exit 1: any other failure.
@@ -38,9 +38,10 @@ if [ -z "$minor" ] || [ "$minor" -lt "$need_minor" ]; then
 fi
 
 pinned=$here/releases/$version
-src=$dir/src
+# Not pinned: the go.mod resolved for it at install time, kept in the cache (a rerun resolves nothing).
+resolved=$dir/go.mod
 # Not pinned: ask the proxy first (exit 4 when it has no such version), before making its directory.
-if [ ! -f "$pinned/go.mod" ] && ! grep -q "^require $module $version\$" "$src/go.mod" 2>/dev/null; then
+if [ ! -f "$pinned/go.mod" ] && ! grep -q "^require $module $version\$" "$resolved" 2>/dev/null; then
   case $version in v*) ;; *) say "unknown version $version: go-sdk versions are written v1.2.3"; exit 4 ;; esac
   if ! out=$(go list -m "$module@$version" 2>&1); then
     case $out in
@@ -53,37 +54,32 @@ if [ ! -f "$pinned/go.mod" ] && ! grep -q "^require $module $version\$" "$src/go
     exit 1
   fi
 fi
-mkdir -p "$src" "$dir/bin" || { say "cannot create $dir"; exit 1; }
-# Only the interpreter's own files: a stale copy of a removed file would otherwise stay built in.
-rm -f "$src"/*.go "$src"/client/*.go
-mkdir -p "$src/client" || { say "cannot create $src/client"; exit 1; }
-cp "$here"/*.go "$src"/ || exit 1
-cp "$here"/client/*.go "$src"/client/ || exit 1
-cd "$src" || exit 1
+mkdir -p "$dir/bin" || { say "cannot create $dir/bin"; exit 1; }
+cd "$here" || exit 1
 if [ -f "$pinned/go.mod" ]; then
-  cp "$pinned/go.mod" "$pinned/go.sum" . || exit 1
+  modfile=$pinned/go.mod
   how=pinned
 else
-  # Not pinned: resolve and write the lockfile for it once (kept in src, so a rerun resolves nothing).
-  if ! grep -q "^require $module $version\$" go.mod 2>/dev/null; then
-    rm -f go.sum
-    printf 'module mcp-sim.local/testbeds/sdk-go\n\ngo 1.%s\n\nrequire %s %s\n' "$minor" "$module" "$version" > go.mod
-    if ! GOFLAGS=-mod=mod go mod tidy; then
+  modfile=$resolved
+  if ! grep -q "^require $module $version\$" "$modfile" 2>/dev/null; then
+    rm -f "$dir/go.sum"
+    printf 'module mcp-sim.local/testbeds/sdk-go\n\ngo 1.%s\n\nrequire %s %s\n' "$minor" "$module" "$version" > "$modfile"
+    if ! GOFLAGS=-mod=mod go mod tidy -modfile "$modfile"; then
       say "go mod tidy failed for $module@$version (see above)"
       exit 1
     fi
-    if [ "$(go list -m -f '{{.Version}}' "$module")" != "$version" ]; then
+    if [ "$(go list -modfile "$modfile" -m -f '{{.Version}}' "$module")" != "$version" ]; then
       say "go mod tidy moved $module off $version"
       exit 1
     fi
   fi
-  how="unpinned: resolved at install"
+  how="unpinned: resolved at install, go.mod $modfile"
 fi
-if ! go build -mod=readonly -buildvcs=false -trimpath -o "$dir/bin/server" .; then
+if ! go build -modfile "$modfile" -mod=readonly -buildvcs=false -trimpath -o "$dir/bin/server" .; then
   say "go build failed for go-sdk $version (see above; an API this interpreter uses may differ in that release)"
   exit 1
 fi
-if ! go build -mod=readonly -buildvcs=false -trimpath -o "$dir/bin/client" ./client; then
+if ! go build -modfile "$modfile" -mod=readonly -buildvcs=false -trimpath -o "$dir/bin/client" ./client; then
   say "go build of the client failed for go-sdk $version (see above; a client API it uses may differ in that release)"
   exit 1
 fi

@@ -1,4 +1,4 @@
-module mcp-sim.local/testbeds/go
+module mcp-sim.local/examples/servers/go
 
 go 1.25.0
 

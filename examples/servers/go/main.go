@@ -1,4 +1,4 @@
-// Command server is mcp-sim's Go test bed: one MCP server per pitfall of the
+// Command server is mcp-sim's Go example servers: one MCP server per pitfall of the
 // progress and cancellation lifecycle, written with the official go-sdk the way
 // its users write tools. --variant picks the tool handler (one file each);
 // everything else (transport, flags, shutdown) is shared and correct, so a

@@ -1,4 +1,4 @@
-"""Shared command line of the test-bed servers: stdio by default, Streamable HTTP with --http.
+"""Shared command line of the example servers: stdio by default, Streamable HTTP with --http.
 
 Every server in this folder ends with ``serve(server)`` so that each file holds only what its
 author wrote (the tool) and the transports stay the SDK's own: ``MCPServer.run("stdio")`` /
@@ -18,14 +18,14 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.stdio import stdio_server
 
 HOST = "127.0.0.1"
-"""Loopback only: a test bed must never be reachable from another machine."""
+"""Loopback only: an example server must never be reachable from another machine."""
 
 GRACEFUL_SHUTDOWN_S = 1
 """Seconds uvicorn waits for open connections after SIGTERM before closing them."""
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description="mcp-sim Python test-bed server (stdio by default)")
+    parser = argparse.ArgumentParser(description="mcp-sim Python example server (stdio by default)")
     parser.add_argument("--http", action="store_true", help="serve Streamable HTTP on 127.0.0.1 instead of stdio")
     parser.add_argument("--port", type=int, default=8000, help="HTTP port (default 8000)")
     parser.add_argument("--stateless", action="store_true", help="HTTP: no sessions (stateless_http=True)")

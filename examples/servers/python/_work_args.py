@@ -1,4 +1,4 @@
-"""The arguments of the tool `work` that every test-bed server exposes, as MCPServer reads them.
+"""The arguments of the tool `work` that every example server exposes, as MCPServer reads them.
 
 ``MCPServer`` turns these ``Annotated`` types into the tool's JSON Schema
 (``{"type": "integer", "minimum": 1, "maximum": 8}`` and ``5..40``).

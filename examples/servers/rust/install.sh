@@ -1,27 +1,27 @@
 #!/usr/bin/env bash
-# Builds the Rust test bed (one rmcp binary, all servers) into the test-bed cache.
-#   MCP_SIM_TESTBED_CACHE  cache directory (default: <repo>/node_modules/.cache/mcp-sim/testbeds/rust)
+# Builds the Rust example servers (one rmcp binary, all servers) into the cache:
+#   $MCP_SIM_EXAMPLES_CACHE/rust (default: <repo>/node_modules/.cache/mcp-sim/examples/rust)
 # Pinned: `cargo build --locked` against the committed Cargo.lock; downloads only from
 # crates.io, only on the first run. A second run with nothing changed takes about a second.
 # Exit codes: 0 ready, 3 no Rust toolchain, 1 any other failure.
 set -uo pipefail
 dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$dir/../../.." && pwd)"
-cache="${MCP_SIM_TESTBED_CACHE:-$root/node_modules/.cache/mcp-sim/testbeds/rust}"
+cache="${MCP_SIM_EXAMPLES_CACHE:-$root/node_modules/.cache/mcp-sim/examples}/rust"
 for tool in cargo rustc; do
   if ! command -v "$tool" >/dev/null 2>&1; then
-    echo "testbed rust: $tool not found; install Rust 1.88 or newer with cargo (rustup)" >&2
+    echo "examples rust: $tool not found; install Rust 1.88 or newer with cargo (rustup)" >&2
     exit 3
   fi
 done
 start=$(date +%s%N)
 mkdir -p "$cache" || exit 1
 # The dev profile (no debug info, see Cargo.toml) builds faster than release, and the servers
-# spend their time in sleeps, so it is the profile testbed.json points at.
-if ! CARGO_TARGET_DIR="$cache/target" cargo build --locked --manifest-path "$dir/Cargo.toml" --bin rmcp-testbed; then
-  echo "testbed rust: cargo build failed (see above)" >&2
+# spend their time in sleeps, so it is the profile servers.json points at.
+if ! CARGO_TARGET_DIR="$cache/target" cargo build --locked --manifest-path "$dir/Cargo.toml" --bin rmcp-examples; then
+  echo "examples rust: cargo build failed (see above)" >&2
   exit 1
 fi
 secs=$(( ($(date +%s%N) - start) / 1000000 ))
-printf 'testbed rust: ready (rmcp 3.11.0, 9 servers in %s, %d.%01d s)\n' \
-  "$cache/target/debug/rmcp-testbed" $((secs / 1000)) $(((secs % 1000) / 100))
+printf 'examples rust: ready (rmcp 3.11.0, 9 servers in %s, %d.%01d s)\n' \
+  "$cache/target/debug/rmcp-examples" $((secs / 1000)) $(((secs % 1000) / 100))

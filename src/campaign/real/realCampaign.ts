@@ -4,10 +4,14 @@ import { whoseOf, type CaseFinding, type Whose } from '../caseVerdict.ts';
 import { realVariantOf } from '../realVariant.ts';
 import type { InvariantId } from '../../model/invariants.ts';
 import { DEFAULT_PROCESS_SHRINK_MS_MAX, DEFAULT_SHRINK_TRIES } from '../../options/defaults.ts';
-import type { Plan } from '../../real/plan.ts';
+import { withoutCancels, type Plan } from '../../real/plan.ts';
+import { runPlan } from '../../real/runPlan.ts';
+import type { Endpoint } from '../../real/connection.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
-import type { RealBounds, RealPreparation, RealRun, RealTarget, TargetDescription, Visibility } from '../../targets/Target.ts';
-import { covers, shapeKey } from '../cause.ts';
+import type { KnownRealCause, RealBounds, RealPreparation, RealRun, RealTarget, TargetDescription, Visibility } from '../../targets/Target.ts';
+
+export type { KnownRealCause };
+import { covers, shapeKey, shapeOfKey } from '../../workload/shape.ts';
 import { judgeReal } from './judgeReal.ts';
 import { pool } from './pool.ts';
 import { determinismOf, type Rate } from './rate.ts';
@@ -34,13 +38,6 @@ export interface RealCampaignSettings {
   readonly onProgress?: (done: number, total: number, phase: 'run' | 'shrink' | 'rate') => void;
 }
 
-/** A known cause of a real-time target's baseline: an invariant, where it ran, the features of its minimal case. */
-export interface KnownRealCause {
-  readonly invariant: InvariantId;
-  readonly variant: string;
-  /** `shapeKey` of its minimal case. */
-  readonly shape: string;
-}
 
 /** One cause of one invariant the campaign saw: its minimal case, how often it showed, how often it reproduces. */
 export interface RealFinding<Case = unknown> extends Whose {
@@ -95,7 +92,7 @@ export interface RealCampaignReport<Case = unknown> {
 }
 
 /** A run of a case, judged. */
-interface Judged {
+export interface Judged {
   readonly findings: readonly CaseFinding[];
   readonly trace: readonly TraceEvent[];
   readonly startupMs: number | undefined;
@@ -123,15 +120,8 @@ export async function realCampaign<Case>(target: RealTarget<Case>, settings: Rea
   const cases = target.cases(settings.seed, settings.runs);
   const reuse = settings.reuse === true && target.endpoint !== undefined;
   let done = 0;
-  const judge = async (c: Case, run: RealRun): Promise<Judged> => {
-    let judged = judgeReal(target.kind, run.trace, c, bounds);
-    if (judged.undecided.length > 0 && target.withoutCancels) {
-      const counter = await target.run(target.withoutCancels(c), bounds);
-      judged = judgeReal(target.kind, run.trace, c, bounds, durationsOf(counter.trace));
-    }
-    return { findings: judged.findings, trace: judged.trace, startupMs: run.startupMs, lateFrames: run.lateFrames ?? 0 };
-  };
-  const fresh = async (c: Case): Promise<Judged> => judge(c, await target.run(c, bounds));
+  const judge = (c: Case, run: RealRun) => judgeRun(target, c, run, bounds);
+  const fresh = (c: Case) => runAndJudge(target, c, bounds);
   const shared = reuse
     ? async (batch: readonly Case[], onDone?: () => void): Promise<Judged[]> => {
         const runs = await sharedRuns(target.kind, target.endpoint!, batch as unknown as readonly Plan[], parallel, bounds, onDone);
@@ -166,6 +156,29 @@ export async function realCampaign<Case>(target: RealTarget<Case>, settings: Rea
   };
 }
 
+/** A run of `c` judged by the oracle; a result that crossed its cancel against the counterfactual run (the case without cancels). */
+async function judgeRun<Case>(target: RealTarget<Case>, c: Case, run: RealRun, bounds: RealBounds): Promise<Judged> {
+  let judged = judgeReal(target.kind, run.trace, c, bounds);
+  if (judged.undecided.length > 0 && target.withoutCancels) {
+    const counter = await target.run(target.withoutCancels(c), bounds);
+    judged = judgeReal(target.kind, run.trace, c, bounds, durationsOf(counter.trace));
+  }
+  return { findings: judged.findings, trace: judged.trace, startupMs: run.startupMs, lateFrames: run.lateFrames ?? 0 };
+}
+
+/** One run of `c` on a fresh process or session, judged. */
+export async function runAndJudge<Case>(target: RealTarget<Case>, c: Case, bounds: RealBounds): Promise<Judged> {
+  return judgeRun(target, c, await target.run(c, bounds), bounds);
+}
+
+/**
+ * One plan on a fresh connection to `endpoint`, judged as a target of `kind` judges it (a test
+ * bed's side channel, or the wire alone): what tests and scripts run to ask one question.
+ */
+export function runPlanOn(kind: RealTarget['kind'], endpoint: Endpoint, plan: Plan, bounds: RealBounds): Promise<Judged> {
+  return runAndJudge({ kind, run: (p: Plan) => runPlan(endpoint, p, { hangAfterMs: bounds.hangAfterMs, tailMs: 2 * bounds.inFlightMs }), withoutCancels } as unknown as RealTarget<Plan>, plan, bounds);
+}
+
 /** How long each call took (by label), from `call-start` to `call-settle`: the counterfactual's durations. */
 function durationsOf(trace: readonly TraceEvent[]): Map<string, number> {
   const durations = new Map<string, number>();
@@ -190,8 +203,13 @@ async function findingsByCause<Case>(
   shared: ((batch: readonly Case[]) => Promise<Judged[]>) | undefined,
   settings: RealCampaignSettings,
 ): Promise<RealFinding<Case>[]> {
-  // The variant as the run showed it (`realVariantOf`: stdio, or http/<stateful|stateless>/<sse|json>), the shape as the target tells it.
-  const causes = cases.map((c, k) => ({ variant: realVariantOf(results[k]!.trace), shape: target.causeOf(c).shape }));
+  // A URL's variant as the run showed it (`realVariantOf`: http/<stateful|stateless>/<sse|json>); a test
+  // bed's transport already names its mode, a process is stdio.
+  const variantOf = (c: Case, trace: readonly TraceEvent[]) => {
+    const variant = target.causeOf(c).variant;
+    return variant === 'http' ? realVariantOf(trace) : variant;
+  };
+  const causes = cases.map((c, k) => ({ variant: variantOf(c, results[k]!.trace), shape: target.causeOf(c).shape }));
   /** Each invariant's runs, by whose the finding is: the SDK's way or the script's own is never the same cause as the target's. */
   const byInvariant = new Map<string, { k: number; finding: CaseFinding }[]>();
   results.forEach((r, k) => {
@@ -204,7 +222,7 @@ async function findingsByCause<Case>(
     }
   });
   const knownOf = (id: InvariantId, k: number) =>
-    settings.known?.find((c) => c.invariant === id && c.variant === causes[k]!.variant && covers(causes[k]!.shape, new Set(c.shape === 'plain' ? [] : c.shape.split('+'))));
+    settings.known?.find((c) => c.invariant === id && c.variant === causes[k]!.variant && covers(causes[k]!.shape, shapeOfKey(c.shape)));
   const out: RealFinding<Case>[] = [];
   let shrunk = 0;
   const total = [...byInvariant.values()].length;
@@ -225,7 +243,7 @@ async function findingsByCause<Case>(
       const first = pending[0]!;
       // What is listed apart (the server SDK's way, the script's own) is rated, not shrunk: real time is dear.
       const { minimal, shrinks, witness } = settings.shrink && owner === 'target' ? await shrinkCase(cases[first.k]!, (c: Case) => target.shrinks(c), shows, results[first.k]!, fresh, settings, shared !== undefined) : { minimal: cases[first.k]!, shrinks: 0, witness: results[first.k]! };
-      const cause = { variant: realVariantOf(witness.trace), shape: target.causeOf(minimal).shape };
+      const cause = { variant: variantOf(minimal, witness.trace), shape: target.causeOf(minimal).shape };
       const mine = n === CAUSES_MAX - 1 ? pending : pending.filter((e) => e === first || (causes[e.k]!.variant === cause.variant && covers(causes[e.k]!.shape, cause.shape)));
       pending = pending.filter((e) => !mine.includes(e));
       const again = await pool(Array.from({ length: settings.rateRuns }), settings.parallel, () => fresh(minimal));

@@ -84,11 +84,13 @@ export async function viewerData(report: Json, options: ViewerDataOptions): Prom
  * no run. What a real-time run cannot observe (enabled actions, the SDK's maps) is absent.
  */
 function recorded(r: Json): Pick<ViewerData, 'findings' | 'runs'> {
-  const all: Json[] = Array.isArray(r.findings) ? r.findings : [...(r.violations ?? []), ...(r.warnings ?? []), ...(r.notes ?? [])];
+  // A replay file of a real-time case holds no run: its finding is listed with its rate when found.
+  const fromFile = r.schemaVersion === 2 && r.case !== undefined ? [{ invariant: r.invariant ?? '(not named)', determinism: r.rate ? `reproduced ${r.rate.hits}/${r.rate.runs} when found` : undefined, replay: ['npx mcp-sim replay <this file>'] }] : undefined;
+  const all: Json[] = fromFile ?? (Array.isArray(r.findings) ? r.findings : [...(r.violations ?? []), ...(r.warnings ?? []), ...(r.notes ?? [])]);
   const runs: ViewerRun[] = [];
   const findings: ViewerFinding[] = [];
-  for (const f of all.filter((x) => Array.isArray(x.events ?? x.trace))) {
-    const events = (f.events ?? f.trace) as TraceEvent[];
+  for (const f of all.filter((x) => fromFile !== undefined || Array.isArray(x.events ?? x.trace))) {
+    const events = (f.events ?? f.trace ?? []) as TraceEvent[];
     const k = runs.push({ label: 'recorded', note: `the run as recorded in real time${f.reproduced ? `, reproduced ${f.reproduced}` : f.determinism ? `, ${f.determinism}` : ''}`, tape: [], seed: 0, traceHash: '', events: events as never, steps: stepsOf(events, undefined, new Map()), findings: [{ invariant: f.invariant, level: f.level ?? '', message: f.message ?? '' }] }) - 1;
     const known = invariants.has(f.invariant as InvariantId) ? catalogued(f.invariant as InvariantId) : undefined;
     const replay: unknown[] = Array.isArray(f.replay) ? f.replay : f.replay?.command ? [f.replay.command] : [];
@@ -152,6 +154,9 @@ function plan(r: Json): Planned[] {
         absent: f.counterexample ? ['The original case: the fuzz report keeps the campaign case by index only (its replay command above).'] : ['The case: the fuzz report has no counterexample for this finding.'],
       }))
       .filter((p: Planned) => p.shrunk.case !== undefined);
+  }
+  if (r.schemaVersion === 2 && r.target?.kind === 'module' && r.case) {
+    return [{ ...said({ invariant: r.invariant ?? '(not named)' }), commands: [{ label: 'replay this case', command: 'npx mcp-sim replay <this file>' }], shrunk: { case: r.case, label: 'shrunk' }, absent: ['The original case: a module\'s replay file keeps the shrunk case only.'] }];
   }
   if (r.kind === 'fuzz' && r.case) {
     return [{ ...said({ invariant: r.invariant }), commands: [{ label: 'replay this case', command: `npx mcp-sim fuzz ${r.module} --replay <this file>` }], shrunk: { case: r.case, label: 'shrunk' }, absent: [] }];

@@ -20,6 +20,10 @@ export const processKind: TargetKindDefinition<'process'> = {
   },
   argumentOf: (spec) => [...processWords(spec), '--', ...(typeof spec.command === 'string' ? ['sh', '-c', shellWord(spec.command)] : spec.command.map(shellWord))],
   flags: flagSet(COMMON_FLAGS, TOOL_FLAGS, REAL_TIME_FLAGS, ['--cwd', '--env']),
+  async openReal(spec, settings) {
+    const { openProcess } = await import('./open.ts');
+    return openProcess(spec, { graceMs: settings.graceMs, choice: settings, argument: processKind.argumentOf(spec) });
+  },
   refusal: (flag) =>
     flag === '--start'
       ? '--start starts a server that listens on a URL: give the URL as the target (check http://127.0.0.1:{port}/mcp --start "<command>"); a stdio server is started by the command after --'

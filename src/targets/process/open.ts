@@ -3,11 +3,10 @@ import { commandLabel } from '../../real/startProcess.ts';
 import { blackBoxSees } from '../endpoint/blackBoxSees.ts';
 import { planTarget, type ToolChoice } from '../endpoint/planTarget.ts';
 import type { RealTarget, SpecOf } from '../Target.ts';
-import { processKind } from './kind.ts';
 import { stdioEndpoint } from './stdioEndpoint.ts';
 
 /** A stdio server process, opened for the campaign: a fresh process per case (or shared, `--reuse`). */
-export function openProcess(spec: SpecOf<'process'>, settings: { readonly graceMs: number; readonly choice: ToolChoice }): RealTarget<Plan> {
+export function openProcess(spec: SpecOf<'process'>, settings: { readonly graceMs: number; readonly choice: ToolChoice; readonly argument: readonly string[] }): RealTarget<Plan> {
   const { kind: _kind, ...command } = spec;
   const endpoint = stdioEndpoint(command, { graceMs: settings.graceMs });
   return planTarget(endpoint, {
@@ -19,7 +18,7 @@ export function openProcess(spec: SpecOf<'process'>, settings: { readonly graceM
       kind: 'process',
       clock: 'real',
       label: `${commandLabel(command)} (stdio)`,
-      argument: processKind.argumentOf(spec),
+      argument: settings.argument,
       spec,
       ...(server && systemOf(server.info)),
     }),

@@ -5,8 +5,7 @@ export { withHandlerEvents, SIDE_CHANNEL_PREFIX, SideChannelError, type SideChan
 export { runTestbedPrograms, endpointOf, type TestbedProgram, type TestbedProgramsOptions, type TestbedProgramsRun } from './runProgram.ts';
 export { programTranscript, type ProgramTranscript } from './programTranscript.ts';
 export { SDK_DIFFERENCES, SDK_LACKS, withoutKnownDifferences, type SdkDifference, type SdkLack } from './sdkDifferences.ts';
-export { checkTestbed, runTestbedCase, testbedBounds, type TestbedCampaignOptions, type TestbedReport } from './checkTestbed.ts';
 export { judgeTestbed } from './judgeTestbed.ts';
 export { programOf, programShrinks, testbedCases, testbedPlanArbitrary, testbedProgramArbitrary, TESTBED_PALETTE, type TestbedCaseConstraints } from './testbedCases.ts';
-export { knownInBaseline, loadTestbedBaseline, testbedBaselinePath, updateTestbedBaseline, type TestbedBaseline, type TestbedBaselineEntry } from './testbedBaseline.ts';
+export { testbedBaselineOf, loadTestbedBaseline, testbedBaselinePath, updateTestbedBaseline, type TestbedBaseline, type TestbedBaselineEntry } from './testbedBaseline.ts';
 export { cancelPostProbe, stdinEofProbe, duplicateIdProbe, cancelInitializeProbe, probeBehaviours, probeTransports, rated, ratedText, sideChannel, evidenceOf, type BehaviourQuestion, type ProbeAnswer, type RatedAnswer } from './behaviourProbes.ts';

@@ -30,6 +30,10 @@ export const testbedKind: TargetKindDefinition<'testbed'> = {
   },
   argumentOf: (spec) => [`testbed:${spec.language}${spec.release === undefined ? '' : `@${spec.release}`}`, ...(spec.transport === undefined ? [] : ['--transport', spec.transport])],
   flags: flagSet(COMMON_FLAGS, ['--parallel', '--rate-runs', '--hang-after', '--duplicate-ids', '--transport', '--update-baseline']),
+  async openReal(spec, settings) {
+    const { openTestbed } = await import('./open.ts');
+    return openTestbed(spec, settings, testbedKind.argumentOf);
+  },
   refusal: (flag) =>
     flag === '--args' || flag === '--tools'
       ? `${flag} does not apply to a test bed: its one tool, run, is called with mcp-sim's generated handler programs`

@@ -4,14 +4,14 @@ import { runPlan } from '../../real/runPlan.ts';
 import { planShape } from '../../workload/planShape.ts';
 import { planShrinks } from '../../workload/planShrinks.ts';
 import { blackBoxSees } from '../endpoint/blackBoxSees.ts';
-import { TargetArgumentError, type RealTarget, type SpecOf } from '../Target.ts';
-import { testbedKind } from './kind.ts';
+import { TargetArgumentError, type RealOpenSettings, type RealTarget, type SpecOf } from '../Target.ts';
 import type { SdkTestbedTransport } from './languages.ts';
 import { TESTBED_TOOL } from './programCall.ts';
 import { checkTransport, resolveTestbed } from './resolve.ts';
 import { endpointOf } from './runProgram.ts';
 import type { SdkTestbed, SdkTestbedLanguage } from './sdkTestbed.ts';
 import { programShrinks, testbedCases } from './testbedCases.ts';
+import { testbedBaselineOf } from './testbedBaseline.ts';
 
 /** A test-bed target, opened: the bed of its release, resolved (and installed when it is not yet). */
 export interface OpenedTestbed extends RealTarget<Plan> {
@@ -25,7 +25,7 @@ export interface OpenedTestbed extends RealTarget<Plan> {
  * campaign's plans whose every call is `run {program}` with a generated handler program; a fresh
  * process (or session) per case, so that the side channel speaks of that case alone.
  */
-export async function openTestbed(spec: SpecOf<'testbed'>, settings: { readonly graceMs: number; readonly duplicateIds?: boolean; readonly say?: (line: string) => void }): Promise<OpenedTestbed> {
+export async function openTestbed(spec: SpecOf<'testbed'>, settings: RealOpenSettings, argumentOf: (spec: SpecOf<'testbed'>) => string[]): Promise<OpenedTestbed> {
   const transport = (spec.transport ?? 'stdio') as SdkTestbedTransport;
   const testbed = await resolveTestbed(spec.language as SdkTestbedLanguage, spec.release, settings.say);
   checkTransport(testbed, transport);
@@ -37,12 +37,15 @@ export async function openTestbed(spec: SpecOf<'testbed'>, settings: { readonly 
     clock: 'real',
     testbed,
     transport,
+    endpoint,
+    lacks: testbed.lacks,
+    baseline: testbedBaselineOf({ language: testbed.language, sdk: testbed.manifest.sdk.name, version: testbed.version }, transport),
     sees: blackBoxSees(endpoint.visibility, { handlersSeen: true }),
     describe: () => ({
       kind: 'testbed',
       clock: 'real',
       label: `${testbed.manifest.sdk.name} ${testbed.version}${testbed.pinned ? '' : ' (unpinned: resolved at install)'}, ${testbed.language} test bed, over ${transport}`,
-      argument: testbedKind.argumentOf(resolved),
+      argument: argumentOf(resolved),
       spec: resolved,
       system: { name: testbed.manifest.sdk.name, version: testbed.version },
     }),

@@ -3,9 +3,11 @@ import { join } from 'node:path';
 import { BASELINES_DIR } from '../../baseline/baseline.ts';
 import type { InvariantId } from '../../model/invariants.ts';
 import { writeFileAtomic } from '../../util/atomicWrite.ts';
-import type { ProcessFinding } from '../../realtime/fuzzProcess.ts';
 import type { Plan } from '../../real/plan.ts';
 import type { SdkTestbedLanguage, SdkTestbedTransport } from './sdkTestbed.ts';
+import type { RealBaseline } from '../Target.ts';
+import { shapeKey } from '../../workload/shape.ts';
+import { planShape } from '../../workload/planShape.ts';
 
 /** One known finding of an SDK release on one transport, with the minimal case that showed it. */
 export interface TestbedBaselineEntry {
@@ -43,9 +45,26 @@ export function loadTestbedBaseline(language: SdkTestbedLanguage, version: strin
   return parsed;
 }
 
-/** Whether `f` (seen over `transport`) is a known finding of the release: an entry of its invariant on that transport. */
-export function knownInBaseline(baseline: TestbedBaseline | undefined, f: Pick<ProcessFinding, 'invariant'>, transport: SdkTestbedTransport): boolean {
-  return baseline?.entries.some((e) => e.invariant === f.invariant && e.transport === transport) ?? false;
+/**
+ * The release's baseline as the campaign reads it: each entry on `transport` a known cause (its
+ * invariant, the transport, the features of its minimal case), and how to write a new one.
+ */
+export function testbedBaselineOf(release: { readonly language: SdkTestbedLanguage; readonly sdk: string; readonly version: string }, transport: SdkTestbedTransport): RealBaseline {
+  const existing = loadTestbedBaseline(release.language, release.version);
+  const entries = existing?.entries.filter((e) => e.transport === transport) ?? [];
+  return {
+    known: entries.map((e) => ({ invariant: e.invariant, variant: transport, shape: shapeKey(planShape(e.minimal)) })),
+    summary: existing ? `${entries.length} known finding(s) on ${transport} (${testbedBaselinePath(release.language, release.version)})` : 'none yet (every finding is new)',
+    write: (findings, command) => updateTestbedBaseline(existing, release, transport, findings as readonly TestbedBaselineFinding[], command),
+  };
+}
+
+/** A confirmed finding a baseline keeps: its invariant, message, minimal case and rate. */
+export interface TestbedBaselineFinding {
+  readonly invariant: InvariantId;
+  readonly message: string;
+  readonly minimal: Plan;
+  readonly rate: { readonly hits: number; readonly runs: number };
 }
 
 /**
@@ -56,11 +75,11 @@ export function updateTestbedBaseline(
   existing: TestbedBaseline | undefined,
   release: { readonly language: SdkTestbedLanguage; readonly sdk: string; readonly version: string },
   transport: SdkTestbedTransport,
-  findings: readonly ProcessFinding[],
+  findings: readonly TestbedBaselineFinding[],
   command: string,
 ): string {
   const kept = (existing?.entries ?? []).filter((e) => e.transport !== transport);
-  const fresh = findings.filter((f) => f.confirmed).map((f): TestbedBaselineEntry => ({ invariant: f.invariant, transport, message: f.message, minimal: f.minimal, rate: f.rate }));
+  const fresh = findings.map((f): TestbedBaselineEntry => ({ invariant: f.invariant, transport, message: f.message, minimal: f.minimal, rate: f.rate }));
   const baseline: TestbedBaseline = {
     kind: 'testbed-baseline',
     ...release,

@@ -4,10 +4,9 @@ import { planTarget, type ToolChoice } from '../endpoint/planTarget.ts';
 import { systemOf } from '../process/open.ts';
 import type { RealTarget, SpecOf } from '../Target.ts';
 import { checkUrl, httpEndpoint } from './httpEndpoint.ts';
-import { urlKind } from './kind.ts';
 
 /** A Streamable HTTP endpoint, opened for the campaign: a session per case (a started server per case, with `--start`). */
-export function openUrl(spec: SpecOf<'url'>, settings: { readonly graceMs: number; readonly choice: ToolChoice }): RealTarget<Plan> {
+export function openUrl(spec: SpecOf<'url'>, settings: { readonly graceMs: number; readonly choice: ToolChoice; readonly argument: readonly string[] }): RealTarget<Plan> {
   checkUrl(spec.url, spec.start !== undefined);
   const endpoint = httpEndpoint({ url: spec.url, ...(spec.start && { start: spec.start }) }, { graceMs: settings.graceMs });
   return planTarget(endpoint, {
@@ -15,6 +14,6 @@ export function openUrl(spec: SpecOf<'url'>, settings: { readonly graceMs: numbe
     variant: 'http',
     sees: blackBoxSees(endpoint.visibility),
     choice: settings.choice,
-    describe: (server) => ({ kind: 'url', clock: 'real', label: endpoint.label, argument: urlKind.argumentOf(spec), spec, ...(server && systemOf(server.info)) }),
+    describe: (server) => ({ kind: 'url', clock: 'real', label: endpoint.label, argument: settings.argument, spec, ...(server && systemOf(server.info)) }),
   });
 }

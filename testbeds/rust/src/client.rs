@@ -28,15 +28,22 @@ use std::{
     time::{Duration, Instant},
 };
 
+#[allow(deprecated)]
+// Sampling and roots are deprecated by SEP-2577 (rmcp 2.0), still in the protocol.
+use rmcp::model::{CreateMessageRequestParams, CreateMessageResult, ListRootsResult};
 use rmcp::{
     ClientHandler, ErrorData as McpError, ServiceExt,
-    model::{ClientRequest, ElicitRequestParams, ElicitResult, InitializeRequestParams, ProgressNotificationParam, ProgressToken},
+    model::{
+        ClientRequest, ElicitRequestParams, ElicitResult, InitializeRequestParams,
+        ProgressNotificationParam, ProgressToken,
+    },
     serde_json::{self, Value, json},
-    service::{NotificationContext, PeerRequestOptions, RequestContext, RoleClient, RunningService, ServiceError},
+    service::{
+        NotificationContext, PeerRequestOptions, RequestContext, RoleClient, RunningService,
+        ServiceError,
+    },
     transport::{StreamableHttpClientTransport, TokioChildProcess},
 };
-#[allow(deprecated)] // Sampling and roots are deprecated by SEP-2577 (rmcp 2.0), still in the protocol.
-use rmcp::model::{CreateMessageRequestParams, CreateMessageResult, ListRootsResult};
 use tokio_util::sync::CancellationToken;
 
 /// One side-channel line, written at once (stderr is unbuffered).
@@ -65,7 +72,12 @@ fn token_key(token: &ProgressToken) -> String {
 impl Client {
     /// A server request's handler: `server-request`, then wait `delayMs` (or forever with
     /// `hang`), stopped by the SDK's cancellation of the request (`RequestContext::ct`).
-    async fn answer<T>(&self, method: &str, context: &RequestContext<RoleClient>, answer: Value) -> Result<T, McpError>
+    async fn answer<T>(
+        &self,
+        method: &str,
+        context: &RequestContext<RoleClient>,
+        answer: Value,
+    ) -> Result<T, McpError>
     where
         T: serde::de::DeserializeOwned,
     {
@@ -94,25 +106,54 @@ impl Client {
 
 #[allow(deprecated)]
 impl ClientHandler for Client {
-    async fn create_message(&self, _params: CreateMessageRequestParams, context: RequestContext<RoleClient>) -> Result<CreateMessageResult, McpError> {
+    async fn create_message(
+        &self,
+        _params: CreateMessageRequestParams,
+        context: RequestContext<RoleClient>,
+    ) -> Result<CreateMessageResult, McpError> {
         let answer = json!({"role": "assistant", "content": {"type": "text", "text": "ok"}, "model": "mcp-sim", "stopReason": "endTurn"});
-        self.answer("sampling/createMessage", &context, answer).await
+        self.answer("sampling/createMessage", &context, answer)
+            .await
     }
 
-    async fn create_elicitation(&self, _params: ElicitRequestParams, context: RequestContext<RoleClient>) -> Result<ElicitResult, McpError> {
-        self.answer("elicitation/create", &context, json!({"action": "accept", "content": {}})).await
+    async fn create_elicitation(
+        &self,
+        _params: ElicitRequestParams,
+        context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, McpError> {
+        self.answer(
+            "elicitation/create",
+            &context,
+            json!({"action": "accept", "content": {}}),
+        )
+        .await
     }
 
-    async fn list_roots(&self, context: RequestContext<RoleClient>) -> Result<ListRootsResult, McpError> {
-        self.answer("roots/list", &context, json!({"roots": []})).await
+    async fn list_roots(
+        &self,
+        context: RequestContext<RoleClient>,
+    ) -> Result<ListRootsResult, McpError> {
+        self.answer("roots/list", &context, json!({"roots": []}))
+            .await
     }
 
-    async fn on_progress(&self, params: ProgressNotificationParam, _context: NotificationContext<RoleClient>) {
-        let call = self.tokens.lock().unwrap().get(&token_key(&params.progress_token)).cloned();
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let call = self
+            .tokens
+            .lock()
+            .unwrap()
+            .get(&token_key(&params.progress_token))
+            .cloned();
         let mut body = json!({"event": "progress", "progress": params.progress});
         match call {
             Some(call) => body["call"] = json!(call),
-            None => body["token"] = serde_json::to_value(&params.progress_token).unwrap_or(Value::Null),
+            None => {
+                body["token"] = serde_json::to_value(&params.progress_token).unwrap_or(Value::Null)
+            }
         }
         if let Some(total) = params.total {
             body["total"] = json!(total);
@@ -126,16 +167,18 @@ impl ClientHandler for Client {
     fn get_info(&self) -> InitializeRequestParams {
         // Built through JSON from the SDK's default (its protocol version), so the one source
         // fits every release's field set.
-        let mut info = serde_json::to_value(InitializeRequestParams::default()).unwrap_or_else(|_| json!({}));
+        let mut info =
+            serde_json::to_value(InitializeRequestParams::default()).unwrap_or_else(|_| json!({}));
         info["capabilities"] = json!({"sampling": {}, "elicitation": {}, "roots": {}});
         info["clientInfo"] = json!({"name": "mcp-sim-client", "version": "0.1.0"});
         // The SDK's own protocol version (rmcp 3.x offers its LATEST, 2026-07-28; the scripted
         // server answers 2025-11-25, the newest it scripts, and rmcp goes on with that).
         // MCP_SIM_PROTOCOL_VERSION=<v> offers another one.
-        if let Ok(v) = std::env::var("MCP_SIM_PROTOCOL_VERSION") {
-            if !v.is_empty() && v != "default" {
-                info["protocolVersion"] = json!(v);
-            }
+        if let Ok(v) = std::env::var("MCP_SIM_PROTOCOL_VERSION")
+            && !v.is_empty()
+            && v != "default"
+        {
+            info["protocolVersion"] = json!(v);
         }
         serde_json::from_value(info).unwrap_or_default()
     }
@@ -146,9 +189,15 @@ impl ClientHandler for Client {
 fn error_end(call: &str, error: ServiceError) -> Value {
     let message = error.to_string();
     match error {
-        ServiceError::McpError(e) => json!({"event": "call-end", "call": call, "outcome": "error", "code": e.code.0, "message": e.message}),
-        ServiceError::Timeout { .. } => json!({"event": "call-end", "call": call, "outcome": "timeout", "message": message}),
-        ServiceError::TransportClosed | ServiceError::TransportSend(_) => json!({"event": "call-end", "call": call, "outcome": "closed", "message": message}),
+        ServiceError::McpError(e) => {
+            json!({"event": "call-end", "call": call, "outcome": "error", "code": e.code.0, "message": e.message})
+        }
+        ServiceError::Timeout { .. } => {
+            json!({"event": "call-end", "call": call, "outcome": "timeout", "message": message})
+        }
+        ServiceError::TransportClosed | ServiceError::TransportSend(_) => {
+            json!({"event": "call-end", "call": call, "outcome": "closed", "message": message})
+        }
         // Not the caller's abort (that returns before reading the response): a cancel the
         // peer sent, which rmcp 3.0.0 applies to the client's own request of the same id.
         _ => json!({"event": "call-end", "call": call, "outcome": "other", "message": message}),
@@ -171,11 +220,18 @@ fn response_end<T: serde::Serialize>(call: &str, response: Result<T, ServiceErro
 }
 
 fn ms(v: &Value) -> Option<Duration> {
-    v.as_f64().filter(|n| *n >= 0.0).map(|n| Duration::from_micros((n * 1000.0) as u64))
+    v.as_f64()
+        .filter(|n| *n >= 0.0)
+        .map(|n| Duration::from_micros((n * 1000.0) as u64))
 }
 
 /// One `call` action, concurrently with what follows; returns when the SDK's call returned.
-async fn run_call(peer: rmcp::Peer<RoleClient>, tokens: Arc<Mutex<HashMap<String, String>>>, action: Value, abort: CancellationToken) {
+async fn run_call(
+    peer: rmcp::Peer<RoleClient>,
+    tokens: Arc<Mutex<HashMap<String, String>>>,
+    action: Value,
+    abort: CancellationToken,
+) {
     let call = action["call"].as_str().unwrap_or("").to_string();
     let mut options = PeerRequestOptions::no_options();
     options.timeout = ms(&action["timeoutMs"]);
@@ -186,10 +242,14 @@ async fn run_call(peer: rmcp::Peer<RoleClient>, tokens: Arc<Mutex<HashMap<String
         options = options.with_max_total_timeout(max);
     }
     let timed = options.timeout.is_some() || options.max_total_timeout.is_some();
-    let request: ClientRequest = match serde_json::from_value(json!({"method": "tools/call", "params": {"name": "run", "arguments": {"call": call}}})) {
+    let request: ClientRequest = match serde_json::from_value(
+        json!({"method": "tools/call", "params": {"name": "run", "arguments": {"call": call}}}),
+    ) {
         Ok(r) => r,
         Err(e) => {
-            event(json!({"event": "call-end", "call": call, "outcome": "other", "message": format!("mcp-sim client: cannot build tools/call: {e}")}));
+            event(
+                json!({"event": "call-end", "call": call, "outcome": "other", "message": format!("mcp-sim client: cannot build tools/call: {e}")}),
+            );
             return;
         }
     };
@@ -198,7 +258,10 @@ async fn run_call(peer: rmcp::Peer<RoleClient>, tokens: Arc<Mutex<HashMap<String
         Ok(h) => h,
         Err(e) => return event(error_end(&call, e)),
     };
-    tokens.lock().unwrap().insert(token_key(&handle.progress_token), call.clone());
+    tokens
+        .lock()
+        .unwrap()
+        .insert(token_key(&handle.progress_token), call.clone());
     if timed {
         // The SDK's timeouts live in `await_response`, which consumes the handle: the caller's
         // abort can only drop this future.
@@ -227,29 +290,49 @@ fn fail(message: String) -> ! {
 
 #[tokio::main]
 async fn main() {
-    let path = std::env::args().nth(1).unwrap_or_else(|| fail("usage: sdk-testbed-client SCRIPT.json".into()));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| fail(format!("cannot read {path}: {e}")));
-    let script: Value = serde_json::from_str(&text).unwrap_or_else(|e| fail(format!("bad script {path}: {e}")));
+    let path = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| fail("usage: sdk-testbed-client SCRIPT.json".into()));
+    let text =
+        std::fs::read_to_string(&path).unwrap_or_else(|e| fail(format!("cannot read {path}: {e}")));
+    let script: Value =
+        serde_json::from_str(&text).unwrap_or_else(|e| fail(format!("bad script {path}: {e}")));
     let answers = ServerRequests {
         delay: ms(&script["serverRequests"]["delayMs"]).unwrap_or_default(),
         hang: script["serverRequests"]["hang"].as_bool() == Some(true),
     };
     let tokens = Arc::new(Mutex::new(HashMap::new()));
-    let client = Client { answers, tokens: tokens.clone() };
-
-    let service: RunningService<RoleClient, Client> = if let Some(argv) = script["server"]["stdio"].as_array() {
-        let argv: Vec<String> = argv.iter().filter_map(|a| a.as_str().map(String::from)).collect();
-        let Some((program, args)) = argv.split_first() else { fail("server.stdio is empty".into()) };
-        let mut command = tokio::process::Command::new(program);
-        command.args(args);
-        let transport = TokioChildProcess::new(command).unwrap_or_else(|e| fail(format!("cannot spawn {program}: {e}")));
-        client.serve(transport).await.unwrap_or_else(|e| fail(format!("initialize over stdio failed: {e}")))
-    } else if let Some(url) = script["server"]["url"].as_str() {
-        let transport = StreamableHttpClientTransport::from_uri(url.to_string());
-        client.serve(transport).await.unwrap_or_else(|e| fail(format!("initialize over HTTP ({url}) failed: {e}")))
-    } else {
-        fail("the script has neither server.stdio nor server.url".into())
+    let client = Client {
+        answers,
+        tokens: tokens.clone(),
     };
+
+    let service: RunningService<RoleClient, Client> =
+        if let Some(argv) = script["server"]["stdio"].as_array() {
+            let argv: Vec<String> = argv
+                .iter()
+                .filter_map(|a| a.as_str().map(String::from))
+                .collect();
+            let Some((program, args)) = argv.split_first() else {
+                fail("server.stdio is empty".into())
+            };
+            let mut command = tokio::process::Command::new(program);
+            command.args(args);
+            let transport = TokioChildProcess::new(command)
+                .unwrap_or_else(|e| fail(format!("cannot spawn {program}: {e}")));
+            client
+                .serve(transport)
+                .await
+                .unwrap_or_else(|e| fail(format!("initialize over stdio failed: {e}")))
+        } else if let Some(url) = script["server"]["url"].as_str() {
+            let transport = StreamableHttpClientTransport::from_uri(url.to_string());
+            client
+                .serve(transport)
+                .await
+                .unwrap_or_else(|e| fail(format!("initialize over HTTP ({url}) failed: {e}")))
+        } else {
+            fail("the script has neither server.stdio nor server.url".into())
+        };
     let peer = service.peer().clone();
     let service = Arc::new(tokio::sync::Mutex::new(Some(service)));
     event(json!({"event": "ready"}));
@@ -257,7 +340,12 @@ async fn main() {
     let deadline = ready + ms(&script["deadlineMs"]).unwrap_or(Duration::from_secs(60));
 
     let mut actions: Vec<Value> = script["actions"].as_array().cloned().unwrap_or_default();
-    actions.sort_by(|a, b| a["atMs"].as_f64().unwrap_or(0.0).total_cmp(&b["atMs"].as_f64().unwrap_or(0.0))); // stable: equal times keep list order
+    actions.sort_by(|a, b| {
+        a["atMs"]
+            .as_f64()
+            .unwrap_or(0.0)
+            .total_cmp(&b["atMs"].as_f64().unwrap_or(0.0))
+    }); // stable: equal times keep list order
     let mut aborts: HashMap<String, CancellationToken> = HashMap::new();
     let mut calls = tokio::task::JoinSet::new();
     for action in actions {
@@ -283,7 +371,10 @@ async fn main() {
         }
     }
     // Every call settled, or the deadline.
-    let _ = tokio::time::timeout_at(deadline.into(), async { while calls.join_next().await.is_some() {} }).await;
+    let _ = tokio::time::timeout_at(deadline.into(), async {
+        while calls.join_next().await.is_some() {}
+    })
+    .await;
     if let Some(mut s) = service.lock().await.take() {
         // CLIENT.md: a moment for a cancel sent in the background, then the final close.
         tokio::time::sleep(Duration::from_millis(200)).await;

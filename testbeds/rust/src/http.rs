@@ -5,7 +5,9 @@
 use std::sync::Arc;
 
 use hyper_util::{rt::TokioIo, service::TowerToHyperService};
-use rmcp::transport::streamable_http_server::{StreamableHttpService, session::local::LocalSessionManager};
+use rmcp::transport::streamable_http_server::{
+    StreamableHttpService, session::local::LocalSessionManager,
+};
 
 use crate::{program::Testbed, sdk};
 
@@ -33,7 +35,10 @@ impl Mode {
         if sessions && json_response {
             return None;
         }
-        Some(Mode { sessions, json_response })
+        Some(Mode {
+            sessions,
+            json_response,
+        })
     }
 }
 
@@ -50,7 +55,9 @@ pub async fn serve(port: u16, mode: Mode) -> std::io::Result<()> {
         let service = TowerToHyperService::new(service.clone());
         tokio::spawn(async move {
             // A connection's error (the client hung up mid-stream) ends that connection only.
-            let _ = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(stream), service).await;
+            let _ = hyper::server::conn::http1::Builder::new()
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
         });
     }
 }

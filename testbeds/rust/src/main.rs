@@ -12,7 +12,10 @@ use rmcp::{ServiceExt, transport::stdio};
 
 /// The value of `--name value`, if given.
 fn flag(args: &[String], name: &str) -> Option<String> {
-    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned()
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1))
+        .cloned()
 }
 
 #[tokio::main]
@@ -22,7 +25,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         let port = flag(&args, "--port").and_then(|p| p.parse::<u16>().ok());
         let mode_name = flag(&args, "--mode").unwrap_or_else(|| "stateful-sse".into());
         let (Some(port), Some(mode)) = (port, http::Mode::parse(&mode_name)) else {
-            eprintln!("mcp-sim testbed rust: usage: --http --port N --mode stateful-sse|stateless-sse|stateless-json (rmcp has no stateful-json: got {mode_name})");
+            eprintln!(
+                "mcp-sim testbed rust: usage: --http --port N --mode stateful-sse|stateless-sse|stateless-json (rmcp has no stateful-json: got {mode_name})"
+            );
             std::process::exit(2);
         };
         http::serve(port, mode).await?;

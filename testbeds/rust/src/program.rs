@@ -9,13 +9,15 @@
 
 use std::{collections::BTreeMap, time::Duration};
 
-#[allow(deprecated)] // Sampling and roots are deprecated by SEP-2577 (rmcp 2.0), still in the protocol the client speaks.
+#[allow(deprecated)]
+// Sampling and roots are deprecated by SEP-2577 (rmcp 2.0), still in the protocol the client speaks.
 use rmcp::model::{CreateMessageRequestParams, SamplingMessage};
 use rmcp::{
     ErrorData as McpError, Peer, RoleServer, ServerHandler,
     handler::server::{common::RequestId, router::tool::ToolRouter, wrapper::Parameters},
     model::{
-        CallToolResult, ContentBlock, ElicitRequestParams, ElicitationSchema, ErrorCode, Implementation, InitializeResult, ProgressNotificationParam, Request, RequestNoParam,
+        CallToolResult, ContentBlock, ElicitRequestParams, ElicitationSchema, ErrorCode,
+        Implementation, InitializeResult, ProgressNotificationParam, Request, RequestNoParam,
         ServerCapabilities, ServerRequest,
     },
     serde_json::{self, Value, json},
@@ -54,13 +56,20 @@ fn ok() -> CallToolResult {
 #[allow(deprecated)]
 fn client_request(method: &str) -> Option<ServerRequest> {
     Some(match method {
-        "sampling/createMessage" => ServerRequest::CreateMessageRequest(Request::new(CreateMessageRequestParams::new(vec![SamplingMessage::user_text("run")], 16))),
-        "elicitation/create" => ServerRequest::ElicitRequest(Request::new(ElicitRequestParams::FormElicitationParams {
-            meta: None,
-            message: "run".into(),
-            requested_schema: ElicitationSchema::new(BTreeMap::new()),
-        })),
-        "roots/list" => ServerRequest::ListRootsRequest(RequestNoParam { method: Default::default(), extensions: Default::default() }),
+        "sampling/createMessage" => ServerRequest::CreateMessageRequest(Request::new(
+            CreateMessageRequestParams::new(vec![SamplingMessage::user_text("run")], 16),
+        )),
+        "elicitation/create" => {
+            ServerRequest::ElicitRequest(Request::new(ElicitRequestParams::FormElicitationParams {
+                meta: None,
+                message: "run".into(),
+                requested_schema: ElicitationSchema::new(BTreeMap::new()),
+            }))
+        }
+        "roots/list" => ServerRequest::ListRootsRequest(RequestNoParam {
+            method: Default::default(),
+            extensions: Default::default(),
+        }),
         _ => return None,
     })
 }
@@ -73,10 +82,14 @@ pub struct Testbed {
 #[tool_router]
 impl Testbed {
     pub fn new() -> Self {
-        Self { tool_router: Self::tool_router() }
+        Self {
+            tool_router: Self::tool_router(),
+        }
     }
 
-    #[tool(description = "Runs the scripted handler program in `program` (mcp-sim testbeds/PROGRAM.md)")]
+    #[tool(
+        description = "Runs the scripted handler program in `program` (mcp-sim testbeds/PROGRAM.md)"
+    )]
     async fn run(
         &self,
         Parameters(args): Parameters<RunArgs>,
@@ -120,12 +133,17 @@ impl Testbed {
             match step["kind"].as_str() {
                 Some("progress") => {
                     let t = if invent {
-                        Some(rmcp::model::ProgressToken(rmcp::model::NumberOrString::String(format!("invented-{index}").into())))
+                        Some(rmcp::model::ProgressToken(
+                            rmcp::model::NumberOrString::String(format!("invented-{index}").into()),
+                        ))
                     } else {
                         token.clone()
                     };
                     if let Some(t) = t {
-                        let mut params = ProgressNotificationParam::new(t, step["progress"].as_f64().unwrap_or(0.0));
+                        let mut params = ProgressNotificationParam::new(
+                            t,
+                            step["progress"].as_f64().unwrap_or(0.0),
+                        );
                         if let Some(total) = step["total"].as_f64() {
                             params = params.with_total(total);
                         }
@@ -136,7 +154,8 @@ impl Testbed {
                     }
                 }
                 Some("sleep") => {
-                    let sleep = tokio::time::sleep(Duration::from_millis(step["ms"].as_u64().unwrap_or(0)));
+                    let sleep =
+                        tokio::time::sleep(Duration::from_millis(step["ms"].as_u64().unwrap_or(0)));
                     if listens {
                         tokio::select! {
                             _ = ct.cancelled() => return aborted(),
@@ -148,7 +167,10 @@ impl Testbed {
                 }
                 Some("call") => {
                     let Some(request) = step["method"].as_str().and_then(client_request) else {
-                        return Err(McpError::invalid_params("program: a call step's method is sampling/createMessage, elicitation/create or roots/list", None));
+                        return Err(McpError::invalid_params(
+                            "program: a call step's method is sampling/createMessage, elicitation/create or roots/list",
+                            None,
+                        ));
                     };
                     // rmcp's per-request timeout: on expiry it sends notifications/cancelled for
                     // the call and the call fails with ServiceError::Timeout.
@@ -156,7 +178,12 @@ impl Testbed {
                     options.timeout = step["timeoutMs"].as_u64().map(Duration::from_millis);
                     let peer = peer.clone();
                     // A failed call (an error answer, a timeout) is the handler's business: go on.
-                    let request = async move { peer.send_request_with_option(request, options).await?.await_response().await };
+                    let request = async move {
+                        peer.send_request_with_option(request, options)
+                            .await?
+                            .await_response()
+                            .await
+                    };
                     if listens {
                         tokio::select! {
                             _ = ct.cancelled() => return aborted(),
@@ -173,7 +200,10 @@ impl Testbed {
             Some("error") => {
                 ev(json!({"event": "handler-end", "outcome": "error"}));
                 let code = p["end"]["code"].as_i64().unwrap_or(-32603) as i32;
-                let message = p["end"]["message"].as_str().unwrap_or("scripted error").to_string();
+                let message = p["end"]["message"]
+                    .as_str()
+                    .unwrap_or("scripted error")
+                    .to_string();
                 Err(McpError::new(ErrorCode(code), message, None))
             }
             Some("hang") => {
@@ -192,6 +222,9 @@ impl Testbed {
 impl ServerHandler for Testbed {
     fn get_info(&self) -> InitializeResult {
         InitializeResult::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(Implementation::new("mcp-sim-testbed-rust", env!("CARGO_PKG_VERSION")))
+            .with_server_info(Implementation::new(
+                "mcp-sim-testbed-rust",
+                env!("CARGO_PKG_VERSION"),
+            ))
     }
 }

@@ -1,12 +1,14 @@
 //! The few rmcp names that moved between the pinned releases (testbeds/PROGRAM.md, "Releases"):
 //! one interpreter, this adapter selected by the release's Cargo feature (`rmcp-v2` for 2.x,
-//! `rmcp-v3` for 3.x; releases/<version>/Cargo.toml turns one on). Everything else in src/ is
-//! the same rmcp API in both.
+//! `rmcp-v3` for 3.x: Cargo.toml's default is the newest's, and install.sh turns on the one of the
+//! release it builds). Everything else in src/ is the same rmcp API in both.
 
 use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 
 #[cfg(all(feature = "rmcp-v2", feature = "rmcp-v3"))]
-compile_error!("turn on one of the features rmcp-v2 and rmcp-v3, the API of the rmcp release built");
+compile_error!(
+    "turn on one of the features rmcp-v2 and rmcp-v3, the API of the rmcp release built"
+);
 
 /// The request's `_meta`, as a tool handler extracts it (`Meta` in 2.x, `RequestMetaObject` in 3.x).
 #[cfg(feature = "rmcp-v2")]

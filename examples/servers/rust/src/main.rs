@@ -1,9 +1,9 @@
-//! mcp-sim's Rust test bed: one binary, one rmcp server per `--variant`.
+//! mcp-sim's Rust example servers: one binary, one rmcp server per `--variant`.
 //!
 //! ```text
-//! rmcp-testbed --variant NAME                                   # stdio (default)
-//! rmcp-testbed --variant NAME --http --port N [--stateless [--json]]
-//! rmcp-testbed --variant post-hangs --http --port N                # HTTP only
+//! rmcp-examples --variant NAME                                   # stdio (default)
+//! rmcp-examples --variant NAME --http --port N [--stateless [--json]]
+//! rmcp-examples --variant post-hangs --http --port N                # HTTP only
 //! ```
 //!
 //! Each variant lives in its own file and is written the way rmcp users write a server
@@ -124,7 +124,7 @@ async fn main() -> ExitCode {
     let options = match parse_args(std::env::args().skip(1)) {
         Ok(options) => options,
         Err(message) => {
-            eprintln!("rmcp-testbed: {message}");
+            eprintln!("rmcp-examples: {message}");
             return ExitCode::from(2);
         }
     };
@@ -148,7 +148,7 @@ async fn main() -> ExitCode {
     match served {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("rmcp-testbed {}: {error}", options.variant);
+            eprintln!("rmcp-examples {}: {error}", options.variant);
             ExitCode::from(1)
         }
     }
@@ -174,7 +174,7 @@ async fn serve<S: ServerHandler>(make: fn() -> S, options: &Options) -> Result<(
     let router = axum::Router::new().nest_service("/mcp", service);
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", http.port)).await?;
     eprintln!(
-        "rmcp-testbed {}: listening on http://127.0.0.1:{}/mcp",
+        "rmcp-examples {}: listening on http://127.0.0.1:{}/mcp",
         options.variant, http.port
     );
     axum::serve(listener, router)

@@ -57,7 +57,7 @@ pub async fn serve(port: u16) -> Result<(), Box<dyn Error>> {
         .route("/mcp", post(handle_post))
         .with_state(bridge);
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
-    eprintln!("rmcp-testbed post-hangs: listening on http://127.0.0.1:{port}/mcp");
+    eprintln!("rmcp-examples post-hangs: listening on http://127.0.0.1:{port}/mcp");
     axum::serve(listener, app).await?;
     Ok(())
 }

@@ -1,4 +1,4 @@
-//! The arguments of the `work` tool that every server in this test bed exposes.
+//! The arguments of the `work` tool that every server in this crate exposes.
 //!
 //! Written as rmcp users write tool inputs: a `Deserialize + JsonSchema` struct wrapped in
 //! `Parameters<_>`, so the input schema that `tools/list` shows is the one schemars generates.
@@ -32,6 +32,9 @@ fn default_step_ms() -> u64 {
 pub fn server_info(variant: &str) -> rmcp::model::ServerConfig {
     use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
     ServerConfig::new(ServerCapabilities::builder().enable_tools().build()).with_server_info(
-        Implementation::new(format!("rmcp-testbed-{variant}"), env!("CARGO_PKG_VERSION")),
+        Implementation::new(
+            format!("rmcp-examples-{variant}"),
+            env!("CARGO_PKG_VERSION"),
+        ),
     )
 }

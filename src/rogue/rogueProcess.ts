@@ -1,6 +1,6 @@
 import { DEFAULT_PROCESS_START_MS } from '../options/defaults.ts';
-import { rogueKinds, type RogueKind } from '../rogue/rogueFrames.ts';
-import { HANG_TOOL } from '../rogue/runRogue.ts';
+import { rogueKinds, type RogueKind } from './rogueFrames.ts';
+import { HANG_TOOL } from './runRogue.ts';
 import { performance } from 'node:perf_hooks';
 import { TraceRecorder } from '../sim/trace.ts';
 import { handshake, Inbox, type Endpoint, type TargetConnection } from '../real/index.ts';

@@ -1,4 +1,4 @@
-package dev.mcpsim.testbed;
+package dev.mcpsim.examples;
 
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -18,17 +18,17 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * mcp-sim's Java test bed: one MCP server per {@code --variant}, written with the official Java SDK.
+ * mcp-sim's Java example servers: one MCP server per {@code --variant}, written with the official Java SDK.
  *
  * <pre>
- * java -jar testbed.jar --variant correct                 # stdio (default)
- * java -jar testbed.jar --variant correct --http --port 8080   # Streamable HTTP on 127.0.0.1:8080/mcp
- * java -jar testbed.jar --variant correct --sdk-only      # the SDK alone, without CancellationSupport (stdio or HTTP)
+ * java -jar servers.jar --variant correct                 # stdio (default)
+ * java -jar servers.jar --variant correct --http --port 8080   # Streamable HTTP on 127.0.0.1:8080/mcp
+ * java -jar servers.jar --variant correct --sdk-only      # the SDK alone, without CancellationSupport (stdio or HTTP)
  * </pre>
  */
-public final class TestbedServer {
+public final class ExampleServer {
 
-    private TestbedServer() {
+    private ExampleServer() {
     }
 
     public static void main(String[] argv) throws Exception {
@@ -141,7 +141,7 @@ public final class TestbedServer {
         }
 
         private static void fail(String message) {
-            System.err.println("testbed: " + message);
+            System.err.println("examples: " + message);
             System.exit(2);
         }
     }

@@ -1,9 +1,9 @@
-package dev.mcpsim.testbed;
+package dev.mcpsim.examples;
 
 import java.io.PrintStream;
 
 /**
- * The optional side channel of the test-bed contract: one stderr line per handler event,
+ * The optional side channel of the example-server contract: one stderr line per handler event,
  * {@code mcp-sim-event {"event":"handler-start","id":1}}. Never read by the black-box oracle.
  */
 final class EventLog {

@@ -1,4 +1,4 @@
-package dev.mcpsim.testbed;
+package dev.mcpsim.examples;
 
 import io.modelcontextprotocol.json.McpJsonMapper;
 

@@ -1,4 +1,4 @@
-package dev.mcpsim.testbed;
+package dev.mcpsim.examples;
 
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;

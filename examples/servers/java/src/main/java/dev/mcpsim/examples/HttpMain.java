@@ -1,4 +1,4 @@
-package dev.mcpsim.testbed;
+package dev.mcpsim.examples;
 
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
@@ -20,7 +20,7 @@ final class HttpMain {
     private HttpMain() {
     }
 
-    static void serve(TestbedServer.Args args, McpJsonMapper json, CancellationSupport cancellation, WorkTool work,
+    static void serve(ExampleServer.Args args, McpJsonMapper json, CancellationSupport cancellation, WorkTool work,
             EventLog events)
             throws Exception {
         HttpServlet transport;
@@ -62,7 +62,7 @@ final class HttpMain {
         jetty.setHandler(context);
         jetty.setStopAtShutdown(true);
         jetty.start();
-        System.err.println("testbed: listening on http://127.0.0.1:" + connector.getLocalPort() + "/mcp");
+        System.err.println("examples: listening on http://127.0.0.1:" + connector.getLocalPort() + "/mcp");
         jetty.join();
     }
 }

@@ -1,7 +1,7 @@
 /**
- * The Java test bed's wire behaviour, checked on the built jar over stdio: what its README states
+ * The Java example servers' wire behaviour, checked on the built jar over stdio: what its README states
  * about cancellation with the official Java SDK (which has none of its own) and about stdin EOF.
- * Needs `examples/servers/java/install.sh` to have run (`npm run testbeds`); skipped otherwise,
+ * Needs `examples/servers/java/install.sh` to have run (`npm run examples`); skipped otherwise,
  * with the reason. Black box, real time: each check waits on frames, never on fixed sleeps alone.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -13,16 +13,16 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const cache = process.env.MCP_SIM_TESTBED_CACHE ?? resolve(here, '../../../node_modules/.cache/mcp-sim/testbeds/java');
-const built = existsSync(join(cache, 'testbed.jar'));
+const cache = process.env.MCP_SIM_EXAMPLES_CACHE ? join(process.env.MCP_SIM_EXAMPLES_CACHE, 'java') : resolve(here, '../../../node_modules/.cache/mcp-sim/examples/java');
+const built = existsSync(join(cache, 'servers.jar'));
 
-interface TestbedServer { readonly name: string; readonly stdio?: readonly string[]; readonly http?: { readonly start: readonly string[]; readonly url: string } }
-const testbed = JSON.parse(readFileSync(join(here, 'testbed.json'), 'utf8')) as { servers: TestbedServer[] };
+interface ExampleServer { readonly name: string; readonly stdio?: readonly string[]; readonly http?: { readonly start: readonly string[]; readonly url: string } }
+const manifest = JSON.parse(readFileSync(join(here, 'servers.json'), 'utf8')) as { servers: ExampleServer[] };
 
-/** The stdio command of `name` from testbed.json, placeholders filled, plus `extra` arguments. */
+/** The stdio command of `name` from servers.json, placeholders filled, plus `extra` arguments. */
 function command(name: string, extra: readonly string[] = []): string[] {
-  const server = testbed.servers.find((s) => s.name === name);
-  if (server?.stdio === undefined) throw new Error(`testbed.json: no stdio command for ${name}`);
+  const server = manifest.servers.find((s) => s.name === name);
+  if (server?.stdio === undefined) throw new Error(`servers.json: no stdio command for ${name}`);
   return [...server.stdio.map((a) => a.replaceAll('{cache}', cache).replaceAll('{dir}', here)), ...extra];
 }
 
@@ -36,10 +36,10 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Starts `name`'s HTTP command from testbed.json and resolves with its URL once it answers `initialize`. */
+/** Starts `name`'s HTTP command from servers.json and resolves with its URL once it answers `initialize`. */
 async function startHttp(name: string, started: { kill(): void }[]): Promise<{ url: string; init: Response }> {
-  const server = testbed.servers.find((s) => s.name === name);
-  if (server?.http === undefined) throw new Error(`testbed.json: no http entry for ${name}`);
+  const server = manifest.servers.find((s) => s.name === name);
+  if (server?.http === undefined) throw new Error(`servers.json: no http entry for ${name}`);
   const port = String(await freePort());
   const fill = (a: string): string => a.replaceAll('{cache}', cache).replaceAll('{dir}', here).replaceAll('{port}', port);
   const argv = server.http.start.map(fill);
@@ -48,7 +48,7 @@ async function startHttp(name: string, started: { kill(): void }[]): Promise<{ u
   const url = fill(server.http.url);
   for (const deadline = Date.now() + 20_000; ; ) {
     try {
-      const init = await post(url, undefined, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'javaTestbed.test', version: '1' } } });
+      const init = await post(url, undefined, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'javaExamples.test', version: '1' } } });
       await init.clone().text();
       return { url, init };
     } catch (e) {
@@ -115,7 +115,7 @@ class StdioServer {
   }
 
   async initialize(): Promise<void> {
-    this.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'javaTestbed.test', version: '1' } } });
+    this.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'javaExamples.test', version: '1' } } });
     await this.next((f) => f.id === 0 && f.result !== undefined);
     this.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   }
@@ -150,7 +150,7 @@ async function cancelFirstCall(server: StdioServer): Promise<{ cancelledAt: numb
   return { cancelledAt, answered: answered(), progressAfterCancel: progressAfterCancel() };
 }
 
-describe.skipIf(!built)(`Java test bed (${built ? cache : 'not built: run examples/servers/java/install.sh'})`, () => {
+describe.skipIf(!built)(`Java example servers (${built ? cache : 'not built: run examples/servers/java/install.sh'})`, () => {
   const started: { kill(): void }[] = [];
   const start = (argv: string[]): StdioServer => {
     const s = new StdioServer(argv);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rogueVerdicts } from '../../src/realtime/rogueProcess.ts';
+import { rogueVerdicts } from '../../src/rogue/rogueProcess.ts';
 
 /** The verdicts of `rogue --stdio|--url` on one rogue row (pure: the answer and state are given). */
 const failed = (codes: readonly number[] | undefined, answer: string, state: 'ok' | 'crashed' | 'hung') =>

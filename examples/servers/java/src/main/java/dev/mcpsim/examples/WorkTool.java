@@ -1,4 +1,4 @@
-package dev.mcpsim.testbed;
+package dev.mcpsim.examples;
 
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -21,7 +21,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The {@code work} tool of the test-bed contract, once per server variant. Each variant is the
+ * The {@code work} tool of the example-server contract, once per server variant. Each variant is the
  * correct handler with exactly one of the seed article's pitfalls, written as Java users write
  * it with the SDK's synchronous API ({@code McpSyncServerExchange}).
  */

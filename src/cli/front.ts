@@ -1,0 +1,143 @@
+import { CHECK_FLAGS } from '../options/checkFlags.ts';
+import { resolveRealCampaignOptions } from '../options/realCampaignOptions.ts';
+import { parseTarget, targetKind } from '../targets/kinds.ts';
+import { TargetArgumentError, type SpecOf, type TargetFlags, type TargetSpec } from '../targets/Target.ts';
+
+export { usageExit };
+import { usageExit } from './usageExit.ts';
+
+/** What commander parsed for `check`: every flag of the table, by attribute name. */
+export type CheckOpts = Record<string, unknown>;
+
+/** How `check` was asked for: the TARGET argument, the words after `--`, the flags, and which flags were typed. */
+export interface CheckRequest {
+  readonly argument: string | undefined;
+  readonly command: readonly string[] | undefined;
+  readonly opts: CheckOpts;
+  /** The flags of the table typed on the command line (`--runs`, `--no-shrink`, …). */
+  readonly given: readonly string[];
+}
+
+/**
+ * `mcp-sim check [TARGET]`: the target named by the argument (or the words after `--`), every
+ * flag typed checked against what that kind takes (one that does not apply is refused with why,
+ * exit 2), then the one campaign on it: in process (an SDK release, a module) or in real time
+ * (a process, a URL, an SDK's test bed or client).
+ */
+export async function checkFront(request: CheckRequest): Promise<number> {
+  try {
+    const { opts } = request;
+    const flags: TargetFlags = {
+      ...(typeof opts.start === 'string' && { start: opts.start }),
+      ...(typeof opts.cwd === 'string' && { cwd: opts.cwd }),
+      ...(Array.isArray(opts.env) && { env: opts.env as string[] }),
+      ...(typeof opts.transport === 'string' && { transport: opts.transport }),
+      ...(typeof opts.config === 'string' && { config: opts.config }),
+    };
+    const spec = await parseTarget(request.argument, request.command, flags);
+    const kind = await targetKind(spec.kind);
+    const refused = request.given.find((name) => CHECK_FLAGS.some((f) => f.name === name) && !kind.flags.has(name));
+    if (refused !== undefined) throw new TargetArgumentError(`mcp-sim check ${kind.argumentOf(spec as never).join(' ') || '(the installed SDK)'}: ${kind.refusal(refused)}.`);
+    if (kind.openReal && spec.kind !== 'client') {
+      const options = resolveRealCampaignOptions(opts, { userServer: spec.kind === 'process' || spec.kind === 'url' });
+      const target = await kind.openReal(spec as never, {
+        graceMs: options.bounds.graceMs,
+        ...(options.tools && { tools: options.tools }),
+        ...(options.args && { args: options.args }),
+        duplicateIds: options.duplicateIds,
+        say: (line) => process.stderr.write(`${line}\n`),
+      });
+      const { checkReal } = await import('./checkReal.ts');
+      return await checkReal(target, options);
+    }
+    return await inProcessOrClient(spec, opts);
+  } catch (error) {
+    return usageExit(error);
+  }
+}
+
+/** The kinds that have their own presenter still: an SDK release and a module in process, an SDK's client. */
+async function inProcessOrClient(spec: TargetSpec, opts: CheckOpts): Promise<number> {
+  switch (spec.kind) {
+    case 'sdk':
+      return (await import('./checkSdk.ts')).checkSdk(spec, opts);
+    case 'module':
+      return (await import('./checkModule.ts')).checkModule(spec, opts);
+    case 'client':
+      return checkClientTarget(spec, opts);
+    default:
+      throw new Error(`checkFront: no presenter for kind ${spec.kind}`);
+  }
+}
+
+/** `check client:<language>[@<release>]`: the SDK's test-bed client against mcp-sim's scripted server. */
+async function checkClientTarget(spec: SpecOf<'client'>, opts: CheckOpts): Promise<number> {
+  const { checkClientCommand } = await import('./checkClient.ts');
+  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  return checkClientCommand({
+    target: spec.language,
+    ...(spec.release !== undefined && { sdkVersion: spec.release }),
+    ...(spec.transport !== undefined && { transport: spec.transport }),
+    ...(typeof opts.runs === 'number' && { runs: opts.runs }),
+    ...(str(opts.scenario) !== undefined && { scenario: str(opts.scenario)! }),
+    ...(str(opts.json) !== undefined && { json: str(opts.json)! }),
+    ...(str(opts.report) !== undefined && { md: str(opts.report)! }),
+    ...(str(opts.junit) !== undefined && { junit: str(opts.junit)! }),
+    ...(str(opts.failOn) !== undefined && { failOn: str(opts.failOn)! }),
+    ...(opts.updateBaseline === true && { updateBaseline: true }),
+  });
+}
+
+/**
+ * `mcp-sim rogue [TARGET]`: the SDK in process (none, `sdk@<version>`: its own rogue rigs), or a
+ * server from outside (`-- <command>`, a URL, `testbed:<language>`). The old spellings
+ * (`--stdio`, `--url`, `--sdk`, `--target client|server`) say their new one once.
+ */
+export async function rogueFront(argument: string | undefined, command: readonly string[] | undefined, opts: CheckOpts): Promise<number> {
+  try {
+    const say = (old: string, now: string) => process.stderr.write(`mcp-sim: "${old}" is now "${now}" (the old spelling works for this release)\n`);
+    let words = command;
+    if (typeof opts.stdio === 'string') {
+      say(`rogue --stdio ${JSON.stringify(opts.stdio)}`, `rogue -- ${opts.stdio}`);
+      words = /^[\w./@:=,{}+\s-]+$/.test(opts.stdio) ? opts.stdio.trim().split(/\s+/) : ['sh', '-c', opts.stdio];
+    }
+    if (typeof opts.url === 'string') {
+      say(`rogue --url ${opts.url}`, `rogue ${opts.url}`);
+      argument = opts.url;
+    }
+    if (typeof opts.sdk === 'string') {
+      say(`rogue --sdk ${opts.sdk}`, `rogue sdk@${opts.sdk}`);
+      argument = `sdk@${opts.sdk}`;
+    }
+    if (typeof opts.target === 'string') {
+      say(`rogue --target ${opts.target}`, `rogue --side ${opts.target}`);
+      opts.side ??= opts.target;
+    }
+    const flags: TargetFlags = {
+      ...(typeof opts.start === 'string' && { start: opts.start }),
+      ...(typeof opts.cwd === 'string' && { cwd: opts.cwd }),
+      ...(Array.isArray(opts.env) && { env: opts.env as string[] }),
+      ...(typeof opts.transport === 'string' && { transport: opts.transport }),
+    };
+    const spec = await parseTarget(argument, words, flags);
+    const rogue = await import('./rogue.ts');
+    const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+    if (spec.kind === 'sdk') {
+      if (spec.release !== undefined) {
+        const { parseSdkChoice, sdkFolderOf } = await import('../sdk/install.ts');
+        const { ENV_SDK } = await import('../sdk/envNames.ts');
+        const folder = await sdkFolderOf(parseSdkChoice(spec.release), { onInstall: (message) => process.stderr.write(`${message}\n`) });
+        if (folder === undefined) delete process.env[ENV_SDK];
+        else process.env[ENV_SDK] = folder;
+      }
+      return await rogue.rogueCommand({ ...(str(opts.side) && { side: str(opts.side) as 'client' | 'server' }), ...(str(opts.filter) && { filter: str(opts.filter)! }), ...(str(opts.json) && { json: str(opts.json)! }) });
+    }
+    if (opts.side !== undefined) throw new TargetArgumentError(`mcp-sim rogue ${argument ?? '-- …'}: --side picks the SDK's client or server in process; a ${spec.kind} target is a server`);
+    const kind = await targetKind(spec.kind);
+    if (!kind.openReal || spec.kind === 'client') throw new TargetArgumentError(`mcp-sim rogue: a ${spec.kind} target has no rogue peer: give the SDK (none, sdk@<version>), -- <command>, a URL or testbed:<language>`);
+    const target = await kind.openReal(spec as never, { graceMs: resolveRealCampaignOptions({}, { userServer: true }).bounds.graceMs, say: (line) => process.stderr.write(`${line}\n`) });
+    return await rogue.rogueTargetCommand(target, { ...(str(opts.filter) && { filter: str(opts.filter)! }), ...(str(opts.json) && { json: str(opts.json)! }) });
+  } catch (error) {
+    return usageExit(error);
+  }
+}
