@@ -73,7 +73,7 @@ export class CallSettles {
       const what = `call ${call.call} (tool ${JSON.stringify(life.tool)})`;
       const progressed = life.signs.length - (life.answeredT === undefined ? 1 : 2);
       if (gap >= hangAfterMs) {
-        const since = gapFrom === sent ? 'since it was sent' : `since its last progress, ${Math.round(gapFrom - sent)} ms after it was sent`;
+        const since = gapFrom === sent ? 'since it was sent' : `since its last progress (read ${Math.round(gapFrom - sent)} ms after it was sent)`;
         const how = life.answeredT === undefined ? 'and no answer came' : `until its answer ${Math.round(life.answeredT - sent)} ms after it was sent`;
         this.walk.flag(finding('liveness.call-settles', at, `${what}, neither cancelled nor timed out by the client, was silent for ${Math.round(gap)} ms ${since} (no progress, no answer; bound --hang-after ${hangAfterMs} ms) ${how}: the tool seems stuck.`, call.call));
       } else if (this.closeT !== undefined && (life.answeredT === undefined || life.answeredT >= this.closeT)) {
