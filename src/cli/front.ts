@@ -38,6 +38,7 @@ export async function checkFront(request: CheckRequest): Promise<number> {
     const kind = await targetKind(spec.kind);
     const refused = request.given.find((name) => CHECK_FLAGS.some((f) => f.name === name) && !kind.flags.has(name));
     if (refused !== undefined) throw new TargetArgumentError(`mcp-sim check ${kind.argumentOf(spec as never).join(' ') || '(the installed SDK)'}: ${kind.refusal(refused)}.`);
+    if (opts.dryRun === true) return await dryRun(spec, opts);
     if (kind.openReal && spec.kind !== 'client') {
       const options = resolveRealCampaignOptions(opts, { userServer: spec.kind === 'process' || spec.kind === 'url' });
       const target = await kind.openReal(spec as never, {
@@ -54,6 +55,60 @@ export async function checkFront(request: CheckRequest): Promise<number> {
   } catch (error) {
     return usageExit(error);
   }
+}
+
+/**
+ * `--dry-run`: the target and every option resolved, as JSON on stdout, and nothing run: what a
+ * user checks before a long campaign, and what a test reads to see that each flag arrived.
+ */
+async function dryRun(spec: TargetSpec, opts: CheckOpts): Promise<number> {
+  const { resolveCampaignOptions, resolveFuzzOptions } = await import('../options/index.ts');
+  const { workloadOf } = await import('./workloadFlags.ts');
+  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  let options: unknown;
+  if (spec.kind === 'sdk') {
+    options = resolveCampaignOptions({
+      ...(typeof opts.seed === 'number' && { seed: opts.seed }),
+      ...(typeof opts.runs === 'number' && { runs: opts.runs }),
+      ...(typeof opts.shrink === 'boolean' && { shrink: opts.shrink }),
+      ...(opts.selfCheck === true && { selfCheck: true }),
+      ...(str(opts.failOn) !== undefined && { failOn: str(opts.failOn) as never }),
+      ...(opts.strictCauses === true && { strictCauses: true }),
+      ...(str(opts.out) !== undefined && { reproDir: str(opts.out) }),
+      ...(str(opts.json) !== undefined && { jsonFile: str(opts.json) }),
+      ...(str(opts.junit) !== undefined && { junitFile: str(opts.junit) }),
+      ...(str(opts.report) !== undefined && { markdownFile: str(opts.report) }),
+      workload: workloadOf(opts),
+      ...(typeof opts.workers === 'number' && { workers: opts.workers }),
+      ...(str(opts.shard) !== undefined && { shard: str(opts.shard) }),
+      ...(typeof opts.timeLimit === 'number' && { timeLimitSeconds: opts.timeLimit }),
+      ...(str(opts.seeds) !== undefined && { seeds: str(opts.seeds) }),
+      ...(str(opts.spec) !== undefined && { spec: str(opts.spec) as never }),
+    });
+    options = { ...(options as object), shrinks: opts.recordShrinks ? 'record' : opts.freshShrinks ? 'fresh' : 'kept' };
+  } else if (spec.kind === 'module') {
+    options = resolveFuzzOptions({
+      module: spec.module,
+      ...(typeof opts.runs === 'number' && { runs: opts.runs }),
+      ...(typeof opts.seed === 'number' && { seed: opts.seed }),
+      ...(str(opts.args) !== undefined && { argsFile: str(opts.args)! }),
+      ...(typeof opts.shrink === 'boolean' && { shrink: opts.shrink }),
+      ...(str(opts.failOn) !== undefined && { failOn: str(opts.failOn)! }),
+      ...(str(opts.json) !== undefined && { jsonFile: str(opts.json)! }),
+      ...(str(opts.junit) !== undefined && { junitFile: str(opts.junit)! }),
+      ...(str(opts.report) !== undefined && { markdownFile: str(opts.report)! }),
+      ...(str(opts.out) !== undefined && { reproDir: str(opts.out)! }),
+    });
+    options = { ...(options as object), tools: str(opts.tools)?.split(',') };
+  } else if (spec.kind === 'client') {
+    options = { runs: opts.runs, scenarios: str(opts.scenario)?.split(','), json: opts.json, report: opts.report, updateBaseline: opts.updateBaseline === true };
+  } else {
+    options = resolveRealCampaignOptions(opts, { userServer: spec.kind === 'process' || spec.kind === 'url' });
+  }
+  const quiet = opts.quiet === true ? { quiet: true } : {};
+  const html = str(opts.html) !== undefined ? { html: str(opts.html) } : {};
+  process.stdout.write(`${JSON.stringify({ target: spec, options: { ...(options as object), ...quiet, ...html } }, null, 2)}\n`);
+  return 0;
 }
 
 /** The kinds that have their own presenter still: an SDK release and a module in process, an SDK's client. */

@@ -351,17 +351,19 @@ export async function main(argv: readonly string[]): Promise<number> {
     });
 
   // `fuzz` is the old spelling of `check` for a module, a stdio command (--stdio) or a URL (--url).
+  // Not listed in --help: its flags are check's, and each use says its new spelling.
   const fuzz = program
-    .command('fuzz [module]')
-    .description('old spelling of check on your own server: fuzz ./server.ts is check ./server.ts, fuzz --stdio CMD is check -- CMD, fuzz --url URL is check URL');
-  for (const f of CHECK_FLAGS) if (f.name !== '--html') fuzz.addOption(optionOf(f));
+    .command('fuzz [module]', { hidden: true })
+    .description('old spelling of check on your own server: fuzz ./server.ts is check ./server.ts, fuzz --stdio CMD is check -- CMD, fuzz --url URL is check URL (see check --help)');
+  for (const f of CHECK_FLAGS) if (f.name !== '--html') fuzz.addOption(optionOf(f).hideHelp());
+  for (const [flags, help, parse] of [
+    ['--stdio <command>', 'old spelling: check -- <command>'],
+    ['--url <url>', 'old spelling: check <url>'],
+    ['--replay <file>', 'old spelling: mcp-sim replay <file>'],
+    ['--case <n>', 'old spelling: mcp-sim replay <module> --seed S --case N', wholeNumberArg('--case')],
+    ['--expect <invariant>', 'with a replay: the finding it must show (exit 3 if it does not)'],
+  ] as const) fuzz.addOption((parse ? new Option(flags, help).argParser(parse) : new Option(flags, help)).hideHelp());
   fuzz
-    .option('--stdio <command>', 'old spelling: check -- <command>')
-    .option('--url <url>', 'old spelling: check <url>')
-    .option('--replay <file>', 'old spelling: mcp-sim replay <file>')
-    .option('--case <n>', 'old spelling: mcp-sim replay <module> --seed S --case N', wholeNumberArg('--case'))
-    .option('--expect <invariant>', 'with a replay: the finding it must show (exit 3 if it does not)')
-    .addHelpText('after', FUZZ_EXIT_HELP)
     .action(async (module: string | undefined, opts: Record<string, unknown>) => {
       const say = (old: string, now: string) => process.stderr.write(`mcp-sim: "${old}" is now "${now}" (the old spelling works for this release)\n`);
       if (typeof opts.replay === 'string') {

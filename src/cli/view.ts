@@ -114,8 +114,8 @@ export function addHtmlOption(command: Command): Command {
   return command
     .option('--html <file>', 'also write the report as one self-contained HTML page (the trace viewer; see docs/viewer.md)')
     .hook('preAction', (cmd) => {
-      const opts = cmd.opts() as { html?: string; json?: string; replay?: string };
-      if (opts.html === undefined) return;
+      const opts = cmd.opts() as { html?: string; json?: string; replay?: string; dryRun?: boolean };
+      if (opts.html === undefined || opts.dryRun) return;
       if (opts.json === '-') throw new Error('--html reads the JSON report: give --json a file, not -, or leave --json out');
       if (opts.json === undefined && opts.replay === undefined) {
         temp = mkdtempSync(join(tmpdir(), 'mcp-sim-html-'));
@@ -123,8 +123,8 @@ export function addHtmlOption(command: Command): Command {
       }
     })
     .hook('postAction', async (cmd) => {
-      const opts = cmd.opts() as { html?: string; json?: string; replay?: string; config?: string };
-      if (opts.html === undefined) return;
+      const opts = cmd.opts() as { html?: string; json?: string; replay?: string; config?: string; dryRun?: boolean };
+      if (opts.html === undefined || opts.dryRun) return;
       try {
         // `fuzz --replay FILE` and `replay MODULE_FILE` write no report: their page is the replay file's.
         const from = cmd.name() === 'fuzz' && opts.replay !== undefined ? opts.replay : cmd.name() === 'replay' && cmd.args[0] !== undefined && isModuleFile(cmd.args[0]) ? cmd.args[0] : opts.json;

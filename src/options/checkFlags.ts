@@ -50,6 +50,7 @@ const COMMON: readonly CheckFlag[] = [
   { name: '--out', value: '<dir>', help: `folder for the replay files of findings (default: ${DEFAULT_REPRO_DIR})` },
   { name: '--html', value: '<file>', help: 'also write the report as one self-contained HTML page (the trace viewer)' },
   { name: '--quiet', help: 'print only the verdict line (and errors): no progress, no report' },
+  { name: '--dry-run', help: 'print the target and every resolved option as JSON, and run nothing (nothing is installed or started)' },
 ];
 
 /** The in-process campaign's own: its schedules, workers, shards, kept shrinks, rule set and workload. */

@@ -28,9 +28,11 @@ export const clientKind: TargetKindDefinition<'client'> = {
     return { kind: 'client', language, ...(release !== undefined && { release }), ...(transport !== undefined && { transport }) };
   },
   argumentOf: (spec) => [`client:${spec.language}${spec.release === undefined ? '' : `@${spec.release}`}`, ...(spec.transport === undefined ? [] : ['--transport', spec.transport])],
-  flags: new Set(['--runs', '--json', '--junit', '--report', '--out', '--quiet', '--fail-on', '--transport', '--update-baseline', '--scenario']),
+  flags: new Set(['--runs', '--json', '--report', '--quiet', '--dry-run', '--transport', '--update-baseline', '--scenario']),
   refusal: (flag) =>
     flag === '--seed' || flag === '--shrink' || flag === '--no-shrink'
       ? `${flag} does not apply to an SDK's client: its scenarios are fixed, each a minimal question (--runs runs each that many times for its rate)`
-      : `${flag} does not apply to an SDK's client: mcp-sim is the server there, and runs each fixed scenario against the client in real time`,
+      : ['--junit', '--out', '--fail-on', '--html', '--rate-runs'].includes(flag)
+        ? `${flag} is not offered for an SDK's client yet: its check writes its text report, --json and --report, and fails on any finding beyond its baseline`
+        : `${flag} does not apply to an SDK's client: mcp-sim is the server there, and runs each fixed scenario against the client in real time`,
 };
