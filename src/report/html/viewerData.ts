@@ -144,7 +144,7 @@ function plan(r: Json): Planned[] {
       absent: ['The original case: explore enumerates schedules; the one shown deviates least from the natural order.'],
     }));
   }
-  if (r.kind === 'fuzz' && Array.isArray(r.findings)) {
+  if ((r.kind === 'fuzz' || (r.kind === 'campaign' && r.target?.kind === 'module')) && Array.isArray(r.findings)) {
     return r.findings
       .filter((f: Json) => f.owner === 'server')
       .map((f: Json) => ({
