@@ -25,8 +25,10 @@ export async function checkReal(target: RealTarget, options: ResolvedRealCampaig
   const description = target.describe();
   say(pc.bold(`mcp-sim check ${description.argument.join(' ')}  seed=${options.seed}  (real time: every finding carries its reproduction rate)`));
   say(`  target        ${description.label}`);
-  say(`  runs          ${options.runs}, ${options.parallel} at once${options.reuse ? ' (--reuse: many cases per process or session)' : ''}${options.duplicateIds ? ' (some calls reuse the id of a call in flight: --duplicate-ids)' : ''}`);
-  say(`  bounds        --hang-after ${options.bounds.hangAfterMs} ms, in-flight ${options.bounds.inFlightMs} ms, grace ${options.bounds.graceMs} ms`);
+  say(`  runs          ${options.runs}, ${options.reuse ? `many at once on ${options.parallel} shared processes or sessions (--fresh: one each)` : `${options.parallel} at once, one process or session each`}${options.duplicateIds ? ' (some calls reuse the id of a call in flight: --duplicate-ids)' : ''}`);
+  say(`  bounds        --hang-after ${options.bounds.hangAfterMs} ms at least (slow is not stuck: twice what a tool showed it takes), in-flight ${options.bounds.inFlightMs} ms at least (sized to the server's round trips), grace ${options.bounds.graceMs} ms`);
+  const stated = Object.entries(options.toolMs);
+  if (stated.length > 0) say(`  tool duration ${stated.map(([tool, ms]) => `${tool} ${ms} ms`).join(', ')} (--tool-duration)`);
   say(`  rate runs     ${options.rateRuns} per minimal case`);
   say(`  fail on       ${options.failOn}`);
   for (const line of target.lacks ?? []) say(pc.yellow(`  lacks         ${line}`));
@@ -42,6 +44,7 @@ export async function checkReal(target: RealTarget, options: ResolvedRealCampaig
       rateRuns: options.rateRuns,
       shrink: options.shrink,
       reuse: options.reuse,
+      toolMs: options.toolMs,
       // Writing the baseline shrinks every cause afresh: none is taken as known.
       ...(target.baseline && !options.updateBaseline && { known: target.baseline.known }),
       onProgress: (done, total, phase) => phase === 'run' && progress.update(done, total),

@@ -22,10 +22,27 @@ export type Clock =
       readonly hangAfterMs: number;
       /** The grace period of a stdio server after stdin EOF. */
       readonly graceMs: number;
+      /**
+       * Slow is not stuck: how long a call of each tool may stay silent before it is stuck, in ms,
+       * when that is longer than `hangAfterMs`: the campaign's, from what the tool has shown it
+       * takes (the longest call of it that ended, the latest progress of one still running) or is
+       * stated to take (`--tool-duration`), times `SLOW_FACTOR`.
+       */
+      readonly toolSilenceMs?: Readonly<Record<string, number>>;
     };
 
 /** The real clock's bounds. */
 export type RealClock = Extract<Clock, { kind: 'real' }>;
+
+/**
+ * Slow is not stuck: how long a call of `tool` may stay silent (no progress for it, no answer)
+ * before it is stuck: its tool's bound (`toolSilenceMs`), never under `hangAfterMs`. The real-time
+ * runner waits this long before it leaves a call, and the model judges `liveness.call-settles`
+ * with the same bound: one rule.
+ */
+export function silenceBoundMs(clock: Pick<RealClock, 'hangAfterMs' | 'toolSilenceMs'>, tool: string | undefined): number {
+  return Math.max(clock.hangAfterMs, (tool === undefined ? undefined : clock.toolSilenceMs?.[tool]) ?? 0);
+}
 
 /** The simulator's clock: every obligation is due when its scheduler step ends. */
 export const VIRTUAL_CLOCK: Clock = { kind: 'virtual' };

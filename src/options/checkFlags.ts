@@ -18,6 +18,7 @@ import {
   DEFAULT_RATE_RUNS,
   DEFAULT_REPRO_DIR,
   ENV_RUNS,
+  SLOW_FACTOR,
   ENV_SEED,
 } from './defaults.ts';
 
@@ -86,7 +87,9 @@ const REAL_TIME: readonly CheckFlag[] = [
   { name: '--rate-runs', value: '<n>', parse: 'whole', help: `re-runs of each minimal case for its reproduction rate (default: ${DEFAULT_RATE_RUNS})` },
   { name: '--hang-after', value: '<ms>', parse: 'whole', help: `a call silent this long (no progress, no answer), or a POST that never ends, is a finding (default: ${DEFAULT_HANG_AFTER_MS})` },
   { name: '--duplicate-ids', help: 'some calls reuse the id of a call in flight (a client fault; off by default)' },
-  { name: '--reuse', help: 'many cases on one process (or session), separated by a barrier; each finding re-run on a fresh process too' },
+  { name: '--reuse', help: 'many cases at once on one process (or session), each on its own ids and judged on its own slice; every finding confirmed on a fresh process (the default of a process or URL)' },
+  { name: '--fresh', help: 'one process (or session) per case instead of shared ones: no state carries over, every run pays the start-up' },
+  { name: '--tool-duration', value: '<tool=ms>', parse: 'repeat', help: `how long a tool is expected to take (repeatable): a call of it is waited for ${SLOW_FACTOR}× that before it counts as stuck (what the tools show is learned as the campaign runs)` },
 ];
 
 /** How a process is started (a stdio server, or a URL's `--start`). */

@@ -3,6 +3,16 @@ import { TargetArgumentError, type TargetKindDefinition } from '../Target.ts';
 import { atRelease } from '../words.ts';
 import { languageOf, LanguageError, TESTBED_TRANSPORTS } from './languages.ts';
 
+/** Why a test bed refuses the flags a user's server takes, one line each. */
+const TESTBED_REFUSALS: Readonly<Record<string, string>> = {
+  '--args': "--args does not apply to a test bed: its one tool, run, is called with mcp-sim's generated handler programs",
+  '--tools': "--tools does not apply to a test bed: its one tool, run, is called with mcp-sim's generated handler programs",
+  '--reuse': '--reuse does not apply to a test bed: each case runs on a fresh process, so that its side channel speaks of that case alone',
+  '--fresh': '--fresh does not apply to a test bed: each case runs on a fresh process already, so that its side channel speaks of that case alone',
+  '--tool-duration': "--tool-duration does not apply to a test bed: its one tool runs mcp-sim's own programs, whose durations it knows",
+  '--scenario': "--scenario is for an SDK's client: check client:<language>",
+};
+
 /**
  * An official SDK's test-bed server (testbeds/<language>/): it interprets mcp-sim's scripted
  * handler programs on that SDK, so the same generated case runs on every SDK, and writes its
@@ -34,12 +44,5 @@ export const testbedKind: TargetKindDefinition<'testbed'> = {
     const { openTestbed } = await import('./open.ts');
     return openTestbed(spec, settings, testbedKind.argumentOf);
   },
-  refusal: (flag) =>
-    flag === '--args' || flag === '--tools'
-      ? `${flag} does not apply to a test bed: its one tool, run, is called with mcp-sim's generated handler programs`
-      : flag === '--reuse'
-        ? '--reuse does not apply to a test bed: each case runs on a fresh process, so that its side channel speaks of that case alone'
-        : flag === '--scenario'
-          ? '--scenario is for an SDK\'s client: check client:<language>'
-          : `${flag} does not apply to an SDK test bed: it runs on its own clock, spoken to from outside`,
+  refusal: (flag) => TESTBED_REFUSALS[flag] ?? `${flag} does not apply to an SDK test bed: it runs on its own clock, spoken to from outside`,
 };
