@@ -11,14 +11,24 @@ import type { Anchor, Plan, PlannedCall } from './plan.ts';
 /**
  * What the tools of a server have shown they take, learned as runs go (the real clock's campaign
  * keeps one per target): slow is not stuck. A run reads `toolSilenceMs` whenever it decides
- * whether a silent call is stuck (`silenceBoundMs`), and tells `shown` what its calls show: a
- * progress, or the answer, read `ms` after the call was written and `silentMs` after its previous
- * progress (0 for the first).
+ * whether a silent call is stuck (`silenceBoundMs`), and tells it about each call it writes
+ * (`started`): each progress read for it, its answer, or that it is over without one (given up,
+ * left as stuck, the run's end).
  */
 export interface ToolPace {
   readonly toolSilenceMs: Readonly<Record<string, number>>;
-  shown(tool: string, ms: number, silentMs: number): void;
+  started(tool: string): CallPace;
 }
+
+/** One call as a `ToolPace` follows it. */
+export interface CallPace {
+  progress(): void;
+  answered(): void;
+  over(): void;
+}
+
+/** A pace that only states bounds (a replay's, a test's): it learns nothing. */
+export const fixedPace = (toolSilenceMs: Readonly<Record<string, number>>): ToolPace => ({ toolSilenceMs, started: () => ({ progress: () => {}, answered: () => {}, over: () => {} }) });
 
 /** A connection someone else opened, that a run uses (and closes only when `close` says so). */
 export interface OpenUse {
@@ -122,6 +132,7 @@ export async function runPlan(target: Endpoint | undefined, plan: Plan, options:
   let hello: ServerHello | undefined = options.reuse?.hello;
   let startupMs = options.reuse?.startupMs ?? 0;
   let outcome: 'quiescent' | 'real-time-bound' = 'quiescent';
+  let liveCalls: { pace?: CallPace }[] = [];
   let tools: RealtimeRun['tools'] = [];
   let unlisten: (() => void) | undefined;
   /** The run is closing: nothing more is written (a barrier ping waiting on its cancel's POST is left). */
@@ -158,8 +169,11 @@ export async function runPlan(target: Endpoint | undefined, plan: Plan, options:
       hangTimer?: NodeJS.Timeout;
       /** When it was written or last showed life (a progress read for it). */
       lastSign?: number;
+      /** What the campaign's pace follows of it. */
+      pace?: CallPace;
     }
     const live = new Map<string, Live>(plan.calls.map((call) => [call.label, { call, progress: 0, done: undefined }]));
+    liveCalls = [...live.values()];
     const waiting: { anchor: Anchor; run: () => void }[] = [];
     const later = (ms: number, run: () => void) => {
       const timer = setTimeout(() => {
@@ -244,16 +258,6 @@ export async function runPlan(target: Endpoint | undefined, plan: Plan, options:
       };
       wait(silenceOf(l.call.tool));
     };
-    /**
-     * What a call of `l`'s tool showed it takes: a progress or its answer, read this long after it
-     * was written; and, for a progress after a progress, how long it was silent in between (the
-     * tool's progress interval: a case waits that long for what may come after its cancel).
-     * Called before `armHang` moves its last sign.
-     */
-    const shown = (l: Live, progress: boolean) => {
-      if (!options.pace || l.writtenAt === undefined) return;
-      options.pace.shown(l.call.tool, now() - l.writtenAt, progress && l.progress > 1 ? performance.now() - (l.lastSign ?? performance.now()) : 0);
-    };
     const byId = (id: unknown) => [...live.values()].filter((l) => l.id !== undefined && l.id === id && l.done === undefined);
     const byToken = (token: unknown) => [...live.values()].find((l) => l.call.progressToken !== undefined && l.call.progressToken === token && l.writtenAt !== undefined);
     unlisten = inbox.listen((frame) => {
@@ -279,7 +283,7 @@ export async function runPlan(target: Endpoint | undefined, plan: Plan, options:
         l.progress++;
         lifeSign();
         if (l.done === undefined) {
-          shown(l, true);
+          l.pace?.progress();
           armHang(l);
           recorder.record({ kind: 'onprogress', call: l.call.label, progress: Number(frame.params.progress), ...(typeof frame.params.total === 'number' && { total: frame.params.total }) });
           if (l.call.timeout?.resetOnProgress) armTimeout(l);
@@ -291,7 +295,7 @@ export async function runPlan(target: Endpoint | undefined, plan: Plan, options:
         lifeSign();
         for (const l of byId(frame.id)) {
           l.done = 'answered';
-          shown(l, false);
+          l.pace?.answered();
           lastSettledAt = now();
           if (l.timeoutTimer) {
             clearTimeout(l.timeoutTimer);
@@ -316,6 +320,7 @@ export async function runPlan(target: Endpoint | undefined, plan: Plan, options:
         const twin = call.sameIdAs ? live.get(call.sameIdAs) : undefined;
         l.id = twin?.id !== undefined && twin.done === undefined ? twin.id : nextId();
         l.writtenAt = now();
+        l.pace = options.pace?.started(call.tool);
         const params: Record<string, JsonValue> = { name: call.tool, arguments: call.arguments as JsonValue };
         if (call.progressToken !== undefined) params._meta = { progressToken: call.progressToken };
         recorder.record({ kind: 'action', action: `call ${call.label} ${call.tool}`, choice: 0, enabled: 0 });
@@ -397,6 +402,7 @@ export async function runPlan(target: Endpoint | undefined, plan: Plan, options:
     if (!concurrent) recorder.record({ kind: 'end', outcome });
   } finally {
     unlisten?.();
+    for (const l of liveCalls) l.pace?.over();
     for (const t of [...timers, ...hangTimers]) clearTimeout(t);
     if (closes && conn && !conn.exited) await conn.close().catch(() => undefined);
   }

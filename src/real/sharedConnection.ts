@@ -35,8 +35,13 @@ export interface CaseWaits {
 
 /** One case run on a shared connection: its own slice of the trace. */
 export interface SharedCase {
-  /** The handshake, then the case's own events and what belongs to no case while it ran, numbered from 0; its `end` last. */
-  readonly trace: TraceEvent[];
+  /**
+   * Its slice: the handshake, then the case's own events and what belongs to no case while it ran,
+   * numbered from 0, its `end` last. Cut when asked, up to its quiet window after its calls were
+   * done as the campaign sizes it then (waited for when it has not passed yet), or through the
+   * close it held: a frame of it read after that is late, and not in it.
+   */
+  slice(): Promise<{ readonly trace: TraceEvent[]; readonly lateFrames: number }>;
   /** `performance.now()` at the connection's open: the slice's time 0. */
   readonly t0: number;
   /** The connection closed with this case (it left a call running, or was the last when the close was judged): the close is in its slice. */
@@ -59,6 +64,9 @@ interface CaseState {
   lastFrameAt: number;
   /** It waits for the connection's close, which its slice then shows. */
   holds: boolean;
+  /** The connection's time when its calls were done and its own frames quiet (its slot freed). */
+  doneT?: number;
+  outcome?: 'quiescent' | 'real-time-bound';
 }
 
 const key = (id: unknown): string => (typeof id === 'number' ? `n${id}` : `s${JSON.stringify(id)}`);
@@ -75,8 +83,10 @@ const PROBE = -1;
  * tokens (renamed where an earlier case used them), and is judged on its own slice of the trace:
  * the handshake, the events it recorded, the frames that answer its ids or carry its tokens, and
  * what belongs to no case (stderr, a line that is not JSON, a frame for an id nobody sent) while
- * it ran. A case's slice is cut once its calls are done and its own frames were quiet for its
- * quiet window; a frame of it read after that is counted late, never given to another case.
+ * it ran. A case leaves the connection's count once its calls are done and its own frames were
+ * quiet for its quiet window; its slice is cut when asked, with the quiet window the campaign
+ * knows then (it learns the tools' progress intervals as it runs); a frame of it read after that
+ * is counted late, never given to another case.
  * Server→client requests cannot be told apart by case: each is answered by the policy of the
  * oldest case in flight and shown in its slice.
  *
@@ -92,8 +102,6 @@ export class SharedConnection {
   allowance = CASES_AT_ONCE_START;
   /** The most cases it carried at once. */
   maxAtOnce = 0;
-  /** Frames of cases already cut that were read afterwards (not judged). */
-  lateFrames = 0;
   /** Ping round trips it measured, ms. */
   readonly roundTrips: number[] = [];
   private nextId = 1;
@@ -106,7 +114,8 @@ export class SharedConnection {
   private readonly tagged = new Map<number, number>();
   private readonly usedTokens = new Set<string>();
   private renamed = 0;
-  private readonly cut = new Set<number>();
+  /** The connection's time when its close began (its events belong to the cases that held it). */
+  private closeT: number | undefined;
   private state: 'open' | 'draining' | 'closed' = 'open';
   private judgeCloseWithLast = false;
   private closing: Promise<void> | undefined;
@@ -123,6 +132,8 @@ export class SharedConnection {
     private readonly waits: CaseWaits,
   ) {
     this.head = [...open.recorder.events];
+    // Ids continue after those the handshake and the tools' listing used.
+    for (const e of this.head) if (e.kind === 'send' && isJsonObject(e.frame) && typeof e.frame.id === 'number') this.nextId = Math.max(this.nextId, e.frame.id + 1);
     this.headExchanges = new Set(this.head.flatMap((e) => (e.kind === 'http-request' ? [e.exchange] : [])));
     this.unlisten = open.inbox.listen((frame) => this.read(frame));
   }
@@ -156,7 +167,7 @@ export class SharedConnection {
     return !this.open.conn.exited && this.open.inbox.endedBecause === undefined;
   }
 
-  /** Runs `plan` on the connection, at once with the cases already on it; resolves with its slice once it is cut. */
+  /** Runs `plan` on the connection, at once with the cases already on it; resolves once its calls are done and its own frames quiet (or, holding the close, once the connection closed). */
   async run(plan: Plan): Promise<SharedCase> {
     const no = ++this.cases;
     const { recorder, inbox, conn, t0 } = this.open;
@@ -175,6 +186,7 @@ export class SharedConnection {
     const nextId = () => {
       const id = this.nextId++;
       state.ids.add(id);
+      state.ids.add(barrierPingId(id));
       this.idOwner.set(key(id), no);
       this.idOwner.set(key(barrierPingId(id)), no);
       return id;
@@ -193,11 +205,11 @@ export class SharedConnection {
       this.closeWhenHeld();
       await this.closed;
     }
-    const trace = this.slice(state, run.outcome);
+    state.doneT = this.now();
+    state.outcome = run.outcome;
     this.live.delete(no);
-    this.cut.add(no);
     this.closeWhenHeld();
-    return { trace, t0, heldClose: state.holds, atOnce, renamedTokens: renamed };
+    return { slice: () => this.slice(state), t0, heldClose: state.holds, atOnce, renamedTokens: renamed };
   }
 
   /**
@@ -214,6 +226,7 @@ export class SharedConnection {
   /** Closes it now (stdin EOF and the grace periods, or DELETE): what is still on it sees the close. */
   close(): Promise<void> {
     this.state = 'closed';
+    this.closeT ??= this.now();
     this.closing ??= (async () => {
       if (this.probe) clearInterval(this.probe);
       await this.open.conn.close().catch(() => undefined);
@@ -251,26 +264,30 @@ export class SharedConnection {
     return { plan: renamed === 0 ? plan : { ...plan, calls }, renamed };
   }
 
-  /** Whose a frame is: the case whose id it answers or whose token it carries, the server request's case; undefined: no case's. */
-  private ownerOf(frame: JsonValue): number | undefined {
+  /**
+   * Whose a frame is (`from`: who wrote it): the case whose id it carries or answers, whose token
+   * its progress carries, whose cancel it is; the case a server request (and the client's answer
+   * to it) was given to; undefined: no case's.
+   */
+  private ownerOf(frame: JsonValue, from: 'client' | 'server'): number | undefined {
     if (!isJsonObject(frame)) return undefined;
     // The connection's own pings (and their answers) are no case's, and in no slice.
     if (typeof frame.id === 'string' && frame.id.startsWith(PROBE_PREFIX)) return PROBE;
-    if (typeof frame.method === 'string' && 'id' in frame) return this.serverRequestOwner.get(key(frame.id));
-    if ('id' in frame && ('result' in frame || 'error' in frame)) return this.idOwner.get(key(frame.id)) ?? this.serverRequestOwner.get(key(frame.id));
+    const request = typeof frame.method === 'string' && 'id' in frame;
+    const answer = !('method' in frame) && 'id' in frame && ('result' in frame || 'error' in frame);
+    if (request || answer) return (request === (from === 'client') ? this.idOwner : this.serverRequestOwner).get(key(frame.id));
     if (frame.method === 'notifications/progress' && isJsonObject(frame.params)) return this.tokenOwner.get(key(frame.params.progressToken));
-    if (frame.method === 'notifications/cancelled' && isJsonObject(frame.params)) return this.idOwner.get(key(frame.params.requestId));
+    if (frame.method === 'notifications/cancelled' && isJsonObject(frame.params)) return (from === 'client' ? this.idOwner : this.serverRequestOwner).get(key(frame.params.requestId));
     return undefined;
   }
 
   /** A frame read: its case's quiet starts again (or it is late); a server request is answered for the oldest case in flight. */
   private read(frame: JsonValue): void {
     if (isJsonObject(frame) && typeof frame.method === 'string' && 'id' in frame) this.answerServerRequest(frame.id as JsonValue, frame.method);
-    const owner = this.ownerOf(frame);
+    const owner = this.ownerOf(frame, 'server');
     if (owner === undefined) return;
     const state = this.live.get(owner);
     if (state) state.lastFrameAt = performance.now();
-    else if (this.cut.has(owner)) this.lateFrames++;
   }
 
   private answerServerRequest(id: JsonValue, method: string): void {
@@ -309,7 +326,11 @@ export class SharedConnection {
    * it, a frame of its ids or tokens, an HTTP exchange carrying one) or no case's (stderr, the
    * process's exit, a frame of no case, the close), numbered from 0, and its `end`.
    */
-  private slice(state: CaseState, outcome: 'quiescent' | 'real-time-bound'): TraceEvent[] {
+  private async slice(state: CaseState): Promise<{ trace: TraceEvent[]; lateFrames: number }> {
+    // Through the close it held; else its quiet window as sized now, never into the close.
+    const until = state.holds ? Number.POSITIVE_INFINITY : Math.min(state.doneT! + this.waits.quietMs(state.plan), this.closeT ?? Number.POSITIVE_INFINITY);
+    const wait = until - this.now();
+    if (wait > 0 && Number.isFinite(wait) && this.alive) await new Promise((r) => setTimeout(r, wait));
     const events = this.open.recorder.events;
     const seqOwner = new Map<string, number | undefined>();
     const exchangeOwner = new Map<number, number | undefined>();
@@ -320,7 +341,7 @@ export class SharedConnection {
         case 'send':
         case 'send-failed':
         case 'deliver': {
-          const owner = this.ownerOf(e.frame);
+          const owner = this.ownerOf(e.frame, e.kind === 'deliver' ? 'server' : 'client');
           if (e.kind !== 'send-failed') seqOwner.set(`${e.kind === 'send' ? 'c' : 's'}${e.seq}`, owner);
           return owner ?? 'none';
         }
@@ -332,8 +353,11 @@ export class SharedConnection {
         case 'sse-event':
           if (e.seq !== undefined) {
             // The event that carries a frame is the frame's: the next deliver of that seq.
-            const frame = events.slice(i + 1).find((d) => d.kind === 'deliver' && d.to === 'client' && d.seq === e.seq);
-            return frame?.kind === 'deliver' ? (this.ownerOf(frame.frame) ?? 'none') : 'none';
+            for (let j = i + 1; j < events.length; j++) {
+              const d = events[j]!;
+              if (d.kind === 'deliver' && d.to === 'client' && d.seq === e.seq) return this.ownerOf(d.frame, 'server') ?? 'none';
+            }
+            return 'none';
           }
           return this.headExchanges.has(e.exchange) ? 'none' : (exchangeOwner.get(e.exchange) ?? 'none');
         case 'http-response':
@@ -345,14 +369,26 @@ export class SharedConnection {
       }
     };
     const kept: TraceEvent[] = [...this.head];
-    for (let i = this.head.length; i < events.length; i++) {
+    // The handshake's HTTP exchanges end after it (the initialize stream's end, the 202 of initialized, the GET stream's head): every slice has those.
+    for (let i = this.head.length; i < Math.min(state.from, events.length); i++) {
+      const e = events[i]!;
+      if ((e.kind === 'http-response' || e.kind === 'sse-end' || e.kind === 'http-disconnect' || (e.kind === 'sse-event' && e.seq === undefined)) && this.headExchanges.has(e.exchange)) kept.push(e);
+    }
+    let late = 0;
+    for (let i = Math.max(this.head.length, state.from); i < events.length; i++) {
       const e = events[i]!;
       const owner = whose(e, i);
-      if (i < state.from) continue;
-      if (owner === state.no || owner === 'none') kept.push(e);
+      if (owner !== state.no && owner !== 'none') continue;
+      if (e.t <= until) kept.push(e);
+      else if (owner === state.no && e.kind === 'deliver') late++;
     }
-    const end = { kind: 'end', outcome, i: 0, step: 0, t: Math.round((performance.now() - this.open.t0) * 10) / 10 } as TraceEvent;
-    return [...kept, end].map((e, i) => ({ ...e, i }));
+    const end = { kind: 'end', outcome: state.outcome ?? 'quiescent', i: 0, step: 0, t: Math.min(until, this.now()) } as TraceEvent;
+    return { trace: [...kept, end].map((e, i) => ({ ...e, i })), lateFrames: late };
+  }
+
+  /** The connection's time: real ms since it opened, as its trace stamps them. */
+  private now(): number {
+    return Math.round((performance.now() - this.open.t0) * 10) / 10;
   }
 
   /** While it carries cases, a ping every `PROBE_EVERY_MS`: its round trip sizes the allowance. */

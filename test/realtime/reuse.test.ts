@@ -33,11 +33,12 @@ describe('shared connections: many cases at once on one process or session, each
   it('cases at once on one process: each on its own ids and tokens (a token an earlier case used is renamed), each judged on its own slice', async () => {
     const target = stdioEndpoint({ command: [process.execPath, fixture] }, { graceMs: 400 });
     const shared = await SharedConnection.open(target, waits);
-    const cases = await Promise.all([call(1, 4, 20), call(1, 2, 10), call(7, 3, 10)].map((p) => shared.run(p)));
+    const runs = await Promise.all([call(1, 4, 20), call(1, 2, 10), call(7, 3, 10)].map((p) => shared.run(p)));
     expect(shared.maxAtOnce).toBe(3);
-    expect(cases.map((c) => c.atOnce)).toEqual([1, 2, 3]);
+    expect(runs.map((c) => c.atOnce)).toEqual([1, 2, 3]);
     // The second case's token 1 was the first one's: renamed.
-    expect(cases[1]!.renamedTokens).toBe(1);
+    expect(runs[1]!.renamedTokens).toBe(1);
+    const cases = await Promise.all(runs.map((c) => c.slice()));
     const own = cases.map((c) => new Set(progressTokens(c.trace)));
     expect([...own[0]!]).toEqual([1]);
     expect([...own[1]!]).toEqual([1_000_001]);
@@ -45,6 +46,11 @@ describe('shared connections: many cases at once on one process or session, each
     for (const c of cases) {
       const ids = c.trace.flatMap((e) => (e.kind === 'call-start' ? [e.id] : []));
       expect(ids).toHaveLength(1);
+      // Its own request and answer, none of the others'.
+      const calls = c.trace.flatMap((e) => (e.kind === 'send' && typeof e.frame === 'object' && e.frame !== null && 'method' in e.frame && e.frame.method === 'tools/call' ? [(e.frame as { id: unknown }).id] : []));
+      expect(calls).toEqual(ids);
+      const answers = c.trace.flatMap((e) => (e.kind === 'deliver' && typeof e.frame === 'object' && e.frame !== null && 'result' in e.frame ? [(e.frame as { id: unknown }).id] : []));
+      expect(answers.filter((id) => typeof id === 'number' && id > 0)).toEqual(ids);
       expect(judgeObserved(c.trace, { clock: { kind: 'real', ...bounds } }).findings).toEqual([]);
       // Each slice starts with the handshake and is numbered from 0.
       expect(c.trace[0]).toMatchObject({ i: 0, kind: 'send' });
@@ -56,13 +62,15 @@ describe('shared connections: many cases at once on one process or session, each
   it('a frame of a case read after its slice was cut is counted late, never given to the next case; the last case holds the close', async () => {
     const target = stdioEndpoint({ command: [process.execPath, fixture, '--fault', 'late-progress'] }, { graceMs: 400 });
     const shared = await SharedConnection.open(target, waits);
-    const first = await shared.run(call(1));
-    const second = shared.run({ ...call(2), calls: [{ ...call(2).calls[0]!, arguments: { steps: 8, stepMs: 120 } }] });
+    const firstRun = await shared.run(call(1));
+    const secondRun = shared.run({ ...call(2), calls: [{ ...call(2).calls[0]!, arguments: { steps: 8, stepMs: 120 } }] });
     shared.drain(true);
-    const last = await second;
-    expect(shared.lateFrames).toBe(1);
-    expect(first.heldClose).toBe(false);
-    expect(last.heldClose).toBe(true);
+    const lastRun = await secondRun;
+    const [first, last] = await Promise.all([firstRun.slice(), lastRun.slice()]);
+    // Its progress 600 ms after its result came after its quiet window (100 ms): late, in no slice.
+    expect(first.lateFrames).toBe(1);
+    expect(firstRun.heldClose).toBe(false);
+    expect(lastRun.heldClose).toBe(true);
     expect(progressTokens(last.trace)).not.toContain(1);
     expect(judgeObserved(last.trace, { clock: { kind: 'real', ...bounds } }).findings.map((f) => f.invariant)).toEqual([]);
     // The close is in the slice that held it: stdin EOF and the exit.

@@ -2,7 +2,7 @@ import type { Endpoint } from '../../real/connection.ts';
 import type { OpenConnection } from '../../real/openConnection.ts';
 import type { Plan } from '../../real/plan.ts';
 import { runPlan } from '../../real/runPlan.ts';
-import { SharedConnection, type CaseWaits } from '../../real/sharedConnection.ts';
+import { SharedConnection, type CaseWaits, type SharedCase } from '../../real/sharedConnection.ts';
 import { WarmPool } from '../../real/warmPool.ts';
 import type { RealRun } from '../../targets/Target.ts';
 
@@ -37,6 +37,7 @@ export class PlanRunner {
   private first: OpenConnection | undefined;
   private readonly atOnce: number[] = [];
   private renamed = 0;
+  private late = 0;
   /** Connections for shared runs (a session on the one server `--start` started, or a process each). */
   readonly lanePool: WarmPool;
   /** Connections for fresh runs (a process of their own). */
@@ -61,8 +62,7 @@ export class PlanRunner {
    * connection); the others stay open for the next plans, start-up paid once.
    */
   async shared(plans: readonly Plan[], options: { readonly judgeClose: boolean; readonly onDone?: () => void }): Promise<RealRun[]> {
-    const results: RealRun[] = new Array(plans.length);
-    const running: Promise<void>[] = [];
+    const running: Promise<SharedCase>[] = [];
     for (let k = 0; k < plans.length; ) {
       if (this.failed !== undefined) throw this.failed;
       const lane = this.free();
@@ -76,15 +76,22 @@ export class PlanRunner {
         lane.run(plans[at]!).then((c) => {
           this.atOnce.push(c.atOnce);
           this.renamed += c.renamedTokens;
-          results[at] = { trace: c.trace, startupMs: undefined, t0: c.t0, atOnce: c.atOnce };
           options.onDone?.();
           this.poke();
+          return c;
         }),
       );
     }
     if (options.judgeClose) this.lanes.find((l) => l.usable)?.drain(true);
-    await Promise.all(running);
-    return results;
+    // Every case's slice is cut once all are done, with the quiet windows as the campaign knows them by then.
+    const cases = await Promise.all(running);
+    return Promise.all(
+      cases.map(async (c) => {
+        const { trace, lateFrames } = await c.slice();
+        this.late += lateFrames;
+        return { trace, startupMs: undefined, t0: c.t0, atOnce: c.atOnce, lateFrames };
+      }),
+    );
   }
 
   /** One plan on a fresh connection of its own (a warm one), closed at its end: the run as `--fresh` runs every case. */
@@ -110,7 +117,7 @@ export class PlanRunner {
       connections: this.lanes.length,
       maxAtOnce: Math.max(0, ...this.lanes.map((l) => l.maxAtOnce)),
       medianAtOnce: sorted[Math.floor(sorted.length / 2)] ?? 0,
-      lateFrames: this.lanes.reduce((n, l) => n + l.lateFrames, 0),
+      lateFrames: this.late,
       renamedTokens: this.renamed,
       roundTrips: this.lanes.flatMap((l) => l.roundTrips),
     };

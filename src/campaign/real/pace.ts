@@ -1,30 +1,49 @@
+import { performance } from 'node:perf_hooks';
 import { SLOW_FACTOR } from '../../options/defaults.ts';
-import type { ToolPace } from '../../real/runPlan.ts';
+import type { CallPace, ToolPace } from '../../real/runPlan.ts';
+
+/** A call of a tool in flight, as the pace follows it. */
+interface Live {
+  readonly tool: string;
+  readonly writtenAt: number;
+  lastProgressAt: number | undefined;
+}
 
 /**
  * Slow is not stuck: what each tool of the target has shown it takes, learned while the campaign
- * runs (from the progress of calls still running and from calls that ended), beside what the user
- * stated (`--tool-duration`). A silent call of a tool is waited for `SLOW_FACTOR` times the longer
- * of the two (`toolSilenceMs`; `--hang-after` at least): every run reads it live, every run is
- * judged with it as it stood then, and the report states it.
+ * runs, beside what the user stated (`--tool-duration`). A tool has shown it takes as long as its
+ * longest call that ended (answered), and as long as any call of it still running that shows life
+ * (a progress within `--hang-after`) has run so far: while one call of a tool keeps working, a
+ * call of it waiting in the server's queue, silent, is not stuck. A silent call of a tool is
+ * waited for `SLOW_FACTOR` times that (`toolSilenceMs`; `--hang-after` at least): every run reads
+ * it live, every run is judged with it as it stood then, and the report states it.
  */
 export class Pace implements ToolPace {
-  private readonly learned: Record<string, number> = {};
+  private readonly ended: Record<string, number> = {};
   private readonly gaps: Record<string, number> = {};
-  private silences: Record<string, number>;
+  private readonly live = new Set<Live>();
 
-  constructor(readonly stated: Readonly<Record<string, number>> = {}) {
-    this.silences = Object.fromEntries(Object.entries(stated).map(([tool, ms]) => [tool, SLOW_FACTOR * ms]));
+  constructor(
+    readonly stated: Readonly<Record<string, number>> = {},
+    /** How recent a progress must be for a running call to count as alive (`--hang-after`). */
+    private readonly aliveMs: number = Number.POSITIVE_INFINITY,
+  ) {}
+
+  /** What each tool has shown it takes (or was stated to take, the longer), ms, now. */
+  get toolMs(): Readonly<Record<string, number>> {
+    const now = performance.now();
+    const out: Record<string, number> = { ...this.stated };
+    const longer = (tool: string, ms: number) => {
+      if (ms > (out[tool] ?? 0)) out[tool] = Math.round(ms);
+    };
+    for (const [tool, ms] of Object.entries(this.ended)) longer(tool, ms);
+    for (const l of this.live) if (l.lastProgressAt !== undefined && now - l.lastProgressAt < this.aliveMs) longer(l.tool, now - l.writtenAt);
+    return out;
   }
 
   /** How long a silent call of each tool is waited for, ms: `SLOW_FACTOR` times what it showed or was stated to take. */
   get toolSilenceMs(): Readonly<Record<string, number>> {
-    return this.silences;
-  }
-
-  /** What each tool showed it takes, or was stated to take (the longer), ms. */
-  get toolMs(): Readonly<Record<string, number>> {
-    return Object.fromEntries(Object.entries(this.silences).map(([tool, ms]) => [tool, ms / SLOW_FACTOR]));
+    return Object.fromEntries(Object.entries(this.toolMs).map(([tool, ms]) => [tool, Math.round(SLOW_FACTOR * ms)]));
   }
 
   /** The longest progress interval a call of each tool showed (between two of its progress notifications), ms. */
@@ -32,13 +51,21 @@ export class Pace implements ToolPace {
     return this.gaps;
   }
 
-  shown(tool: string, ms: number, silentMs: number): void {
-    if (ms > (this.learned[tool] ?? 0)) {
-      this.learned[tool] = Math.round(ms);
-      const silence = Math.round(SLOW_FACTOR * ms);
-      // A new object: a run judged earlier keeps the bounds it was judged with.
-      if (silence > (this.silences[tool] ?? 0)) this.silences = { ...this.silences, [tool]: silence };
-    }
-    if (silentMs > (this.gaps[tool] ?? 0)) this.gaps[tool] = Math.round(silentMs);
+  started(tool: string): CallPace {
+    const l: Live = { tool, writtenAt: performance.now(), lastProgressAt: undefined };
+    this.live.add(l);
+    return {
+      progress: () => {
+        const now = performance.now();
+        if (l.lastProgressAt !== undefined && now - l.lastProgressAt > (this.gaps[tool] ?? 0)) this.gaps[tool] = Math.round(now - l.lastProgressAt);
+        l.lastProgressAt = now;
+      },
+      answered: () => {
+        const ms = performance.now() - l.writtenAt;
+        if (ms > (this.ended[tool] ?? 0)) this.ended[tool] = Math.round(ms);
+        this.live.delete(l);
+      },
+      over: () => void this.live.delete(l),
+    };
   }
 }

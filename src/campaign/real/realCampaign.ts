@@ -157,7 +157,7 @@ export async function realCampaign<Case>(target: RealTarget<Case>, settings: Rea
   const first = target.takeOpen?.();
   const planRuns = target.endpoint !== undefined;
   const shared = settings.reuse === true && planRuns;
-  const pace = new Pace(settings.toolMs);
+  const pace = new Pace(settings.toolMs, settings.bounds.hangAfterMs);
   let runner: PlanRunner | undefined;
   const all: RealRun[] = [];
   try {

@@ -3,7 +3,7 @@ import { DEFAULT_PROCESS_START_MS } from '../../options/defaults.ts';
 import type { Endpoint } from '../../real/connection.ts';
 import { describePlan, withoutCancels, type Plan } from '../../real/plan.ts';
 import { openConnection, type OpenConnection } from '../../real/openConnection.ts';
-import { runPlan, type RealtimeRun } from '../../real/runPlan.ts';
+import { fixedPace, runPlan, type RealtimeRun } from '../../real/runPlan.ts';
 import { planArbitrary } from '../../workload/planArbitrary.ts';
 import { planShape } from '../../workload/planShape.ts';
 import { planShrinks } from '../../workload/planShrinks.ts';
@@ -73,7 +73,7 @@ export function planTarget(
       if (!arbitrary) throw new Error('planTarget: cases() before prepare()');
       return runs === 0 ? [] : fc.sample(arbitrary, { seed, numRuns: runs });
     },
-    run: (plan, bounds) => runPlan(endpoint, plan, { hangAfterMs: bounds.hangAfterMs, tailMs: 2 * bounds.inFlightMs, ...(bounds.toolSilenceMs && { pace: { toolSilenceMs: bounds.toolSilenceMs, shown: () => {} } }) }),
+    run: (plan, bounds) => runPlan(endpoint, plan, { hangAfterMs: bounds.hangAfterMs, tailMs: 2 * bounds.inFlightMs, ...(bounds.toolSilenceMs && { pace: fixedPace(bounds.toolSilenceMs) }) }),
     withoutCancels,
     shrinks: (plan) => planShrinks(plan, fixed),
     causeOf: (plan) => ({ variant: parts.variant, shape: planShape(plan) }),
