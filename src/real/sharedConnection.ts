@@ -31,6 +31,22 @@ export interface CaseWaits {
   quietMs(plan: Plan): number;
   /** What the tools have shown they take (slow is not stuck). */
   readonly pace?: ToolPace;
+  /** How many calls at once the server has shown it serves: every shared connection of the target reads and tells it. */
+  readonly capacity?: Capacity;
+}
+
+/**
+ * How many calls at once a server serves, as the connections to it learn it: a connection whose
+ * pings stop being answered in time carries more than the server can (a pool of threads all
+ * busy, a queue that also holds its writes: some servers stop answering at all). It says so
+ * (`saturated`, with the calls it had in flight, cases given up whose calls still work included),
+ * and no connection takes a case that would put more calls on the server than `callCap`; pings
+ * answered in time again let it grow (`healthy`).
+ */
+export interface Capacity {
+  readonly callCap: number;
+  saturated(callsInFlight: number): void;
+  healthy(): void;
 }
 
 /** One case run on a shared connection: its own slice of the trace. */
@@ -113,6 +129,8 @@ export class SharedConnection {
   /** The case each event recorded through a case's recorder belongs to, by event index. */
   private readonly tagged = new Map<number, number>();
   private readonly usedTokens = new Set<string>();
+  /** Progress tokens of cases no longer on the connection whose progress still comes, and when it last came. */
+  private readonly zombies = new Map<string, number>();
   private renamed = 0;
   /** The connection's time when its close began (its events belong to the cases that held it). */
   private closeT: number | undefined;
@@ -153,9 +171,27 @@ export class SharedConnection {
     return this.live.size;
   }
 
-  /** It takes another case now: open, alive, and carrying fewer than its allowance. */
-  get accepting(): boolean {
-    return this.state === 'open' && this.alive && this.live.size < this.allowance;
+  /** It takes `plan` now: open, alive, carrying fewer cases than its allowance, and the calls it would add within what the server serves. */
+  accepts(plan: Plan): boolean {
+    if (this.state !== 'open' || !this.alive || this.live.size >= this.allowance) return false;
+    const cap = this.waits.capacity?.callCap ?? Number.POSITIVE_INFINITY;
+    return this.live.size === 0 || this.callsInFlight() + plan.calls.length <= cap;
+  }
+
+  /**
+   * The calls the server may be working on for this connection: every call of the cases on it,
+   * and the calls of cases done whose progress was read within `--hang-after` (given up, their
+   * work goes on: a cancel that does not reach the work).
+   */
+  callsInFlight(): number {
+    const now = performance.now();
+    let n = 0;
+    for (const s of this.live.values()) n += s.plan.calls.length;
+    for (const [token, at] of this.zombies) {
+      if (now - at < this.waits.hangAfterMs) n++;
+      else this.zombies.delete(token);
+    }
+    return n;
   }
 
   /** Neither closed nor ended: it may take cases once it has room. */
@@ -288,6 +324,7 @@ export class SharedConnection {
     if (owner === undefined) return;
     const state = this.live.get(owner);
     if (state) state.lastFrameAt = performance.now();
+    else if (owner !== PROBE && isJsonObject(frame) && frame.method === 'notifications/progress' && isJsonObject(frame.params)) this.zombies.set(key(frame.params.progressToken), performance.now());
   }
 
   private answerServerRequest(id: JsonValue, method: string): void {
@@ -396,11 +433,17 @@ export class SharedConnection {
     if (this.probe) return;
     this.probe = setInterval(() => {
       if (this.live.size === 0 || this.state === 'closed' || !this.alive) return;
+      const calls = this.callsInFlight();
       void this.ping().then((ms) => {
         if (ms === undefined) return;
         const saturated = ms > SATURATED_SHARE * this.waits.inFlightMs;
-        if (saturated) this.allowance = Math.max(1, Math.floor(this.allowance / 2));
-        else if (ms < (SATURATED_SHARE / 4) * this.waits.inFlightMs && this.live.size >= this.allowance) this.allowance = Math.min(CASES_AT_ONCE_MAX, this.allowance * 2);
+        if (saturated) {
+          this.allowance = Math.max(1, Math.floor(this.allowance / 2));
+          this.waits.capacity?.saturated(calls);
+          return;
+        }
+        this.waits.capacity?.healthy();
+        if (ms < (SATURATED_SHARE / 4) * this.waits.inFlightMs && this.live.size >= this.allowance) this.allowance = Math.min(CASES_AT_ONCE_MAX, this.allowance * 2);
       });
     }, PROBE_EVERY_MS);
     this.probe.unref();

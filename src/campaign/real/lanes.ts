@@ -65,7 +65,7 @@ export class PlanRunner {
     const running: Promise<SharedCase>[] = [];
     for (let k = 0; k < plans.length; ) {
       if (this.failed !== undefined) throw this.failed;
-      const lane = this.free();
+      const lane = this.free(plans[k]!);
       if (!lane) {
         this.grow();
         await this.change();
@@ -128,10 +128,10 @@ export class PlanRunner {
     return [...this.lanePool.startups, ...this.freshPool.startups];
   }
 
-  /** The shared connection with the fewest cases on it that takes one more now. */
-  private free(): SharedConnection | undefined {
+  /** The shared connection with the fewest cases on it that takes `plan` now. */
+  private free(plan: Plan): SharedConnection | undefined {
     let best: SharedConnection | undefined;
-    for (const lane of this.lanes) if (lane.accepting && (!best || lane.inFlight < best.inFlight)) best = lane;
+    for (const lane of this.lanes) if (lane.accepts(plan) && (!best || lane.inFlight < best.inFlight)) best = lane;
     return best;
   }
 

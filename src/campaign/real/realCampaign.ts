@@ -345,7 +345,7 @@ async function findingsByCause<Case>(
       // The fresh processes of its rate start while it shrinks.
       runs.ahead(Math.min(settings.rateRuns, Math.max(settings.parallel, RATE_DECIDED_RUNS)));
       let { minimal, shrinks, witness } =
-        settings.shrink && owner === 'target' ? await shrinkCase(cases[first.k]!, (c: Case) => target.shrinks(c), shows, witnessed, many, settings, runs.shared && !own) : { minimal: cases[first.k]!, shrinks: 0, witness: witnessed };
+        settings.shrink && owner === 'target' ? await shrinkCase(cases[first.k]!, (c: Case) => target.shrinks(c), shows, witnessed, many, settings, { triesAtOnce: runs.shared && !own, atOnce: settings.parallel }) : { minimal: cases[first.k]!, shrinks: 0, witness: witnessed };
       settings.onProgress?.(shrunk, total, 'rate');
       const rateFrom = performance.now();
       phases.shrinkMs += rateFrom - shrinkFrom;
@@ -475,9 +475,10 @@ function finding<Case>(
 /**
  * Shrinks `c` while a run of it `shows` the finding: `smaller` cases, simplest first, a candidate
  * kept when it fails in any of `shrinkTries` runs, within `SHRINK_CANDIDATES_MAX` candidates and
- * the real-time budget. The candidates of a round run at once (`many`: on shared connections,
- * every try of every candidate at once with `triesAtOnce`; or `parallel` fresh processes, one try
- * of each at a time); the first of them, in order, that fails is kept.
+ * the real-time budget. `atOnce` candidates run at once (`many`), the first of them in order
+ * that fails is kept; on shared connections (`triesAtOnce`) every try of every candidate of a
+ * round runs at once, on fresh processes one try of `atOnce` candidates at a time, the budget
+ * checked between.
  */
 export async function shrinkCase<Case, R>(
   c: Case,
@@ -486,7 +487,7 @@ export async function shrinkCase<Case, R>(
   first: R,
   many: (cases: readonly Case[]) => Promise<R[]>,
   settings: Pick<RealCampaignSettings, 'shrinkTries' | 'shrinkMsMax'>,
-  triesAtOnce = false,
+  how: { readonly triesAtOnce: boolean; readonly atOnce: number } = { triesAtOnce: false, atOnce: 1 },
 ): Promise<{ minimal: Case; shrinks: number; witness: R }> {
   const tries = settings.shrinkTries ?? DEFAULT_SHRINK_TRIES;
   let minimal = c;
@@ -494,21 +495,28 @@ export async function shrinkCase<Case, R>(
   let shrinks = 0;
   let budget = SHRINK_CANDIDATES_MAX;
   const until = performance.now() + (settings.shrinkMsMax ?? DEFAULT_PROCESS_SHRINK_MS_MAX);
+  /** The first of `candidates` that fails in one of `each` runs, and that run. */
+  const firstFailing = async (candidates: readonly Case[], each: number): Promise<{ candidate: Case; run: R } | undefined> => {
+    const results = await many(candidates.flatMap((x) => Array.from({ length: each }, () => x)));
+    const k = results.findIndex(shows);
+    return k < 0 ? undefined : { candidate: candidates[Math.floor(k / each)]!, run: results[k]! };
+  };
   for (let improved = true; improved && budget > 0 && performance.now() < until; ) {
     improved = false;
     const candidates = [...smaller(minimal)].slice(0, budget);
     budget -= candidates.length;
-    const rounds = triesAtOnce ? 1 : tries;
-    const each = triesAtOnce ? tries : 1;
-    for (let t = 0; t < rounds && !improved && candidates.length > 0 && performance.now() < until; t++) {
-      const results = await many(candidates.flatMap((x) => Array.from({ length: each }, () => x)));
-      const k = results.findIndex(shows);
-      if (k >= 0) {
-        minimal = candidates[Math.floor(k / each)]!;
-        witness = results[k]!;
-        shrinks++;
-        improved = true;
+    let found: { candidate: Case; run: R } | undefined;
+    if (how.triesAtOnce) found = await firstFailing(candidates, tries);
+    else {
+      for (let t = 0; t < tries && !found; t++) {
+        for (let from = 0; from < candidates.length && !found && performance.now() < until; from += how.atOnce) found = await firstFailing(candidates.slice(from, from + how.atOnce), 1);
       }
+    }
+    if (found) {
+      minimal = found.candidate;
+      witness = found.run;
+      shrinks++;
+      improved = true;
     }
   }
   return { minimal, shrinks, witness };

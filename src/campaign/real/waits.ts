@@ -1,6 +1,7 @@
 import { IN_FLIGHT_PER_ROUND_TRIP, QUIET_PER_PROGRESS_GAP } from '../../options/defaults.ts';
 import type { Plan } from '../../real/plan.ts';
-import type { CaseWaits } from '../../real/sharedConnection.ts';
+import { performance } from 'node:perf_hooks';
+import type { Capacity, CaseWaits } from '../../real/sharedConnection.ts';
 import type { RealBounds } from '../../targets/Target.ts';
 import type { Pace } from './pace.ts';
 
@@ -24,6 +25,7 @@ const WARM_UP_PINGS = 5;
  */
 export class Waits implements CaseWaits {
   readonly inFlightMs: number;
+  readonly capacity = new CallCapacity();
 
   constructor(
     private readonly base: RealBounds,
@@ -62,7 +64,38 @@ export class Waits implements CaseWaits {
       toolMs: { ...this.pace.toolMs },
       toolSilenceMs: { ...this.pace.toolSilenceMs },
       ...(Object.keys(this.pace.stated).length > 0 && { statedToolMs: { ...this.pace.stated } }),
+      ...(this.capacity.saturations > 0 && { callsAtOnce: { lowest: this.capacity.lowest, last: this.capacity.callCap, saturations: this.capacity.saturations } }),
     };
+  }
+}
+
+/** Pings answered in time for this long at the cap let it grow by half. */
+const CAP_GROWS_AFTER_MS = 1_000;
+
+/**
+ * How many calls at once the server has shown it serves (`Capacity`): unbounded until a
+ * connection saturates it, then half the calls that connection carried; it grows again by half
+ * after each `CAP_GROWS_AFTER_MS` of pings answered in time.
+ */
+export class CallCapacity implements Capacity {
+  callCap = Number.POSITIVE_INFINITY;
+  lowest = Number.POSITIVE_INFINITY;
+  saturations = 0;
+  private changedAt = 0;
+
+  saturated(callsInFlight: number): void {
+    const cap = Math.max(1, Math.floor(callsInFlight / 2));
+    if (cap >= this.callCap) return;
+    this.callCap = cap;
+    this.lowest = Math.min(this.lowest, cap);
+    this.saturations++;
+    this.changedAt = performance.now();
+  }
+
+  healthy(): void {
+    if (!Number.isFinite(this.callCap) || performance.now() - this.changedAt < CAP_GROWS_AFTER_MS) return;
+    this.callCap = Math.ceil(this.callCap * 1.5);
+    this.changedAt = performance.now();
   }
 }
 
@@ -83,6 +116,8 @@ export interface WaitsSummary {
   /** How long a silent call of each tool was waited for (`SLOW_FACTOR` × `toolMs`, `--hang-after` at least), ms. */
   readonly toolSilenceMs: Readonly<Record<string, number>>;
   readonly statedToolMs?: Readonly<Record<string, number>>;
+  /** When a connection saturated the server (its pings no longer answered in time): the calls at once it was capped to. */
+  readonly callsAtOnce?: { readonly lowest: number; readonly last: number; readonly saturations: number };
 }
 
 /** How many pings measure the round trip before a campaign. */

@@ -5,6 +5,8 @@ import { replayCaseCommand, replayFileCommand } from '../../options/replayCaseCo
 import type { SdkAdapter } from '../../sdk/SdkAdapter.ts';
 import type { TraceEvent } from '../../sim/index.ts';
 import { recordRun, simulated, stepsOf, type RunCase } from './recordRun.ts';
+import type { RealCampaignReport } from '../../campaign/real/realCampaign.ts';
+import { efficiencyLine } from '../realReport.ts';
 import type { ViewerData, ViewerFinding, ViewerRun } from './viewerTypes.ts';
 
 /** A case the viewer can run: a scenario, its tape and seed. */
@@ -51,7 +53,8 @@ export async function viewerData(report: Json, options: ViewerDataOptions): Prom
     const t = report.target as Json | undefined;
     const server = t?.server?.name ? `${t.server.name}${t.server.version ? `@${t.server.version}` : ''}` : undefined;
     const target = t?.label ? `${t.kind ?? 'target'} ${t.label}${server ? ` (server ${server})` : ''}` : subtitle;
-    return { version: 1, clock: 'real', title: `mcp-sim ${kindOf(report)}${options.source ? `: ${options.source}` : ''}`, subtitle: target, ...recorded(report) };
+    const efficiency = report.efficiency ? { efficiency: efficiencyLine(report as Pick<RealCampaignReport, 'efficiency'>) } : {};
+    return { version: 1, clock: 'real', title: `mcp-sim ${kindOf(report)}${options.source ? `: ${options.source}` : ''}`, subtitle: target, ...efficiency, ...recorded(report) };
   }
   const runner = options.runner ?? ((c: Case) => simulated(c, options.sdk));
   const planned = plan(report);
