@@ -28,8 +28,8 @@ export interface Efficiency {
   readonly busyShare: number;
   /** Every call's time from its request to its answer (or the client giving it up), summed, ms. */
   readonly callMs: number;
-  /** Where the wall time went: opening the target (its tools listed, round trips measured), the campaign's runs, shrinking, rate runs; ms. */
-  readonly phasesMs: { readonly prepare: number; readonly runs: number; readonly shrink: number; readonly rate: number };
+  /** Where the wall time went: opening the target (its tools listed, round trips measured), the campaign's runs, its findings (shrinking and rate runs, every invariant's side by side); ms. */
+  readonly phasesMs: { readonly prepare: number; readonly runs: number; readonly findings: number };
 }
 
 /**
@@ -42,7 +42,7 @@ export function efficiencyOf(
   runs: number,
   wallMs: number,
   startedAt: number,
-  phases: { readonly prepareMs: number; readonly runsMs: number; readonly shrinkMs: number; readonly rateMs: number },
+  phases: { readonly prepareMs: number; readonly runsMs: number; readonly findingsMs: number },
 ): Efficiency {
   const intervals: [number, number][] = [];
   let callMs = 0;
@@ -88,6 +88,6 @@ export function efficiencyOf(
     },
     busyShare: Math.round(Math.min(1, busy / Math.max(wallMs, 1e-9)) * 100) / 100,
     callMs: Math.round(callMs),
-    phasesMs: { prepare: Math.round(phases.prepareMs), runs: Math.round(phases.runsMs), shrink: Math.round(phases.shrinkMs), rate: Math.round(phases.rateMs) },
+    phasesMs: { prepare: Math.round(phases.prepareMs), runs: Math.round(phases.runsMs), findings: Math.round(phases.findingsMs) },
   };
 }

@@ -12,13 +12,15 @@ interface Live {
 /**
  * Slow is not stuck: what each tool of the target has shown it takes, learned while the campaign
  * runs, beside what the user stated (`--tool-duration`). A tool has shown it takes as long as its
- * longest call that ended (answered), and as long as any call of it still running that shows life
- * (a progress within `--hang-after`) has run so far: while one call of a tool keeps working, a
- * call of it waiting in the server's queue, silent, is not stuck. A silent call of a tool is
+ * longest call that ended (answered), as long as the latest progress read for a call of it came
+ * after the call was written, and as long as any call of it still running that shows life (a
+ * progress within `--hang-after`) has run so far: while one call of a tool keeps working, a call
+ * of it waiting in the server's queue, silent, is not stuck. A silent call of a tool is
  * waited for `SLOW_FACTOR` times that (`toolSilenceMs`; `--hang-after` at least): every run reads
  * it live, every run is judged with it as it stood then, and the report states it.
  */
 export class Pace implements ToolPace {
+  /** The longest each tool was seen working: a call of it answered, or a progress of it read, this long after the call was written. */
   private readonly ended: Record<string, number> = {};
   private readonly gaps: Record<string, number> = {};
   private readonly live = new Set<Live>();
@@ -57,6 +59,7 @@ export class Pace implements ToolPace {
     return {
       progress: () => {
         const now = performance.now();
+        if (now - l.writtenAt > (this.ended[tool] ?? 0)) this.ended[tool] = Math.round(now - l.writtenAt);
         if (l.lastProgressAt !== undefined && now - l.lastProgressAt > (this.gaps[tool] ?? 0)) this.gaps[tool] = Math.round(now - l.lastProgressAt);
         l.lastProgressAt = now;
       },

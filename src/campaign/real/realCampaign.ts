@@ -7,7 +7,7 @@ import { DEFAULT_PROCESS_SHRINK_MS_MAX, DEFAULT_SHRINK_TRIES, RATE_DECIDED_RUNS 
 import { BadTargetError, type Endpoint } from '../../real/connection.ts';
 import { pingRoundTrips } from '../../real/openConnection.ts';
 import { withoutCancels, type Plan } from '../../real/plan.ts';
-import { runPlan } from '../../real/runPlan.ts';
+import { fixedPace, runPlan } from '../../real/runPlan.ts';
 import { REUSE_NOTE } from '../../real/sharedConnection.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
 import type { KnownRealCause, RealBounds, RealPreparation, RealRun, RealTarget, TargetDescription, Visibility } from '../../targets/Target.ts';
@@ -16,7 +16,7 @@ import { efficiencyOf, type Efficiency } from './efficiency.ts';
 import { judgeReal } from './judgeReal.ts';
 import { PlanRunner, type SharingStats } from './lanes.ts';
 import { Pace } from './pace.ts';
-import { pool } from './pool.ts';
+import { limiter, pool } from './pool.ts';
 import { rateWords, type Rate } from './rate.ts';
 import { ROUND_TRIP_PINGS, Waits, type WaitsSummary } from './waits.ts';
 
@@ -165,7 +165,7 @@ export async function realCampaign<Case>(target: RealTarget<Case>, settings: Rea
       if (!preparation.tools.includes(tool)) throw new BadTargetError('bad-option', `mcp-sim: --tool-duration names ${JSON.stringify(tool)}, which ${target.describe().label} does not list as a tool it calls (${preparation.tools.join(', ')}).`);
     }
     const trips = first ? await pingRoundTrips(first, ROUND_TRIP_PINGS, 10 * settings.bounds.inFlightMs) : [];
-    const phases = { prepareMs: performance.now() - started, runsMs: 0, shrinkMs: 0, rateMs: 0 };
+    const phases = { prepareMs: performance.now() - started, runsMs: 0, findingsMs: 0 };
     const waits = new Waits(settings.bounds, pace, trips);
     if (planRuns) runner = new PlanRunner(target.endpoint!, settings.parallel, waits, shared ? first : undefined);
     if (first && !shared) await first.conn.close();
@@ -176,7 +176,8 @@ export async function realCampaign<Case>(target: RealTarget<Case>, settings: Rea
     let done = 0;
     const results = await runs.many(cases, { judgeClose: true, onDone: () => settings.onProgress?.(++done, cases.length, 'run') });
     phases.runsMs = performance.now() - started - phases.prepareMs;
-    const findings = await findingsByCause(target, cases, results, runs, settings, phases);
+    const findings = await findingsByCause(target, cases, results, runs, settings);
+    phases.findingsMs = performance.now() - started - phases.prepareMs - phases.runsMs;
     const wallMs = performance.now() - started;
     const startups = [...(preparation.startupMs === undefined ? [] : [{ ms: preparation.startupMs, started: 'process' as const }]), ...(runner?.startups() ?? []), ...all.flatMap((r) => (r.startupMs === undefined || runner ? [] : [{ ms: r.startupMs, started: 'process' as const }]))];
     const efficiency = efficiencyOf(all, startups, cases.length, wallMs, started, phases);
@@ -207,11 +208,14 @@ export async function realCampaign<Case>(target: RealTarget<Case>, settings: Rea
 
 /** How the campaign's cases run: on shared connections or fresh ones (`PlanRunner`), or by the target itself (one process each). */
 function runsOf<Case>(target: RealTarget<Case>, settings: RealCampaignSettings, waits: Waits, runner: PlanRunner | undefined, shared: boolean, all: RealRun[]): Runs<Case> {
-  const fresh = async (c: Case): Promise<RealRun> => {
-    const run = runner ? await runner.fresh(c as unknown as Plan) : await target.run(c, waits.bounds());
-    all.push(run);
-    return run;
-  };
+  // Fresh processes at once, across every finding worked out side by side: enough to decide a rate in one round.
+  const slots = limiter(Math.max(settings.parallel, RATE_DECIDED_RUNS));
+  const fresh = (c: Case): Promise<RealRun> =>
+    slots(async () => {
+      const run = runner ? await runner.fresh(c as unknown as Plan) : await target.run(c, waits.bounds());
+      all.push(run);
+      return run;
+    });
   /** Runs `cases` as `how` says, judged; the calls only a counterfactual decides get it, run the same way. */
   const judged = async (cases: readonly Case[], run: (cs: readonly Case[], counterfactual?: boolean) => Promise<RealRun[]>): Promise<Judged[]> => {
     const raw = await run(cases);
@@ -271,7 +275,8 @@ export async function runAndJudge<Case>(target: RealTarget<Case>, c: Case, bound
  * bed's side channel, or the wire alone): what tests and scripts run to ask one question.
  */
 export function runPlanOn(kind: RealTarget['kind'], endpoint: Endpoint, plan: Plan, bounds: RealBounds): Promise<Judged> {
-  return runAndJudge({ kind, run: (p: Plan) => runPlan(endpoint, p, { hangAfterMs: bounds.hangAfterMs, tailMs: 2 * bounds.inFlightMs }), withoutCancels } as unknown as RealTarget<Plan>, plan, bounds);
+  const pace = bounds.toolSilenceMs && fixedPace(bounds.toolSilenceMs);
+  return runAndJudge({ kind, run: (p: Plan) => runPlan(endpoint, p, { hangAfterMs: bounds.hangAfterMs, tailMs: 2 * bounds.inFlightMs, ...(pace && { pace }) }), withoutCancels } as unknown as RealTarget<Plan>, plan, bounds);
 }
 
 /** How long each call took (by label), from `call-start` to `call-settle`: the counterfactual's durations. */
@@ -296,7 +301,6 @@ async function findingsByCause<Case>(
   results: readonly Judged[],
   runs: Runs<Case>,
   settings: RealCampaignSettings,
-  phases: { shrinkMs: number; rateMs: number },
 ): Promise<RealFinding<Case>[]> {
   // A URL's variant as the run showed it (`realVariantOf`: http/<stateful|stateless>/<sse|json>); a test
   // bed's transport already names its mode, a process is stdio.
@@ -318,65 +322,65 @@ async function findingsByCause<Case>(
   });
   const knownOf = (id: InvariantId, k: number) =>
     settings.known?.find((c) => c.invariant === id && c.variant === causes[k]!.variant && covers(causes[k]!.shape, shapeOfKey(c.shape)));
-  const out: RealFinding<Case>[] = [];
   let shrunk = 0;
   const total = [...byInvariant.values()].length;
-  for (const entries of byInvariant.values()) {
-    const { invariant: id, owner } = entries[0]!.finding;
-    const shows = (r: Judged) => r.findings.some((f) => f.invariant === id && f.owner === owner);
-    const knownRuns = new Map<KnownRealCause, typeof entries>();
-    let pending = entries.filter((e) => {
-      const known = knownOf(id, e.k);
-      if (known) knownRuns.set(known, [...(knownRuns.get(known) ?? []), e]);
-      return known === undefined;
-    });
-    for (const [known, kr] of knownRuns) {
-      const first = kr[0]!;
-      out.push(finding(target, first.finding, { variant: known.variant, shape: known.shape }, true, first.k, kr.length, cases[first.k]!, 0, { hits: 0, runs: 0 }, undefined, results[first.k]!.trace));
-    }
-    for (let n = 0; pending.length > 0 && n < CAUSES_MAX; n++) {
-      const first = pending[0]!;
-      const witnessed = results[first.k]!;
-      // A finding only the connection's close shows (its stdin EOF, its DELETE) needs a connection of its own for every run.
-      const own = runs.shared && !showsBeforeClose(target, witnessed, cases[first.k]!, id, owner, settings.bounds);
-      const many = (cs: readonly Case[]) => runs.many(cs, { fresh: own });
-      // What is listed apart (the server SDK's way, the script's own) is rated, not shrunk: real time is dear.
-      const shrinkFrom = performance.now();
-      // The fresh processes of its rate start while it shrinks.
-      runs.ahead(Math.min(settings.rateRuns, Math.max(settings.parallel, RATE_DECIDED_RUNS)));
-      let { minimal, shrinks, witness } =
-        settings.shrink && owner === 'target' ? await shrinkCase(cases[first.k]!, (c: Case) => target.shrinks(c), shows, witnessed, many, settings, { triesAtOnce: runs.shared && !own, atOnce: settings.parallel }) : { minimal: cases[first.k]!, shrinks: 0, witness: witnessed };
-      settings.onProgress?.(shrunk, total, 'rate');
-      const rateFrom = performance.now();
-      phases.shrinkMs += rateFrom - shrinkFrom;
-      // Side by side: on shared connections and on fresh processes, at once.
-      const onShared = runs.shared && !own ? sharedRateOf(minimal, shows, runs, settings) : undefined;
-      let rate = await freshRate(minimal, shows, runs, settings, onShared?.then((r) => r.hits));
-      let sharedRate = await onShared;
-      let fallback: string | undefined;
-      if (runs.shared && rate.hits === 0 && shrinks > 0) {
-        // Shrunk on shared connections to a case no fresh process shows: the case as found, on fresh ones.
-        const asFound = await freshRate(cases[first.k]!, shows, runs, settings);
-        if (asFound.hits > 0) {
-          fallback = `shrunk on shared connections to a case no fresh process showed; the case as found instead`;
-          minimal = cases[first.k]!;
-          shrinks = 0;
-          witness = asFound.witness ?? witnessed;
-          rate = asFound;
-          sharedRate = await sharedRateOf(minimal, shows, runs, settings);
-        }
+  // Each invariant's causes are worked out side by side with the others' (real time is mostly waiting).
+  const perInvariant = await Promise.all(
+    [...byInvariant.values()].map(async (entries) => {
+      const out: RealFinding<Case>[] = [];
+      const { invariant: id, owner } = entries[0]!.finding;
+      const shows = (r: Judged) => r.findings.some((f) => f.invariant === id && f.owner === owner);
+      const knownRuns = new Map<KnownRealCause, typeof entries>();
+      let pending = entries.filter((e) => {
+        const known = knownOf(id, e.k);
+        if (known) knownRuns.set(known, [...(knownRuns.get(known) ?? []), e]);
+        return known === undefined;
+      });
+      for (const [known, kr] of knownRuns) {
+        const first = kr[0]!;
+        out.push(finding(target, first.finding, { variant: known.variant, shape: known.shape }, true, first.k, kr.length, cases[first.k]!, 0, { hits: 0, runs: 0 }, undefined, results[first.k]!.trace));
       }
-      phases.rateMs += performance.now() - rateFrom;
-      const cause = { variant: variantOf(minimal, witness.trace), shape: target.causeOf(minimal).shape };
-      const mine = n === CAUSES_MAX - 1 ? pending : pending.filter((e) => e === first || (causes[e.k]!.variant === cause.variant && covers(causes[e.k]!.shape, cause.shape)));
-      pending = pending.filter((e) => !mine.includes(e));
-      const shown = (rate.witness ?? witness).findings.find((f) => f.invariant === id && f.owner === owner) ?? first.finding;
-      const f = finding(target, shown, { variant: cause.variant, shape: shapeKey(cause.shape) }, false, first.k, mine.length, minimal, shrinks, rate, sharedRate, (rate.witness ?? witness).trace);
-      out.push(fallback ? { ...f, determinism: `${f.determinism} (${fallback})` } : f);
-    }
-    settings.onProgress?.(++shrunk, total, 'shrink');
-  }
-  return out;
+      for (let n = 0; pending.length > 0 && n < CAUSES_MAX; n++) {
+        const first = pending[0]!;
+        const witnessed = results[first.k]!;
+        // A finding only the connection's close shows (its stdin EOF, its DELETE) needs a connection of its own for every run.
+        const own = runs.shared && !showsBeforeClose(target, witnessed, cases[first.k]!, id, owner, settings.bounds);
+        const many = (cs: readonly Case[]) => runs.many(cs, { fresh: own });
+        // What is listed apart (the server SDK's way, the script's own) is rated, not shrunk: real time is dear.
+        // The fresh processes of its rate start while it shrinks.
+        runs.ahead(Math.min(settings.rateRuns, Math.max(settings.parallel, RATE_DECIDED_RUNS)));
+        let { minimal, shrinks, witness } =
+          settings.shrink && owner === 'target' ? await shrinkCase(cases[first.k]!, (c: Case) => target.shrinks(c), shows, witnessed, many, settings, { triesAtOnce: runs.shared && !own, atOnce: settings.parallel }) : { minimal: cases[first.k]!, shrinks: 0, witness: witnessed };
+        settings.onProgress?.(shrunk, total, 'rate');
+        // Side by side: on shared connections and on fresh processes, at once.
+        const onShared = runs.shared && !own ? sharedRateOf(minimal, shows, runs, settings) : undefined;
+        let rate = await freshRate(minimal, shows, runs, settings, onShared?.then((r) => r.hits));
+        let sharedRate = await onShared;
+        let fallback: string | undefined;
+        if (runs.shared && rate.hits === 0 && shrinks > 0) {
+          // Shrunk on shared connections to a case no fresh process shows: the case as found, on fresh ones.
+          const asFound = await freshRate(cases[first.k]!, shows, runs, settings);
+          if (asFound.hits > 0) {
+            fallback = `shrunk on shared connections to a case no fresh process showed; the case as found instead`;
+            minimal = cases[first.k]!;
+            shrinks = 0;
+            witness = asFound.witness ?? witnessed;
+            rate = asFound;
+            sharedRate = await sharedRateOf(minimal, shows, runs, settings);
+          }
+        }
+        const cause = { variant: variantOf(minimal, witness.trace), shape: target.causeOf(minimal).shape };
+        const mine = n === CAUSES_MAX - 1 ? pending : pending.filter((e) => e === first || (causes[e.k]!.variant === cause.variant && covers(causes[e.k]!.shape, cause.shape)));
+        pending = pending.filter((e) => !mine.includes(e));
+        const shown = (rate.witness ?? witness).findings.find((f) => f.invariant === id && f.owner === owner) ?? first.finding;
+        const f = finding(target, shown, { variant: cause.variant, shape: shapeKey(cause.shape) }, false, first.k, mine.length, minimal, shrinks, rate, sharedRate, (rate.witness ?? witness).trace);
+        out.push(fallback ? { ...f, determinism: `${f.determinism} (${fallback})` } : f);
+      }
+      settings.onProgress?.(++shrunk, total, 'shrink');
+      return out;
+    }),
+  );
+  return perInvariant.flat();
 }
 
 /**
