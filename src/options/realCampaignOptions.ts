@@ -100,7 +100,7 @@ export function resolveRealCampaignOptions(
   if (tools !== undefined && tools.length === 0) throw new OptionError({ option: 'tools', flag: '--tools' }, flags.tools, 'names no tool', 'give tool names, comma-separated, or leave --tools out for every tool');
   const scenarios = flags.scenario?.split(',').map((t) => t.trim()).filter(Boolean);
   if (flags.reuse === true && flags.fresh === true) {
-    throw new OptionError({ option: 'fresh', flag: '--fresh' }, true, 'and --reuse ask for two things', 'give --fresh for one process per case, or leave both out for shared connections (the default)');
+    throw new OptionError({ option: 'fresh', flag: '--fresh' }, true, 'asks for one process per case, and --reuse for shared connections', 'give one of them, or neither for shared connections (the default)');
   }
   return {
     seed,
