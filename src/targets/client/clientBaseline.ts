@@ -5,6 +5,7 @@ import { invariants, type InvariantId } from '../../model/invariants.ts';
 import { writeFileAtomic } from '../../util/atomicWrite.ts';
 import { shapeKey } from '../../workload/shape.ts';
 import type { ClientTransport } from '../testbed/languages.ts';
+import type { TestbedBaseline } from '../testbed/testbedBaseline.ts';
 import type { KnownRealCause, RealBaseline } from '../Target.ts';
 import type { ClientCase } from './clientCases.ts';
 
@@ -18,16 +19,16 @@ export interface ClientBaselineEntry {
   readonly rate?: { readonly hits: number; readonly runs: number };
 }
 
-/** The known findings of one SDK release's test-bed client (`check client:<language>@<version> --update-baseline` writes it). */
-export interface ClientBaseline {
+/**
+ * The known findings of one SDK release's test-bed client (`check client:<language>@<version>
+ * --update-baseline` writes it): a test bed's baseline file (the release, the command that wrote
+ * each transport's entries), of its own kind and entries.
+ */
+export type ClientBaseline = Omit<TestbedBaseline, 'kind' | 'language' | 'entries'> & {
   readonly kind: 'client-baseline';
   readonly language: string;
-  readonly sdk: string;
-  readonly version: string;
-  /** The command that wrote each transport's entries. */
-  readonly commands: { readonly [transport: string]: string };
   readonly entries: readonly ClientBaselineEntry[];
-}
+};
 
 /** `properties/baselines/clients/<language>@<version>.json`, in mcp-sim's own folder (shipped with the package). */
 export const clientBaselinePath = (language: string, version: string): string => join(BASELINES_DIR, 'clients', `${language}@${version}.json`);

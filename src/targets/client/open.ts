@@ -29,7 +29,7 @@ export function testbedClient(testbed: SdkTestbed, form: string): SdkTestbedClie
  */
 export async function openClient(spec: SpecOf<'client'>, settings: RealOpenSettings, argumentOf: (spec: SpecOf<'client'>) => string[]): Promise<OpenedClient> {
   const form = argumentOf(spec).join(' ');
-  const testbed = await resolveTestbed(spec.language as SdkTestbedLanguage, spec.release, settings.say);
+  const testbed = await resolveTestbed(spec.language as SdkTestbedLanguage, spec.release, settings.say, 'client');
   const client = testbedClient(testbed, form);
   const asked = spec.transport as ClientTransport | undefined;
   if (asked !== undefined && !client.transports.includes(asked)) throw new TargetArgumentError(`mcp-sim check ${form}: this test-bed client offers ${client.transports.join(', ')}, not --transport ${asked}.`);
