@@ -254,7 +254,13 @@ class ServerRequests {
 
   started(e: ClientEvent, t: number): { readonly id: WireId; readonly method: string; readonly t: number } | undefined {
     const method = typeof e.method === 'string' ? e.method : undefined;
-    const request = this.outbound.find((w) => typeof w.frame.method === 'string' && 'id' in w.frame && !this.taken.has(idKey(w.frame.id)) && (e.id !== undefined ? idKey(w.frame.id) === idKey(e.id) : w.frame.method === method && w.t <= t + SIDE_CHANNEL_SLACK_MS));
+    const open = (w: Wire) => typeof w.frame.method === 'string' && 'id' in w.frame && !this.taken.has(idKey(w.frame.id));
+    // By its id where the SDK gives it (as the wire wrote it, else as its text: an SDK may hand a
+    // handler the id as a string), else by its method.
+    const request =
+      e.id !== undefined
+        ? (this.outbound.find((w) => open(w) && idKey(w.frame.id) === idKey(e.id)) ?? this.outbound.find((w) => open(w) && String(w.frame.id) === String(e.id)))
+        : this.outbound.find((w) => open(w) && w.frame.method === method && w.t <= t + SIDE_CHANNEL_SLACK_MS);
     if (!request) return undefined;
     const id = request.frame.id as WireId;
     this.taken.add(idKey(id));
@@ -264,8 +270,10 @@ class ServerRequests {
   }
 
   running(e: ClientEvent): WireId | undefined {
-    if (e.id !== undefined) return e.id;
-    return typeof e.method === 'string' ? this.open.get(e.method)?.[0] : undefined;
+    const running = typeof e.method === 'string' ? this.open.get(e.method) : undefined;
+    if (e.id === undefined) return running?.[0];
+    // The id the handler started with (the wire's), however the side channel writes it.
+    return running?.find((id) => String(id) === String(e.id)) ?? e.id;
   }
 
   ended(e: ClientEvent): WireId | undefined {
