@@ -181,8 +181,10 @@ export function observedTrace(raw: readonly TraceEvent[], options: ObserveOption
         // read, within the in-flight bound of the cancel; or, over HTTP, read on another stream
         // within the bound of that proof (two streams give no order). Only the counterfactual can
         // tell then: without it the answer is taken as written first (least blame).
+        // (An answer that says it was cancelled was written after the cancel was read: it proves, it never crossed.)
         const result = firstAfter(answers.get(id), k);
-        const crossing = result < Infinity && result !== proof && (result < proof ? raw[result]!.t - e.t <= inFlightMs : http && raw[result]!.t - raw[proof]!.t <= inFlightMs);
+        const saysCancelled = cancelAnswers.get(id)?.includes(result) === true;
+        const crossing = result < Infinity && !saysCancelled && (result < proof ? raw[result]!.t - e.t <= inFlightMs : http && raw[result]!.t - raw[proof]!.t <= inFlightMs);
         if (crossing) {
           const call = callOf(raw, k, requestId);
           const due = call && options.durations?.get(call.label);
