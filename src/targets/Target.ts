@@ -1,5 +1,7 @@
 import type { InvariantId } from '../model/invariants.ts';
 import type { TraceEvent } from '../sim/trace.ts';
+import type { HandlerProgram } from '../sim/scenario.ts';
+import type { SdkFacts } from '../sdk/facts.ts';
 import type { Endpoint } from '../real/connection.ts';
 import type { CommandSpec } from '../real/startProcess.ts';
 import type { JsonValue } from '../util/json.ts';
@@ -100,6 +102,43 @@ export interface TargetKindDefinition<K extends TargetKind = TargetKind> {
    * pass over its fixed scenarios, one at a time, and re-runs a finding three times.
    */
   realDefaults?(spec: SpecOf<K>, scenarios: readonly string[] | undefined): { readonly runs?: number; readonly parallel?: number; readonly rateRuns?: number };
+}
+
+/**
+ * How the one oracle reads a real-time target's runs (src/campaign/real/judgeCase.ts). The target
+ * says what it is; the model judges it.
+ */
+export interface RealJudging {
+  /** The side whose conduct the runs show: a server (mcp-sim is the client), or an SDK's client (mcp-sim is the server). */
+  readonly underTest: 'server' | 'client';
+  /**
+   * Whose an SDK's way is: `beneath` for a user's server, where the SDK under the author's code
+   * answers a cancelled request its own way (listed apart, never the author's finding); `under
+   * test` for an SDK's own test bed or client, where it is the finding.
+   */
+  readonly sdk: 'beneath' | 'under test';
+  /** What the walker must know of the side under test's SDK (how its caller words a timeout), when not mcp-sim's own client. */
+  readonly facts?: SdkFacts;
+}
+
+/** What a case's script says of one handler: the program mcp-sim gave it, and what its run showed. */
+export interface ScriptedHandler {
+  /** The call's label (`c1`): findings name their request by it. */
+  readonly label: string;
+  readonly program: HandlerProgram;
+  /** The client cancelled the call (or timed it out). */
+  readonly cancelled: boolean;
+}
+
+/**
+ * A case whose handlers run mcp-sim's own scripts (an SDK test bed's `run` tool): each call's
+ * program, and the handlers still running when the client closed the connection.
+ */
+export interface CaseScript {
+  readonly handler: (label: string) => ScriptedHandler | undefined;
+  readonly openAtClose: readonly ScriptedHandler[];
+  /** The run's `--hang-after`: a program that sleeps this long is slow by its script. */
+  readonly hangAfterMs: number;
 }
 
 /** What opening a real-time target may need from the command line. */
@@ -212,6 +251,13 @@ export interface RealTarget<Case = unknown> {
    * every transport, since they are fixed and its baseline must know each.
    */
   readonly causesPerInvariant?: number;
+  /** How the oracle reads its runs: which side is under test, and whose an SDK's answer is. */
+  readonly judging: RealJudging;
+  /**
+   * What the case's own script says of its handlers (an SDK test bed's programs), read from the
+   * case and its observed run: a finding the script explains is the script's, reported apart.
+   */
+  script?(c: Case, observed: readonly TraceEvent[], bounds: RealBounds): CaseScript;
   /** Its known findings (an SDK release's test bed or client), when it has a baseline. */
   readonly baseline?: RealBaseline;
   /** What the target lacks or does differently, one sentence each (an SDK release's test bed). */

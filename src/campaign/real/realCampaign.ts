@@ -6,6 +6,7 @@ import type { InvariantId } from '../../model/invariants.ts';
 import { DEFAULT_PROCESS_SHRINK_MS_MAX, DEFAULT_SHRINK_TRIES } from '../../options/defaults.ts';
 import { withoutCancels, type Plan } from '../../real/plan.ts';
 import { runPlan } from '../../real/runPlan.ts';
+import { USER_SERVER_JUDGING } from '../../targets/endpoint/planTarget.ts';
 import type { Endpoint } from '../../real/connection.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
 import type { KnownRealCause, RealBounds, RealPreparation, RealRun, RealTarget, TargetDescription, Visibility } from '../../targets/Target.ts';
@@ -162,10 +163,10 @@ export async function realCampaign<Case>(target: RealTarget<Case>, settings: Rea
 
 /** A run of `c` judged by the oracle; a result that crossed its cancel against the counterfactual run (the case without cancels). */
 async function judgeRun<Case>(target: RealTarget<Case>, c: Case, run: RealRun, bounds: RealBounds): Promise<Judged> {
-  let judged = judgeReal(target.kind, run.trace, c, bounds);
+  let judged = judgeReal(target, run.trace, c, bounds);
   if (judged.undecided.length > 0 && target.withoutCancels) {
     const counter = await target.run(target.withoutCancels(c), bounds);
-    judged = judgeReal(target.kind, run.trace, c, bounds, durationsOf(counter.trace));
+    judged = judgeReal(target, run.trace, c, bounds, durationsOf(counter.trace));
   }
   return { findings: judged.findings, trace: judged.trace, startupMs: run.startupMs, lateFrames: run.lateFrames ?? 0 };
 }
@@ -176,11 +177,11 @@ export async function runAndJudge<Case>(target: RealTarget<Case>, c: Case, bound
 }
 
 /**
- * One plan on a fresh connection to `endpoint`, judged as a target of `kind` judges it (a test
- * bed's side channel, or the wire alone): what tests and scripts run to ask one question.
+ * One plan on a fresh connection to a user's server at `endpoint`, judged from the wire: what
+ * tests and scripts run to ask one question of a process or URL.
  */
-export function runPlanOn(kind: RealTarget['kind'], endpoint: Endpoint, plan: Plan, bounds: RealBounds): Promise<Judged> {
-  return runAndJudge({ kind, run: (p: Plan) => runPlan(endpoint, p, { hangAfterMs: bounds.hangAfterMs, tailMs: 2 * bounds.inFlightMs }), withoutCancels } as unknown as RealTarget<Plan>, plan, bounds);
+export function runPlanOn(endpoint: Endpoint, plan: Plan, bounds: RealBounds): Promise<Judged> {
+  return runAndJudge({ judging: USER_SERVER_JUDGING, run: (p: Plan) => runPlan(endpoint, p, { hangAfterMs: bounds.hangAfterMs, tailMs: 2 * bounds.inFlightMs }), withoutCancels } as unknown as RealTarget<Plan>, plan, bounds);
 }
 
 /** How long each call took (by label), from `call-start` to `call-settle`: the counterfactual's durations. */

@@ -8,7 +8,10 @@ import { planShape } from '../../workload/planShape.ts';
 import { planShrinks } from '../../workload/planShrinks.ts';
 import { planTools, type FixedArguments } from '../../workload/toolArguments.ts';
 import { BadTargetError } from '../../real/connection.ts';
-import type { RealPreparation, RealTarget, TargetDescription, Visibility } from '../Target.ts';
+import type { RealJudging, RealPreparation, RealTarget, TargetDescription, Visibility } from '../Target.ts';
+
+/** A user's server: the server is under test, the SDK beneath the author's code is not. */
+export const USER_SERVER_JUDGING: RealJudging = { underTest: 'server', sdk: 'beneath' };
 
 /** What a server's tools are called with: only some tools (`--tools`), fixed argument sets (`--args`). */
 export interface ToolChoice {
@@ -34,6 +37,7 @@ export function planTarget(
     kind: parts.kind,
     clock: 'real',
     endpoint,
+    judging: USER_SERVER_JUDGING,
     sees: parts.sees,
     describe: () => parts.describe(server),
     async prepare() {
