@@ -14,8 +14,34 @@ import type { JsonValue } from '../util/json.ts';
  * own. A new kind is a new folder with a `kind.ts`: the registry (`kinds.ts`) finds it there.
  */
 
-/** The six kinds of target. */
-export type TargetKind = 'sdk' | 'module' | 'process' | 'url' | 'testbed' | 'client';
+/**
+ * Every kind of target by its name, and its spec: the target as data, what `check TARGET` names
+ * and what a replay file and a report store to open it again (plain JSON, written and read back).
+ * A new kind adds its own entry from its own folder, by declaration merging:
+ *
+ * ```ts
+ * declare module '../Target.ts' {
+ *   interface TargetSpecs { container: { readonly kind: 'container'; readonly image: string } }
+ * }
+ * ```
+ */
+export interface TargetSpecs {
+  /** An SDK release in process. `release`: a version or a folder; absent: the installed SDK. */
+  sdk: { readonly kind: 'sdk'; readonly release?: string };
+  /** A user's TypeScript server module in process; `config` is its factory's (`--config`). */
+  module: { readonly kind: 'module'; readonly module: string; readonly config?: { readonly [key: string]: JsonValue } };
+  /** A stdio server process: the command (a shell line, or argv words), its folder and environment. */
+  process: { readonly kind: 'process' } & CommandSpec;
+  /** A Streamable HTTP endpoint, already running or started by `start` (`{port}` filled in both). */
+  url: { readonly kind: 'url'; readonly url: string; readonly start?: CommandSpec };
+  /** An SDK's test-bed server (testbeds/<language>/); `release` absent: the bed's default; `transport` absent: stdio. */
+  testbed: { readonly kind: 'testbed'; readonly language: string; readonly release?: string; readonly transport?: string };
+  /** An SDK's test-bed client, mcp-sim being the server; `transport` absent: every one the client offers. */
+  client: { readonly kind: 'client'; readonly language: string; readonly release?: string; readonly transport?: string };
+}
+
+/** The kinds of target (six built in: sdk, module, process, url, testbed, client). */
+export type TargetKind = keyof TargetSpecs & string;
 
 /**
  * Virtual: mcp-sim schedules everything in one process (fake timers, a schedule tape); a case
@@ -24,26 +50,11 @@ export type TargetKind = 'sdk' | 'module' | 'process' | 'url' | 'testbed' | 'cli
  */
 export type Clock = 'virtual' | 'real';
 
-/**
- * A target as data: what `check TARGET` names, what a replay file and a report store to open it
- * again. Plain JSON, so it can be written and read back.
- */
-export type TargetSpec =
-  /** An SDK release in process. `release`: a version or a folder; absent: the installed SDK. */
-  | { readonly kind: 'sdk'; readonly release?: string }
-  /** A user's TypeScript server module in process; `config` is its factory's (`--config`). */
-  | { readonly kind: 'module'; readonly module: string; readonly config?: { readonly [key: string]: JsonValue } }
-  /** A stdio server process: the command (a shell line, or argv words), its folder and environment. */
-  | ({ readonly kind: 'process' } & CommandSpec)
-  /** A Streamable HTTP endpoint, already running or started by `start` (`{port}` filled in both). */
-  | { readonly kind: 'url'; readonly url: string; readonly start?: CommandSpec }
-  /** An SDK's test-bed server (testbeds/<language>/); `release` absent: the bed's default; `transport` absent: stdio. */
-  | { readonly kind: 'testbed'; readonly language: string; readonly release?: string; readonly transport?: string }
-  /** An SDK's test-bed client, mcp-sim being the server; `transport` absent: every one the client offers. */
-  | { readonly kind: 'client'; readonly language: string; readonly release?: string; readonly transport?: string };
+/** A target as data, of any kind. */
+export type TargetSpec = TargetSpecs[TargetKind];
 
 /** The spec of one kind. */
-export type SpecOf<K extends TargetKind> = Extract<TargetSpec, { readonly kind: K }>;
+export type SpecOf<K extends TargetKind> = TargetSpecs[K];
 
 /**
  * What a target can see, and what it cannot: the report prints both, so that "clean" is never
@@ -67,6 +78,8 @@ export interface TargetDescription {
   readonly spec: TargetSpec;
   /** The software under test, where known: an SDK release, or the server's `serverInfo`. */
   readonly system?: { readonly name: string; readonly version: string };
+  /** On the real clock, what one run opens, in words (`process`, `session`): a report says `one process per run`. */
+  readonly runsOn?: string;
 }
 
 /**
@@ -76,6 +89,12 @@ export interface TargetDescription {
 export interface TargetKindDefinition<K extends TargetKind = TargetKind> {
   readonly kind: K;
   readonly clock: Clock;
+  /**
+   * Whose code is under test: a server an author wrote (`user`: every pitfall fails it by default,
+   * `--fail-on advice`, and what the SDK beneath it does is listed apart), or an SDK's own (`sdk`:
+   * it fails from `should` up).
+   */
+  readonly author: 'user' | 'sdk';
   /** The argument forms, one line each, for `check --help`. */
   readonly forms: readonly string[];
   /**
@@ -242,7 +261,7 @@ export interface RealTarget<Case = unknown> {
   /** Smaller cases than `c`, simplest first (a candidate that no longer fails is dropped). */
   shrinks(c: Case): Case[];
   /** How a finding of case `c` is told apart by cause: where it ran (variant) and what the case did (shape). */
-  causeOf(c: Case): { readonly variant: string; readonly shape: ReadonlySet<string> };
+  causeOf(c: Case, trace?: readonly TraceEvent[]): { readonly variant: string; readonly shape: ReadonlySet<string> };
   /** One line per action of `c`, for reports. */
   describeCase(c: Case): string[];
   /**

@@ -48,6 +48,7 @@ export async function openClient(spec: SpecOf<'client'>, settings: RealOpenSetti
     describe: () => ({
       kind: 'client',
       clock: 'real',
+      runsOn: 'client process and scripted server',
       label: `${sdk} ${testbed.version}${testbed.pinned ? '' : ' (unpinned: resolved at install)'}, its ${testbed.language} test-bed client against mcp-sim's scripted server, over ${transports.join(' and ')}`,
       argument: argumentOf(resolved),
       spec: resolved,

@@ -49,6 +49,7 @@ export async function openTestbed(spec: SpecOf<'testbed'>, settings: RealOpenSet
     describe: () => ({
       kind: 'testbed',
       clock: 'real',
+      runsOn: 'test-bed process or session',
       label: `${testbed.manifest.sdk.name} ${testbed.version}${testbed.pinned ? '' : ' (unpinned: resolved at install)'}, ${testbed.language} test bed, over ${transport}`,
       argument: argumentOf(resolved),
       spec: resolved,
