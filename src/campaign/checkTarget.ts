@@ -55,7 +55,7 @@ export async function checkTarget(target: TargetSpec | string | CommandSpec | { 
       ...(argsFile !== undefined && { args: argsFile }),
       ...(toolMs && { toolDuration: Object.entries(toolMs).map(([tool, ms]) => `${tool}=${ms}`) }),
     },
-    { userServer: spec.kind === 'process' || spec.kind === 'url', ...(inFlightMs !== undefined && { inFlightMs }), ...(graceMs !== undefined && { graceMs }) },
+    { userServer: kind.author === 'user', ...(inFlightMs !== undefined && { inFlightMs }), ...(graceMs !== undefined && { graceMs }) },
   );
   const fixed = args ?? resolved.args;
   const opened = await kind.openReal(spec as never, { graceMs: resolved.bounds.graceMs, ...(resolved.tools && { tools: resolved.tools }), ...(fixed && { args: fixed }), duplicateIds: resolved.duplicateIds });

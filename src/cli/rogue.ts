@@ -91,7 +91,8 @@ export async function rogueTargetCommand(target: RealTarget, flags: { readonly f
   const bad = rows.filter((r) => r.verdicts.some((v) => !v.met));
   console.log(bad.length === 0 ? pc.green(`every rogue frame answered as judged, the server stayed usable (${rows.length} kinds)`) : pc.red(`${bad.length} of ${rows.length} kinds: ${bad.map((r) => `${r.kind} (${r.verdicts.filter((v) => !v.met).map((v) => v.invariant).join(', ')})`).join(', ')}`));
   if (flags.json !== undefined) {
-    writeJsonReport(flags.json, { schemaVersion: REPORT_SCHEMA_VERSION, kind: 'rogue', clock: 'real', tool: TOOL, mode: 'black box, real time', target: target.describe(), ...report });
+    // `rogueProcess` of schemas/report.schema.json: the endpoint the frames were written to.
+    writeJsonReport(flags.json, { schemaVersion: REPORT_SCHEMA_VERSION, kind: 'rogue-process', tool: TOOL, mode: 'black box, real time', target: { kind: endpoint.kind, label: endpoint.label }, ...report });
   }
   return bad.length === 0 ? 0 : 1;
 }

@@ -1,7 +1,9 @@
 import type { SdkFacts } from '../sdk/facts.ts';
 import type { EndState } from '../sim/endState.ts';
+import type { Side } from '../sim/scenario.ts';
 import type { TraceEvent } from '../sim/trace.ts';
-import { isReal, JUDGED_ON_A_REAL_CLOCK, VIRTUAL_CLOCK, type Clock } from './clock.ts';
+import { isReal, JUDGED_ON_A_REAL_CLOCK, underTestOf, VIRTUAL_CLOCK, type Clock } from './clock.ts';
+import { conductOf } from './conduct.ts';
 import { attribute } from './attribution.ts';
 import type { Coverage } from './coverage.ts';
 import type { Finding } from './finding.ts';
@@ -13,6 +15,8 @@ import { harnessRule } from './rules/harness.ts';
 import { httpRule, httpRule2026 } from './rules/http.ts';
 import { httpSessionsRule } from './rules/httpSessions.ts';
 import { stdioExitRule } from './rules/stdioExit.ts';
+import { clientCloseRule } from './rules/clientClose.ts';
+import { realRunEndRule } from './rules/realRunEnd.ts';
 import { lifecycleRule } from './rules/lifecycle.ts';
 import { progressRule } from './rules/progress.ts';
 import { rpcRule } from './rules/rpc.ts';
@@ -43,6 +47,8 @@ export const oracleRules: readonly RuleFactory[] = [
   httpRule,
   stdioExitRule,
   httpSessionsRule,
+  clientCloseRule,
+  realRunEndRule,
 ];
 
 /**
@@ -69,7 +75,8 @@ export interface JudgeOptions {
   /**
    * The clock the trace was recorded on. A real one (a black-box run, translated by
    * `observedTrace`) gives what the model expects within a scheduler step an allowance in ms, and
-   * leaves out the invariants a one-sided run cannot show (`JUDGED_ON_A_REAL_CLOCK`). @default VIRTUAL_CLOCK
+   * keeps the findings of the side under test's conduct that a one-sided run can show
+   * (`JUDGED_ON_A_REAL_CLOCK`, `conductOf`). @default VIRTUAL_CLOCK
    */
   readonly clock?: Clock;
 }
@@ -110,9 +117,15 @@ export function judgeWithCoverage(
   for (const e of trace) walker.feed(e);
   walker.finish(trace.at(-1), endState);
   const notJudged = notJudgedUnder(spec);
-  const judged = isReal(clock) ? walker.findings.filter((f) => JUDGED_ON_A_REAL_CLOCK.has(f.invariant)) : walker.findings;
+  const judged = isReal(clock) ? walker.findings.filter(ofSideUnderTest(underTestOf(clock))) : walker.findings;
   return {
     findings: attribute(notJudged.size === 0 ? judged : judged.filter((f) => !notJudged.has(f.invariant))),
     coverage: countCoverage ? { transitions: { ...walker.transitions }, races: { ...walker.races } } : undefined,
   };
+}
+
+/** A real clock's findings of `side`'s conduct: an id a one-sided run of it can show, about that side (or about no side in particular). */
+function ofSideUnderTest(side: Side): (f: Finding) => boolean {
+  const ids = JUDGED_ON_A_REAL_CLOCK[side];
+  return (f) => ids.has(f.invariant) && (conductOf(f) ?? side) === side;
 }

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { silenceBoundMs } from '../model/clock.ts';
+import { silenceBoundMs } from '../util/silenceBound.ts';
 import { DEFAULT_HANG_AFTER_MS, DEFAULT_IN_FLIGHT_MS, DEFAULT_PROCESS_START_MS } from '../options/defaults.ts';
 import { TraceRecorder, type TraceEvent, type TraceEventBody } from '../sim/trace.ts';
 import { handshake, Inbox, type ServerHello, type Endpoint, type TargetConnection } from './index.ts';

@@ -10,7 +10,7 @@ import { toMermaid } from './mermaid.ts';
 /** The replay command and file of each finding, by its index in the report. */
 export type RealReplays = ReadonlyMap<RealFinding, { readonly file: string; readonly command: string }>;
 
-const what = (r: RealCampaignReport) => (r.target.kind === 'process' ? 'process' : r.target.kind === 'url' ? 'session' : r.target.kind === 'testbed' ? 'test-bed process or session' : 'run');
+const what = (r: RealCampaignReport) => r.target.runsOn ?? 'run';
 
 /** The lines every view of a real-time report starts with: what ran, on what clock, what it can and cannot see, how it waited, how fast. */
 export function realReportHead(report: RealCampaignReport): string[] {
@@ -19,7 +19,8 @@ export function realReportHead(report: RealCampaignReport): string[] {
     `real time (black box): ${report.target.label}`,
     ...(p.server ? [`server ${JSON.stringify(p.server.info)}, protocol ${p.server.protocolVersion ?? '?'}`] : []),
     `seed ${report.seed}, ${report.runs} runs, ${sharingLine(report)}`,
-    `tools ${p.tools.join(', ')}${p.skipped.length ? `; skipped ${p.skipped.map((s) => `${s.name} (${s.reason})`).join(', ')}` : ''}`,
+    // An SDK's client calls the scripted server's one tool, of no interest: its scenarios are its cases.
+    ...(p.tools.length > 0 || p.skipped.length > 0 ? [`tools ${p.tools.join(', ')}${p.skipped.length ? `; skipped ${p.skipped.map((s) => `${s.name} (${s.reason})`).join(', ')}` : ''}`] : []),
     `bounds: --hang-after ${report.bounds.hangAfterMs} ms, in-flight ${report.bounds.inFlightMs} ms, grace ${report.bounds.graceMs} ms`,
     waitsLine(report),
     efficiencyLine(report),
@@ -36,7 +37,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : word.e
 function sharingLine(report: RealCampaignReport): string {
   const r = report.reuse;
   if (!r) return `one ${what(report)} per run, ${report.parallel} at once`;
-  return `${r.note}: many cases at once on ${plural(r.connections, what(report))} (up to ${r.maxAtOnce} at once, median ${r.medianAtOnce}; every finding confirmed on a fresh ${report.target.kind === 'url' ? 'process or session' : 'process'} before it fails; ${r.lateFrames} frame(s) read after their case was cut, not judged${r.renamedTokens > 0 ? `; ${r.renamedTokens} progress token(s) renamed where an earlier case used them` : ''})`;
+  return `${r.note}: many cases at once on ${plural(r.connections, what(report))} (up to ${r.maxAtOnce} at once, median ${r.medianAtOnce}; every finding confirmed on a fresh ${what(report)} before it fails; ${r.lateFrames} frame(s) read after their case was cut, not judged${r.renamedTokens > 0 ? `; ${r.renamedTokens} progress token(s) renamed where an earlier case used them` : ''})`;
 }
 
 /** The waits, sized to the server, and what they came from. */

@@ -9,7 +9,7 @@ const fixture = 'test/target/fixtures/workServer.mjs';
 /** `mcp-sim …` through the exported `main` (the commands docs/process-targets.md shows), from the repository root. */
 const cli = (args: string[]) => runMain(args);
 
-describe('mcp-sim check -- <command> / check <url> and rogue (black box, real time)', () => {
+describe('mcp-sim check -- <command> / check <url> and rogue -- <command> (black box, real time)', () => {
   it('check -- <command>: a faulty server is flagged with its rates (fresh and shared), the efficiency line, and the printed replay command reproduces it with a rate', async () => {
     const out = mkdtempSync(join(tmpdir(), 'mcp-sim-process-'));
     const found = await cli(['check', '--runs', '4', '--rate-runs', '2', '--no-shrink', '--out', out, '--json', join(out, 'report.json'), '--junit', join(out, 'junit.xml'), '--report', join(out, 'report.md'), '--', 'node', fixture, '--fault', 'total-changes']);
@@ -24,7 +24,8 @@ describe('mcp-sim check -- <command> / check <url> and rogue (black box, real ti
     expect(json.efficiency.busyShare).toBeGreaterThanOrEqual(0);
     expect(json.waits.inFlightMs).toBeGreaterThanOrEqual(150);
     const replay = /replay: npx mcp-sim (replay \S+)/.exec(found.stdout)![1]!;
-    const again = await cli([...replay.split(' '), '--rate-runs', '2']);
+    const args = replay.match(/'[^']*'|\S+/g)!.map((a) => a.replace(/^'|'$/g, ''));
+    const again = await cli([...args, '--rate-runs', '2']);
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/reproduced: progress\.total-stable, (reproduced 2\/2|1\/2: timing-dependent)/);
   });

@@ -5,9 +5,10 @@ import { invariants } from '../../src/model/index.ts';
 
 /**
  * Ids `judge()` does not judge: the campaign's determinism check, the sandbox's globals check,
- * and the HTTP input check of the rogue HTTP client (`src/rogue/http`).
+ * the HTTP input check of the rogue HTTP client (`src/rogue/http`), and the rogue peer's verdicts
+ * on a process or URL (`src/rogue/`, their pairs in `test/rogue/rogueProcess.test.ts`).
  */
-const notJudged = new Set(['harness.deterministic', 'harness.globals-restored', 'http.rejects-bad-input']);
+const notJudged = new Set(['harness.deterministic', 'harness.globals-restored', 'http.rejects-bad-input', 'rpc.error-code', 'rpc.survives-bad-input']);
 
 const root = new URL('../..', import.meta.url).pathname;
 

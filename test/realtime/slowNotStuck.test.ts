@@ -22,9 +22,9 @@ describe('slow is not stuck (black box, real time)', () => {
 
   it('--tool-duration: a silent call of a tool stated to take 4 s is waited for; the same call with nothing stated is left at --hang-after and judged stuck', async () => {
     const endpoint = stdioEndpoint(server('slow'), { graceMs: 400 });
-    const stated = await runPlanOn('process', endpoint, silent, { ...bounds, toolSilenceMs: { work: 9_000 } });
+    const stated = await runPlanOn(endpoint, silent, { ...bounds, toolSilenceMs: { work: 9_000 } });
     expect(stated.findings.map((f) => f.invariant)).toEqual([]);
-    const unstated = await runPlanOn('process', endpoint, silent, bounds);
+    const unstated = await runPlanOn(endpoint, silent, bounds);
     expect(unstated.findings.map((f) => f.invariant)).toContain('liveness.call-settles');
   }, 30_000);
 

@@ -5,22 +5,24 @@ import { BadTargetError } from '../../src/real/index.ts';
 
 const fixture = 'test/target/fixtures/workServer.mjs';
 const server = (fault: string) => `node ${fixture} --fault ${fault}`;
+/** The words after `--` that start the fixture with `fault`. */
+const words = (fault: string) => ['--', 'node', fixture, '--fault', fault];
 
 /** `mcp-sim …` through the exported `main` (the commands docs/process-targets.md shows), from the repository root. */
 const cli = (args: string[]) => runMain(args);
 
 describe('check -- <command> / check <url>: bad targets and bad black-box flags are one line and exit 2', () => {
   it.each([
-    ['a command that is not found', ['--', 'no-such-server-xyz'], /cannot start "no-such-server-xyz" \(ENOENT\)/],
-    ['a server that exits at once', ['--', ...server('exits-at-once').split(' ')], /exited \(code 1\); stderr: fatal: no config file before it answered initialize/],
-    ['a program that is not MCP', ['--', ...server('not-mcp').split(' ')], /not an MCP server: it wrote "Hello! Type a command:"/],
-    ['a server of an unknown protocol version', ['--', ...server('old-protocol').split(' ')], /protocol version "2023-01-01"/],
+    ['a command that is not found', ['--', 'no-such-server-xyz'], /cannot start "no-such-server-xyz" \(ENOENT\)|command not found.*no-such-server-xyz/],
+    ['a server that exits at once', words('exits-at-once'), /exited \(code 1\); stderr: fatal: no config file before it answered initialize/],
+    ['a program that is not MCP', words('not-mcp'), /not an MCP server: it wrote "Hello! Type a command:"/],
+    ['a server of an unknown protocol version', words('old-protocol'), /protocol version "2023-01-01"/],
     ['a URL that refuses', ['http://127.0.0.1:9/mcp'], /refused the connection or cannot be reached/],
-    ['--start with a stdio command', ['--start', 'y', '--', 'x'], /--start starts a server that listens on a URL/],
+    ['--start without a URL', ['--start', 'y', '--', 'x'], /--start starts a server that listens on a URL: give the URL as the target/],
     ['a module-only flag', ['--config', '{}', '--', 'x'], /--config does not apply to a stdio server process/],
     ['an --args file that is not argument sets by tool', ['--args', 'package.json', '--', 'x'], /--args \(argsFile\) .*does not hold argument sets by tool/],
     ['--tool-duration without a duration', ['--tool-duration', 'work', '--', 'x'], /--tool-duration .*must be a tool's name, =, and its expected duration in ms/],
-    ['--tool-duration of a tool the server does not list', ['--tool-duration', 'nope=100', '--runs', '1', '--', ...server('none').split(' ')], /--tool-duration names "nope", which .* does not list as a tool it calls \(work\)/],
+    ['--tool-duration of a tool the server does not list', ['--tool-duration', 'nope=100', '--runs', '1', '--', ...words('none')], /--tool-duration names "nope", which .* does not list as a tool it calls \(work\)/],
     ['--fresh and --reuse at once', ['--fresh', '--reuse', '--', 'x'], /--fresh .*asks for one process per case, and --reuse for shared connections/],
   ])('Bad target: %s', async (_what, args, message) => {
     const { code, stderr } = await cli(['check', ...args]);
@@ -29,7 +31,7 @@ describe('check -- <command> / check <url>: bad targets and bad black-box flags 
     expect(stderr).toMatch(message);
   });
 
-  it('check --args FILE: the tool is called with those arguments only; a tool the server does not list is refused', async () => {
+  it('check --args FILE -- <command>: the tool is called with those arguments only; a tool the server does not list is refused', async () => {
     const { writeFileSync, mkdtempSync } = await import('node:fs');
     const { join } = await import('node:path');
     const { tmpdir } = await import('node:os');
@@ -39,7 +41,7 @@ describe('check -- <command> / check <url>: bad targets and bad black-box flags 
     const minimal = report.findings.find((f) => f.invariant === 'progress.token-requested')?.minimal;
     expect(minimal?.calls.map((c) => c.arguments)).toEqual([{ steps: 1, stepMs: 7 }]);
     writeFileSync(join(dir, 'other.json'), JSON.stringify({ nope: [{}] }));
-    const { code, stderr } = await cli(['check', '--runs', '1', '--args', join(dir, 'other.json'), '--', ...server('none').split(' ')]);
+    const { code, stderr } = await cli(['check', '--runs', '1', '--args', join(dir, 'other.json'), ...words('none')]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/--args names tool "nope", which the server does not list/);
   });

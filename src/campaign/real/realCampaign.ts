@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Finding } from '../../model/finding.ts';
 import { whoseOf, type CaseFinding, type Whose } from '../caseVerdict.ts';
-import { realVariantOf } from '../realVariant.ts';
 import type { InvariantId } from '../../model/invariants.ts';
 import { DEFAULT_PROCESS_SHRINK_MS_MAX, DEFAULT_SHRINK_TRIES, RATE_DECIDED_RUNS } from '../../options/defaults.ts';
 import { BadTargetError, type Endpoint } from '../../real/connection.ts';
@@ -9,6 +8,7 @@ import { pingRoundTrips } from '../../real/openConnection.ts';
 import { withoutCancels, type Plan } from '../../real/plan.ts';
 import { fixedPace, runPlan } from '../../real/runPlan.ts';
 import { REUSE_NOTE } from '../../real/sharedConnection.ts';
+import { USER_SERVER_JUDGING } from '../../targets/endpoint/planTarget.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
 import type { KnownRealCause, RealBounds, RealPreparation, RealRun, RealTarget, TargetDescription, Visibility } from '../../targets/Target.ts';
 import { covers, shapeKey, shapeOfKey } from '../../workload/shape.ts';
@@ -48,6 +48,8 @@ export interface RealCampaignSettings {
   /** The causes a baseline knows for this target: a finding of one of them is known, not shrunk. */
   readonly known?: readonly KnownRealCause[];
   readonly onProgress?: (done: number, total: number, phase: 'run' | 'shrink' | 'rate') => void;
+  /** Each case of the campaign once judged, in no particular order: what a script that tabulates every run reads (`npm run sdks:clients`). */
+  readonly onRun?: (k: number, c: unknown, judged: Judged) => void;
 }
 
 /** One cause of one invariant the campaign saw: its minimal case, how often it showed, how often it reproduces. */
@@ -122,7 +124,7 @@ export interface Judged {
 /** Most candidates tried while shrinking one cause (each up to `shrinkTries` runs): real time is dear. */
 const SHRINK_CANDIDATES_MAX = 40;
 
-/** Most causes of one invariant shrunk apart; runs of the others are counted under the last one. */
+/** Most causes of one invariant shrunk apart; runs of the others are counted under the last one (`RealTarget.causesPerInvariant`). */
 const CAUSES_MAX = 3;
 
 /**
@@ -175,6 +177,7 @@ export async function realCampaign<Case>(target: RealTarget<Case>, settings: Rea
     const runs = runsOf(target, settings, waits, runner, shared, all);
     let done = 0;
     const results = await runs.many(cases, { judgeClose: true, onDone: () => settings.onProgress?.(++done, cases.length, 'run') });
+    results.forEach((r, k) => settings.onRun?.(k, cases[k], r));
     phases.runsMs = performance.now() - started - phases.prepareMs;
     const findings = await findingsByCause(target, cases, results, runs, settings);
     phases.findingsMs = performance.now() - started - phases.prepareMs - phases.runsMs;
@@ -219,12 +222,12 @@ function runsOf<Case>(target: RealTarget<Case>, settings: RealCampaignSettings, 
   /** Runs `cases` as `how` says, judged; the calls only a counterfactual decides get it, run the same way. */
   const judged = async (cases: readonly Case[], run: (cs: readonly Case[], counterfactual?: boolean) => Promise<RealRun[]>): Promise<Judged[]> => {
     const raw = await run(cases);
-    const first = raw.map((r, k) => ({ r, verdict: judgeReal(target.kind, r.trace, cases[k], waits.bounds()) }));
+    const first = raw.map((r, k) => ({ r, verdict: judgeReal(target, r.trace, cases[k], waits.bounds()) }));
     const undecided = first.flatMap((x, k) => (x.verdict.undecided.length > 0 && target.withoutCancels ? [k] : []));
     const counters = undecided.length === 0 ? [] : await run(undecided.map((k) => target.withoutCancels!(cases[k]!)), true);
     return first.map(({ r, verdict }, k) => {
       const u = undecided.indexOf(k);
-      const final = u < 0 ? verdict : judgeReal(target.kind, r.trace, cases[k], waits.bounds(), durationsOf(counters[u]!.trace));
+      const final = u < 0 ? verdict : judgeReal(target, r.trace, cases[k], waits.bounds(), durationsOf(counters[u]!.trace));
       return { findings: final.findings, trace: final.trace, raw: r.trace, startupMs: r.startupMs, lateFrames: r.lateFrames ?? 0 };
     });
   };
@@ -262,21 +265,21 @@ function runsOf<Case>(target: RealTarget<Case>, settings: RealCampaignSettings, 
 /** One run of `c` on a fresh process or session, judged (a replay; a test bed's release table). */
 export async function runAndJudge<Case>(target: RealTarget<Case>, c: Case, bounds: RealBounds): Promise<Judged> {
   const run = await target.run(c, bounds);
-  let judged = judgeReal(target.kind, run.trace, c, bounds);
+  let judged = judgeReal(target, run.trace, c, bounds);
   if (judged.undecided.length > 0 && target.withoutCancels) {
     const counter = await target.run(target.withoutCancels(c), bounds);
-    judged = judgeReal(target.kind, run.trace, c, bounds, durationsOf(counter.trace));
+    judged = judgeReal(target, run.trace, c, bounds, durationsOf(counter.trace));
   }
   return { findings: judged.findings, trace: judged.trace, raw: run.trace, startupMs: run.startupMs, lateFrames: run.lateFrames ?? 0 };
 }
 
 /**
- * One plan on a fresh connection to `endpoint`, judged as a target of `kind` judges it (a test
- * bed's side channel, or the wire alone): what tests and scripts run to ask one question.
+ * One plan on a fresh connection to a user's server at `endpoint`, judged from the wire: what
+ * tests and scripts run to ask one question of a process or URL.
  */
-export function runPlanOn(kind: RealTarget['kind'], endpoint: Endpoint, plan: Plan, bounds: RealBounds): Promise<Judged> {
+export function runPlanOn(endpoint: Endpoint, plan: Plan, bounds: RealBounds): Promise<Judged> {
   const pace = bounds.toolSilenceMs && fixedPace(bounds.toolSilenceMs);
-  return runAndJudge({ kind, run: (p: Plan) => runPlan(endpoint, p, { hangAfterMs: bounds.hangAfterMs, tailMs: 2 * bounds.inFlightMs, ...(pace && { pace }) }), withoutCancels } as unknown as RealTarget<Plan>, plan, bounds);
+  return runAndJudge({ judging: USER_SERVER_JUDGING, run: (p: Plan) => runPlan(endpoint, p, { hangAfterMs: bounds.hangAfterMs, tailMs: 2 * bounds.inFlightMs, ...(pace && { pace }) }), withoutCancels } as unknown as RealTarget<Plan>, plan, bounds);
 }
 
 /** How long each call took (by label), from `call-start` to `call-settle`: the counterfactual's durations. */
@@ -293,7 +296,8 @@ function durationsOf(trace: readonly TraceEvent[]): Map<string, number> {
 /**
  * Every invariant's runs split by cause: runs a known cause of the baseline covers are counted
  * under it; of the rest, the first run's case is shrunk, the runs its minimal shape covers (on
- * the same variant) are its cause's, and the first run left is shrunk next, up to `CAUSES_MAX`.
+ * the same variant) are its cause's, and the first run left is shrunk next, up to `CAUSES_MAX` (or
+ * the target's own `causesPerInvariant`).
  */
 async function findingsByCause<Case>(
   target: RealTarget<Case>,
@@ -302,13 +306,8 @@ async function findingsByCause<Case>(
   runs: Runs<Case>,
   settings: RealCampaignSettings,
 ): Promise<RealFinding<Case>[]> {
-  // A URL's variant as the run showed it (`realVariantOf`: http/<stateful|stateless>/<sse|json>); a test
-  // bed's transport already names its mode, a process is stdio.
-  const variantOf = (c: Case, trace: readonly TraceEvent[]) => {
-    const variant = target.causeOf(c).variant;
-    return variant === 'http' ? realVariantOf(trace) : variant;
-  };
-  const causes = cases.map((c, k) => ({ variant: variantOf(c, results[k]!.trace), shape: target.causeOf(c).shape }));
+  // Each run's cause as the run showed it (a URL's transport mode is told by its answers).
+  const causes = cases.map((c, k) => target.causeOf(c, results[k]!.trace));
   /** Each invariant's runs, by whose the finding is: the SDK's way or the script's own is never the same cause as the target's. */
   const byInvariant = new Map<string, { k: number; finding: CaseFinding }[]>();
   results.forEach((r, k) => {
@@ -340,7 +339,8 @@ async function findingsByCause<Case>(
         const first = kr[0]!;
         out.push(finding(target, first.finding, { variant: known.variant, shape: known.shape }, true, first.k, kr.length, cases[first.k]!, 0, { hits: 0, runs: 0 }, undefined, results[first.k]!.trace));
       }
-      for (let n = 0; pending.length > 0 && n < CAUSES_MAX; n++) {
+      const causesMax = target.causesPerInvariant ?? CAUSES_MAX;
+      for (let n = 0; pending.length > 0 && n < causesMax; n++) {
         const first = pending[0]!;
         const witnessed = results[first.k]!;
         // A finding only the connection's close shows (its stdin EOF, its DELETE) needs a connection of its own for every run.
@@ -369,8 +369,8 @@ async function findingsByCause<Case>(
             sharedRate = await sharedRateOf(minimal, shows, runs, settings);
           }
         }
-        const cause = { variant: variantOf(minimal, witness.trace), shape: target.causeOf(minimal).shape };
-        const mine = n === CAUSES_MAX - 1 ? pending : pending.filter((e) => e === first || (causes[e.k]!.variant === cause.variant && covers(causes[e.k]!.shape, cause.shape)));
+        const cause = target.causeOf(minimal, witness.trace);
+        const mine = n === causesMax - 1 ? pending : pending.filter((e) => e === first || (causes[e.k]!.variant === cause.variant && covers(causes[e.k]!.shape, cause.shape)));
         pending = pending.filter((e) => !mine.includes(e));
         const shown = (rate.witness ?? witness).findings.find((f) => f.invariant === id && f.owner === owner) ?? first.finding;
         const f = finding(target, shown, { variant: cause.variant, shape: shapeKey(cause.shape) }, false, first.k, mine.length, minimal, shrinks, rate, sharedRate, (rate.witness ?? witness).trace);
@@ -394,7 +394,7 @@ function showsBeforeClose<Case>(target: RealTarget<Case>, r: Judged, c: Case, id
   const end = r.raw.at(-1);
   if (close < 0 || end?.kind !== 'end') return true;
   const cut = [...r.raw.slice(0, close), { ...end, t: r.raw[close]!.t }].map((e, i) => ({ ...e, i }));
-  return judgeReal(target.kind, cut, c, bounds).findings.some((f) => f.invariant === id && f.owner === owner);
+  return judgeReal(target, cut, c, bounds).findings.some((f) => f.invariant === id && f.owner === owner);
 }
 
 /**

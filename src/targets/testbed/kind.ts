@@ -22,6 +22,7 @@ const TESTBED_REFUSALS: Readonly<Record<string, string>> = {
 export const testbedKind: TargetKindDefinition<'testbed'> = {
   kind: 'testbed',
   clock: 'real',
+  author: 'sdk',
   forms: ['testbed:<language>[@<release>]   an SDK test-bed server: typescript, python, go, rust or java (--transport stdio|http-<mode>), real time'],
   parse(argument, command, flags) {
     if (command !== undefined || argument === undefined || !argument.startsWith('testbed:')) return undefined;
