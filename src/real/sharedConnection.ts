@@ -37,11 +37,12 @@ export interface CaseWaits {
 
 /**
  * How many calls at once a server serves, as the connections to it learn it: a connection whose
- * pings stop being answered in time carries more than the server can (a pool of threads all
- * busy, a queue that also holds its writes: some servers stop answering at all). It says so
+ * pings stop being answered at all (not within twice the in-flight bound) carries more than the
+ * server can (a pool of threads all busy, a queue that also holds its writes). It says so
  * (`saturated`, with the calls it had in flight, cases given up whose calls still work included),
  * and no connection takes a case that would put more calls on the server than `callCap`; pings
- * answered in time again let it grow (`healthy`).
+ * answered in time again let it grow (`healthy`). A ping answered late only narrows its own
+ * connection: on a loaded machine every answer is late, and the server still serves.
  */
 export interface Capacity {
   readonly callCap: number;
@@ -434,30 +435,31 @@ export class SharedConnection {
     this.probe = setInterval(() => {
       if (this.live.size === 0 || this.state === 'closed' || !this.alive) return;
       const calls = this.callsInFlight();
-      void this.ping().then((ms) => {
-        if (ms === undefined) return;
-        const saturated = ms > SATURATED_SHARE * this.waits.inFlightMs;
-        if (saturated) {
+      void this.ping().then((pong) => {
+        if (pong === undefined) return;
+        if (pong.ms > SATURATED_SHARE * this.waits.inFlightMs) {
           this.allowance = Math.max(1, Math.floor(this.allowance / 2));
-          this.waits.capacity?.saturated(calls);
+          // Not answered at all: the server stopped serving (a pool all busy), not merely slow on a busy machine.
+          if (!pong.answered) this.waits.capacity?.saturated(calls);
           return;
         }
         this.waits.capacity?.healthy();
+        const ms = pong.ms;
         if (ms < (SATURATED_SHARE / 4) * this.waits.inFlightMs && this.live.size >= this.allowance) this.allowance = Math.min(CASES_AT_ONCE_MAX, this.allowance * 2);
       });
     }, PROBE_EVERY_MS);
     this.probe.unref();
   }
 
-  /** One ping's round trip, ms (undefined: no answer within the in-flight bound's double, or the connection ended). */
-  async ping(): Promise<number | undefined> {
+  /** One ping's round trip, ms, and whether it was answered within twice the in-flight bound (undefined: the connection ended). */
+  async ping(): Promise<{ readonly ms: number; readonly answered: boolean } | undefined> {
     const id = `${PROBE_PREFIX}${++this.probeNo}`;
     const sent = performance.now();
     void this.open.conn.send({ jsonrpc: '2.0', id, method: 'ping' });
     const pong = await this.open.inbox.waitFor((f) => isJsonObject(f) && f.id === id && ('result' in f || 'error' in f), 2 * this.waits.inFlightMs);
     const ms = performance.now() - sent;
     this.roundTrips.push(Math.round(ms * 10) / 10);
-    return pong === undefined ? (this.alive ? ms : undefined) : ms;
+    return pong === undefined && !this.alive ? undefined : { ms, answered: pong !== undefined };
   }
 }
 

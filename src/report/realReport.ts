@@ -48,7 +48,7 @@ function waitsLine(report: RealCampaignReport): string {
   return [
     `waits (sized to the server): ping round trip ${w.roundTripMs.p50} ms median, ${w.roundTripMs.p95} ms p95 (${w.roundTripMs.pings} pings) → in-flight bound ${w.inFlightMs} ms`,
     `quiet window ${w.quietMs.least}–${w.quietMs.most} ms a case${gaps.length > 0 ? ` (2 × progress interval: ${gaps.map(([t, ms]) => `${t} ${ms} ms`).join(', ')})` : ''}`,
-    ...(w.callsAtOnce ? [`the server saturated ${w.callsAtOnce.saturations} time(s) (pings no longer answered in time): calls at once capped at ${w.callsAtOnce.lowest} at the lowest, ${Number.isFinite(w.callsAtOnce.last) ? w.callsAtOnce.last : 'no cap'} at the end`] : []),
+    ...(w.callsAtOnce ? [`the server saturated ${w.callsAtOnce.saturations} time(s) (pings not answered): calls at once capped at ${w.callsAtOnce.lowest} at the lowest, ${Number.isFinite(w.callsAtOnce.last) ? w.callsAtOnce.last : 'no cap'} at the end`] : []),
     `slow is not stuck: ${tools.length > 0 ? `${tools.map(([t, ms]) => `${t} took ${Math.round(ms)} ms${w.statedToolMs?.[t] !== undefined ? ` (stated ${w.statedToolMs[t]})` : ''}, a silent call of it waited ${Math.max(w.hangAfterMs, w.toolSilenceMs[t] ?? 0)} ms`).join('; ')}` : 'no tool showed how long it takes'} (--hang-after ${w.hangAfterMs} ms at least)`,
   ].join('; ');
 }

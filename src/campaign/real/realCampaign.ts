@@ -211,8 +211,8 @@ export async function realCampaign<Case>(target: RealTarget<Case>, settings: Rea
 
 /** How the campaign's cases run: on shared connections or fresh ones (`PlanRunner`), or by the target itself (one process each). */
 function runsOf<Case>(target: RealTarget<Case>, settings: RealCampaignSettings, waits: Waits, runner: PlanRunner | undefined, shared: boolean, all: RealRun[]): Runs<Case> {
-  // Fresh processes at once, across every finding worked out side by side: enough to decide a rate in one round.
-  const slots = limiter(Math.max(settings.parallel, RATE_DECIDED_RUNS));
+  // Fresh processes at once, across every finding worked out side by side: `parallel`, as a campaign of fresh runs has.
+  const slots = limiter(settings.parallel);
   const fresh = (c: Case): Promise<RealRun> =>
     slots(async () => {
       const run = runner ? await runner.fresh(c as unknown as Plan) : await target.run(c, waits.bounds());
@@ -407,9 +407,9 @@ async function freshRate<Case>(c: Case, shows: (r: Judged) => boolean, runs: Run
   let done = 0;
   let witness: Judged | undefined;
   while (done < settings.rateRuns) {
-    // Enough at once to decide (`RATE_DECIDED_RUNS`), then the rest: processes start while others run.
-    const batch = Math.min(Math.max(settings.parallel, RATE_DECIDED_RUNS - done), settings.rateRuns - done);
-    runs.ahead(batch);
+    // `parallel` at once, up to what decides a rate (`RATE_DECIDED_RUNS`), then the rest; the next round's processes start while one runs.
+    const batch = Math.min(settings.parallel, (done < RATE_DECIDED_RUNS ? RATE_DECIDED_RUNS : settings.rateRuns) - done);
+    runs.ahead(batch + Math.min(settings.parallel, settings.rateRuns - done - batch));
     const again = await runs.many(Array.from({ length: batch }, () => c), { fresh: true, atOnce: batch });
     done += batch;
     for (const r of again) {

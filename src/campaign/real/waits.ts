@@ -116,7 +116,7 @@ export interface WaitsSummary {
   /** How long a silent call of each tool was waited for (`SLOW_FACTOR` × `toolMs`, `--hang-after` at least), ms. */
   readonly toolSilenceMs: Readonly<Record<string, number>>;
   readonly statedToolMs?: Readonly<Record<string, number>>;
-  /** When a connection saturated the server (its pings no longer answered in time): the calls at once it was capped to. */
+  /** When a connection saturated the server (its pings not answered within twice the in-flight bound): the calls at once it was capped to. */
   readonly callsAtOnce?: { readonly lowest: number; readonly last: number; readonly saturations: number };
 }
 
