@@ -22,7 +22,7 @@ describe('check -- <command> / check <url>: bad targets and bad black-box flags 
     ['a module-only flag', ['--config', '{}', '--', 'x'], /--config does not apply to a stdio server process/],
     ['an --args file that is not argument sets by tool', ['--args', 'package.json', '--', 'x'], /--args \(argsFile\) .*does not hold argument sets by tool/],
     ['--tool-duration without a duration', ['--tool-duration', 'work', '--', 'x'], /--tool-duration .*must be a tool's name, =, and its expected duration in ms/],
-    ['--tool-duration of a tool the server does not list', ['--tool-duration', 'nope=100', '--runs', '1', '--', ...words('none')], /--tool-duration names "nope", which .* does not list as a tool it calls \(work\)/],
+    ['--tool-duration of a tool the server does not list', ['--tool-duration', 'nope=100', '--runs', '1', ...words('none')], /--tool-duration names "nope", which .* does not list as a tool it calls \(work\)/],
     ['--fresh and --reuse at once', ['--fresh', '--reuse', '--', 'x'], /--fresh .*asks for one process per case, and --reuse for shared connections/],
   ])('Bad target: %s', async (_what, args, message) => {
     const { code, stderr } = await cli(['check', ...args]);
