@@ -30,6 +30,13 @@ describe('shared connections: many cases at once on one process or session, each
     expect(fresh.reuse).toBeUndefined();
   });
 
+  it('a rate is re-run --rate-runs times on fresh processes, in rounds of --parallel, never more (3 runs, 2 at once: 2 then 1)', async () => {
+    const report = await fuzzProcess({ command: [process.execPath, fixture, '--fault', 'progress-own-token'] }, { ...bounds, runs: 2, parallel: 2, rateRuns: 3, shrink: false });
+    const f = report.findings.find((x) => x.invariant === 'progress.token-requested');
+    expect(f?.rate).toEqual({ hits: 3, runs: 3 });
+    expect(f?.reuse?.rate.runs).toBe(3);
+  });
+
   it('cases at once on one process: each on its own ids and tokens (a token an earlier case used is renamed), each judged on its own slice', async () => {
     const target = stdioEndpoint({ command: [process.execPath, fixture] }, { graceMs: 400 });
     const shared = await SharedConnection.open(target, waits);

@@ -407,8 +407,9 @@ async function freshRate<Case>(c: Case, shows: (r: Judged) => boolean, runs: Run
   let done = 0;
   let witness: Judged | undefined;
   while (done < settings.rateRuns) {
-    // `parallel` at once, up to what decides a rate (`RATE_DECIDED_RUNS`), then the rest; the next round's processes start while one runs.
-    const batch = Math.min(settings.parallel, (done < RATE_DECIDED_RUNS ? RATE_DECIDED_RUNS : settings.rateRuns) - done);
+    // `parallel` at once, up to what decides a rate (`RATE_DECIDED_RUNS`), then the rest, never past `--rate-runs`; the next round's processes start while one runs.
+    const upTo = done < RATE_DECIDED_RUNS ? Math.min(RATE_DECIDED_RUNS, settings.rateRuns) : settings.rateRuns;
+    const batch = Math.min(settings.parallel, upTo - done);
     runs.ahead(batch + Math.min(settings.parallel, settings.rateRuns - done - batch));
     const again = await runs.many(Array.from({ length: batch }, () => c), { fresh: true, atOnce: batch });
     done += batch;
