@@ -1,6 +1,8 @@
 /**
  * The 30 s tool with its cancel not wired: the wait between steps ignores `extra.signal`, so a
- * cancelled call keeps reporting progress for up to 30 s. Expected: `progress.after-cancel`.
+ * cancelled call keeps working for up to 30 s. Over the wire it is clean: the SDK (1.26.0 on)
+ * drops the notifications and the answer of a request whose signal aborted, so its progress never
+ * leaves (Python's `slow_cancel_not_wired.py` is found: `progress.after-cancel`).
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { setTimeout as sleep } from 'node:timers/promises';
