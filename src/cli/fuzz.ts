@@ -26,6 +26,9 @@ import { JSON_TO_STDOUT } from './check.ts';
 import type { FuzzCase } from '../workload/index.ts';
 import { moduleReplayFile, readReplayFile } from '../campaign/replayFile.ts';
 import type { SpecOf } from '../targets/Target.ts';
+import { moduleKind } from '../targets/module/kind.ts';
+import { REPORT_SCHEMA_VERSION } from '../report/jsonReport.ts';
+import { TOOL } from '../util/toolVersion.ts';
 
 export { FUZZ_EXIT_HELP } from './commandHelp.ts';
 
@@ -95,17 +98,25 @@ export async function fuzzCommand(options: ResolvedFuzzOptions, choice: { readon
   }
   console.log('');
   console.log(formatFuzzReport(report, replays));
-  if (options.jsonFile !== undefined) writeJson(options.jsonFile, report, replays);
+  if (options.jsonFile !== undefined) writeJson(options.jsonFile, report, replays, spec(options));
   if (options.junitFile !== undefined) writeFileAtomic(options.junitFile, fuzzJunitReport(report, replays, options.failOn), { mkdir: true });
   if (options.markdownFile !== undefined) writeFileAtomic(options.markdownFile, fuzzMarkdownReport(report, replays), { mkdir: true });
   console.log(report.passed ? pc.green(`PASS ${options.module}: no finding on the server`) : pc.red(`FAIL ${options.module}: ${report.findings.filter((f) => f.owner === 'server').map((f) => f.invariant).join(', ')}`));
   return report.passed ? 0 : 1;
 }
 
-function writeJson(file: string, report: FuzzReport, replays: ReadonlyMap<string, readonly string[]>): void {
+/**
+ * The module's report as `--json` writes it: the one report document (schemas/report.schema.json,
+ * kind `campaign`, clock virtual, its target a `module`), with what it says of the author's server.
+ */
+function writeJson(file: string, report: FuzzReport, replays: ReadonlyMap<string, readonly string[]>, target: SpecOf<'module'>): void {
   const document = {
-    kind: 'fuzz',
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    kind: 'campaign',
+    clock: 'virtual',
+    tool: TOOL,
     ...report,
+    target: { kind: 'module', clock: 'virtual', label: report.target.label, argument: moduleKind.argumentOf(target), spec: target, system: report.target.sdk, hosting: report.target.kind },
     findings: report.findings.map(({ counterexample, ...f }) => ({
       ...f,
       replay: replays.get(f.invariant) ?? [],

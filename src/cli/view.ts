@@ -41,8 +41,9 @@ export async function writeViewer(report: Json, out: string, options: { readonly
   const sdk = await defaultSdk();
   // A module's report or replay file: its cases run on the module, loaded again with its config.
   const moduleFile = report.schemaVersion === 2 && report.target?.kind === 'module';
-  const fuzzModule = report.kind === 'fuzz' ? (options.fuzzModule ?? report.module ?? report.target?.label) : moduleFile ? (report.target.module as string) : undefined;
-  const config = options.config ?? (moduleFile ? report.target.config : undefined);
+  const moduleReport = report.kind === 'campaign' && report.target?.kind === 'module';
+  const fuzzModule = report.kind === 'fuzz' ? (options.fuzzModule ?? report.module ?? report.target?.label) : moduleFile ? (report.target.module as string) : moduleReport ? (report.target.spec.module as string) : undefined;
+  const config = options.config ?? (moduleFile ? report.target.config : moduleReport ? report.target.spec.config : undefined);
   if (fuzzModule !== undefined) {
     const target = await loadTarget(fuzzModule, { ...(config && { config }) });
     runner = (c) => (observe) => runFuzzCase(target, c as FuzzCase, observe);

@@ -101,7 +101,7 @@ describe('mcp-sim replay --html and view', () => {
     const [, , n] = htmlLine.exec(run.stdout)!;
     expect(Number(n)).toBeGreaterThan(0);
     const report = extractReport(readFileSync(out, 'utf8')) as { kind: string; viewer: { findings: { invariant: string }[] } };
-    expect(report.kind).toBe('fuzz');
+    expect(report.kind).toBe('campaign');
     const file = join(repro, `examples_servers_faulty_fetchWithoutSignal.ts-${report.viewer.findings[0]!.invariant}.json`);
     expect(existsSync(file)).toBe(true);
     const again = await runMain(['replay', file, '--html', join(dir, 'fuzz-replay.html')]);

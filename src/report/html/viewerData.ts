@@ -116,7 +116,7 @@ const kindOf = (r: Json): string => (typeof r.kind === 'string' ? r.kind : r.sce
 function plan(r: Json): Planned[] {
   // A sweep: the findings of each seed's campaign.
   if (r.kind === 'sweep') return (r.seeds as Json[]).flatMap((s) => (s.report ? campaignReport(s.report) : []));
-  if (r.kind === 'campaign') {
+  if (r.kind === 'campaign' && r.target?.kind !== 'module') {
     const workload = r.options.workload as ResolvedWorkload;
     return [...r.violations, ...r.warnings, ...r.notes].map((f: Json): Planned => {
       const index = (f.newCause?.firstCase ?? f.firstCase) as number;
@@ -144,7 +144,7 @@ function plan(r: Json): Planned[] {
       absent: ['The original case: explore enumerates schedules; the one shown deviates least from the natural order.'],
     }));
   }
-  if (r.kind === 'fuzz' && Array.isArray(r.findings)) {
+  if ((r.kind === 'fuzz' || (r.kind === 'campaign' && r.target?.kind === 'module')) && Array.isArray(r.findings)) {
     return r.findings
       .filter((f: Json) => f.owner === 'server')
       .map((f: Json) => ({
