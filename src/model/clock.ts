@@ -45,6 +45,8 @@ export const JUDGED_ON_A_REAL_CLOCK: ReadonlySet<InvariantId> = new Set<Invarian
   'rpc.well-formed',
   'rpc.response-matches-request',
   'rpc.single-response',
+  'rpc.error-code',
+  'rpc.survives-bad-input',
   'progress.token-requested',
   'progress.after-response',
   'progress.increasing',

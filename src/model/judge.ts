@@ -1,24 +1,31 @@
 import type { SdkFacts } from '../sdk/facts.ts';
 import type { EndState } from '../sim/endState.ts';
+import type { Side } from '../sim/scenario.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import { isReal, JUDGED_ON_A_REAL_CLOCK, VIRTUAL_CLOCK, type Clock } from './clock.ts';
 import { attribute } from './attribution.ts';
 import type { Coverage } from './coverage.ts';
+import { culpritOf } from './culprit.ts';
 import type { Finding } from './finding.ts';
 import { leaksRule } from './leaks.ts';
 import { livenessRule } from './liveness.ts';
 import type { RuleFactory } from './rule.ts';
 import { cancelRaceRule, cancelRule } from './rules/cancel.ts';
+import { cancelScopeRule } from './rules/cancelScope.ts';
+import { errorCodesRule } from './rules/errorCodes.ts';
 import { harnessRule } from './rules/harness.ts';
 import { httpRule, httpRule2026 } from './rules/http.ts';
+import { httpBadInputRule } from './rules/httpBadInput.ts';
 import { httpSessionsRule } from './rules/httpSessions.ts';
 import { stdioExitRule } from './rules/stdioExit.ts';
 import { lifecycleRule } from './rules/lifecycle.ts';
 import { progressRule } from './rules/progress.ts';
+import { requesterMatchingRule } from './rules/requesterMatching.ts';
 import { rpcRule } from './rules/rpc.ts';
 import { methodsRule, methodsRuleFor } from './rules/methods.ts';
 import { modernRule } from './rules/modern.ts';
 import { MODERN_ERA, notJudgedUnder, SESSION_ERA, type SpecRevision } from './specRevision.ts';
+import { staysUsableRule } from './rules/staysUsable.ts';
 import { timeoutRule } from './rules/timeout.ts';
 import { TraceWalker } from './walker.ts';
 
@@ -27,7 +34,9 @@ import { TraceWalker } from './walker.ts';
  * verdict: findings of one trace event come out in it (obligations, checked at the end of a
  * step, keep the order they were made in; end-of-run checks run liveness, leaks, HTTP).
  * `cancelRaceRule` sits after `timeoutRule` so that a settle's race finding follows its
- * timeout findings, as `cancelRule`'s late-response finding precedes them.
+ * timeout findings, as `cancelRule`'s late-response finding precedes them. The rules that judge
+ * what only a rogue peer (or a black-box client's pings) makes a trace show come last: the order
+ * of every finding a simulated run had before them stays as it was.
  */
 export const oracleRules: readonly RuleFactory[] = [
   rpcRule,
@@ -43,6 +52,11 @@ export const oracleRules: readonly RuleFactory[] = [
   httpRule,
   stdioExitRule,
   httpSessionsRule,
+  requesterMatchingRule,
+  errorCodesRule,
+  staysUsableRule,
+  httpBadInputRule,
+  cancelScopeRule,
 ];
 
 /**
@@ -72,6 +86,15 @@ export interface JudgeOptions {
    * leaves out the invariants a one-sided run cannot show (`JUDGED_ON_A_REAL_CLOCK`). @default VIRTUAL_CLOCK
    */
   readonly clock?: Clock;
+  /**
+   * The side a rogue peer plays (`src/rogue/`): raw frames the model forbids, written on purpose
+   * toward the other side, whose conduct is what the run tests. The rogue's own breaches are the
+   * point of the run and never findings: a finding whose culprit is the rogue (`culpritOf`: the
+   * side of the event the rule saw the breach at, or the finding's `subjects.side`) is left out,
+   * after attribution, so a finding of the side under test that follows from the rogue's breach
+   * still says so (`rootCause`). @default none: both sides are judged
+   */
+  readonly rogue?: Side;
 }
 
 /**
@@ -98,7 +121,7 @@ export function judgeWithCoverage(
     readonly coverage?: boolean;
   },
 ): { findings: Finding[]; coverage: Coverage | undefined } {
-  const { facts, coverage: countCoverage = true, spec = SESSION_ERA, clock = VIRTUAL_CLOCK } = options;
+  const { facts, coverage: countCoverage = true, spec = SESSION_ERA, clock = VIRTUAL_CLOCK, rogue } = options;
   const rules = rulesOf(spec);
   const walker = new TraceWalker({
     facts,
@@ -111,8 +134,9 @@ export function judgeWithCoverage(
   walker.finish(trace.at(-1), endState);
   const notJudged = notJudgedUnder(spec);
   const judged = isReal(clock) ? walker.findings.filter((f) => JUDGED_ON_A_REAL_CLOCK.has(f.invariant)) : walker.findings;
+  const attributed = attribute(notJudged.size === 0 ? judged : judged.filter((f) => !notJudged.has(f.invariant)));
   return {
-    findings: attribute(notJudged.size === 0 ? judged : judged.filter((f) => !notJudged.has(f.invariant))),
+    findings: rogue === undefined ? attributed : attributed.filter((f) => culpritOf(f, trace) !== rogue),
     coverage: countCoverage ? { transitions: { ...walker.transitions }, races: { ...walker.races } } : undefined,
   };
 }

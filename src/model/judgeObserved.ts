@@ -1,4 +1,5 @@
 import type { SdkFacts } from '../sdk/facts.ts';
+import type { Side } from '../sim/scenario.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import type { RealClock } from './clock.ts';
 import type { Finding } from './finding.ts';
@@ -42,9 +43,10 @@ export interface ObservedVerdict {
 /**
  * Judges a black-box, real-time run (a server process or URL; an SDK test bed with its side
  * channel merged in) with the oracle's own rules: the run as the model sees it
- * (`observedTrace`), walked by `judge()` on a real clock with `clock`'s bounds.
+ * (`observedTrace`), walked by `judge()` on a real clock with `clock`'s bounds. `rogue`: the
+ * client is a rogue peer (`JudgeOptions.rogue`), whose own breaches are no findings.
  */
-export function judgeObserved(raw: readonly TraceEvent[], options: ObserveOptions & { readonly clock: RealClock }): ObservedVerdict {
+export function judgeObserved(raw: readonly TraceEvent[], options: ObserveOptions & { readonly clock: RealClock; readonly rogue?: Side }): ObservedVerdict {
   const { trace, undecided } = observedTrace(raw, options);
-  return { trace, findings: judge(trace, undefined, { facts: REAL_CLIENT_FACTS, clock: options.clock }), undecided };
+  return { trace, findings: judge(trace, undefined, { facts: REAL_CLIENT_FACTS, clock: options.clock, ...(options.rogue && { rogue: options.rogue }) }), undecided };
 }

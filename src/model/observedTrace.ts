@@ -19,7 +19,8 @@ import { idKey } from './ids.ts';
  * - each frame the client wrote gets the server's `deliver` at its *receipt point*: the latest
  *   point the observations allow (least blame), that is right before the earliest of
  *   (a) the first server event that proves the server had read it: an answer or progress for
- *       that request (or its token), or a test bed's side-channel event for it; for a cancel, the
+ *       that request (or its token), or a test bed's side-channel event for it; for a frame that
+ *       is no request, notification or answer (a rogue's), an answer naming its id or none; for a cancel, the
  *       answer to its barrier ping (`barrierPingId`), the handler's abort, or an answer to it that
  *       says it was cancelled; over stdio (one pipe, read in order) any proof that a later frame
  *       was read; over HTTP the response head of the POST that carried it;
@@ -101,6 +102,8 @@ export function observedTrace(raw: readonly TraceEvent[], options: ObserveOption
 
   // What the server's events say: answers, progress and handler events, by request id or token.
   const answers = new Map<string, number[]>();
+  /** Answers with id null (or none): JSON-RPC's reply to a frame whose id could not be read. */
+  const nullAnswers: number[] = [];
   const cancelAnswers = new Map<string, number[]>();
   const progress = new Map<string, number[]>();
   const handler = new Map<string, number[]>();
@@ -117,7 +120,7 @@ export function observedTrace(raw: readonly TraceEvent[], options: ObserveOption
       if (isAnswer(f) && f.id !== undefined && f.id !== null) {
         push(answers, idKey(f.id), k);
         if (answersCancel(f)) push(cancelAnswers, idKey(f.id), k);
-      }
+      } else if (isAnswer(f)) nullAnswers.push(k);
       if (f.method === 'notifications/progress' && isJsonObject(f.params)) push(progress, idKey(f.params.progressToken), k);
     }
     if ((e.kind === 'handler-start' || e.kind === 'handler-step' || e.kind === 'handler-abort' || e.kind === 'handler-end') && e.side === 'server') {
@@ -162,7 +165,10 @@ export function observedTrace(raw: readonly TraceEvent[], options: ObserveOption
     } else {
       const { e } = w.what;
       const f = isJsonObject(e.frame) ? (e.frame as Record<string, JsonValue>) : {};
-      if (typeof f.method === 'string' && 'id' in f) {
+      if (typeof f.method !== 'string' && !isAnswer(f)) {
+        // No request, notification or answer (a rogue's frame): its answer, if any, names its id or none.
+        proof = Math.min(firstAfter(nullAnswers, k), 'id' in f ? firstAfter(answers.get(idKey(f.id)), k) : Infinity);
+      } else if (typeof f.method === 'string' && 'id' in f) {
         const id = idKey(f.id);
         const meta = isJsonObject(f.params) && isJsonObject(f.params._meta) ? f.params._meta : undefined;
         proof = Math.min(firstAfter(answers.get(id), k), firstAfter(handler.get(id), k), meta?.progressToken === undefined ? Infinity : firstAfter(progress.get(idKey(meta.progressToken)), k));
