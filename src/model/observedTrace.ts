@@ -145,6 +145,12 @@ export function observedTrace(raw: readonly TraceEvent[], options: ObserveOption
     return endAt;
   };
 
+  /** HTTP: the response head of the POST that carried client frame `e`, after it (else `Infinity`). */
+  const postHead = (e: Ev<'send'>): number => {
+    const post = postOfSeq.get(e.seq);
+    return post === undefined || !headOf.has(post) ? Infinity : firstAfter([headOf.get(post)!], e.i);
+  };
+
   // The client's frames and its close, in the order written.
   const written: Written[] = [];
   raw.forEach((e, k) => {
@@ -171,21 +177,30 @@ export function observedTrace(raw: readonly TraceEvent[], options: ObserveOption
       } else if (typeof f.method === 'string' && 'id' in f) {
         const id = idKey(f.id);
         const meta = isJsonObject(f.params) && isJsonObject(f.params._meta) ? f.params._meta : undefined;
-        proof = Math.min(firstAfter(answers.get(id), k), firstAfter(handler.get(id), k), meta?.progressToken === undefined ? Infinity : firstAfter(progress.get(idKey(meta.progressToken)), k));
+        proof = Math.min(firstAfter(answers.get(id), k), firstAfter(handler.get(id), k), meta?.progressToken === undefined ? Infinity : firstAfter(progress.get(idKey(meta.progressToken)), k), postHead(e));
       } else if (f.method === 'notifications/cancelled' && isJsonObject(f.params)) {
         const requestId = f.params.requestId ?? null;
         const id = idKey(requestId);
         proof = Math.min(firstAfter(answers.get(idKey(barrierPingId(requestId))), k), firstAfter(aborts.get(id), k), firstAfter(cancelAnswers.get(id), k));
+        proof = Math.min(proof, postHead(e));
+        // The request's answer may have crossed the cancel: read before anything proved the cancel
+        // read, within the in-flight bound of the cancel; or, over HTTP, read on another stream
+        // within the bound of that proof (two streams give no order). Only the counterfactual can
+        // tell then: without it the answer is taken as written first (least blame).
+        // (An answer that says it was cancelled was written after the cancel was read: it proves, it never crossed.)
         const result = firstAfter(answers.get(id), k);
-        if (result < proof && raw[result]!.t - e.t <= inFlightMs) {
+        const saysCancelled = cancelAnswers.get(id)?.includes(result) === true;
+        const crossing = result < Infinity && !saysCancelled && (result < proof ? raw[result]!.t - e.t <= inFlightMs : http && raw[result]!.t - raw[proof]!.t <= inFlightMs);
+        if (crossing) {
           const call = callOf(raw, k, requestId);
           const due = call && options.durations?.get(call.label);
-          if (call && due === undefined) pendingUndecided.push({ w, result, label: call.label });
-          else if (call && due !== undefined && e.t - call.sentT + inFlightMs < due) proof = result;
+          if (call && due !== undefined && e.t - call.sentT + inFlightMs < due) proof = result;
+          else {
+            if (call && due === undefined) pendingUndecided.push({ w, result, label: call.label });
+            proof = Math.max(proof, result + 1);
+          }
         }
-      }
-      const post = postOfSeq.get(e.seq);
-      if (http && post !== undefined && headOf.has(post)) proof = Math.min(proof, firstAfter([headOf.get(post)!], k));
+      } else proof = postHead(e);
     }
     w.at = proof;
   }

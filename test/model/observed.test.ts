@@ -308,3 +308,15 @@ describe('the model on a real clock, with a test bed\'s side channel (the handle
     expect(ids(trace(...head, [60, exit('eof')], [61, end]))).not.toContain('lifecycle.close-settles');
   });
 });
+
+describe('the model on a real clock over Streamable HTTP: two streams give no order', () => {
+  it('cancel.no-response-after (black box, HTTP): fires on a result read on the call\'s stream well after the cancel\'s POST was answered / silent on one read just after it (it may have been written first), unless the counterfactual shows the call was not due', () => {
+    const head: [number, TraceEventBody][] = [[0, start(1)], [0, callWork(1, undefined, 0)], [0, post(0, 0)], [1, sseHead(0)], [40, cancel(1)], [40, post(3, 91)], [42, { kind: 'http-response', at: 'client', conn: 0, exchange: 3, status: 202, seqs: [] }]];
+    const crossed = trace(...head, ...onStream(47, 0, 1, result(1)), [48, sseEnd(0)], [600, end]);
+    expect(ids(crossed)).toEqual([]);
+    expect(judged(crossed).undecided).toEqual(['c1']);
+    expect(ids(crossed, { durations: new Map([['c1', 45]]) })).toEqual([]);
+    expect(ids(crossed, { durations: new Map([['c1', 400]]) })).toEqual(['cancel.no-response-after']);
+    expect(ids(trace(...head, ...onStream(400, 0, 1, result(1)), [401, sseEnd(0)], [600, end]))).toEqual(['cancel.no-response-after']);
+  });
+});
