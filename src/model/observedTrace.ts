@@ -177,7 +177,8 @@ export function observedTrace(raw: readonly TraceEvent[], options: ObserveOption
       } else if (typeof f.method === 'string' && 'id' in f) {
         const id = idKey(f.id);
         const meta = isJsonObject(f.params) && isJsonObject(f.params._meta) ? f.params._meta : undefined;
-        proof = Math.min(firstAfter(answers.get(id), k), firstAfter(handler.get(id), k), meta?.progressToken === undefined ? Infinity : firstAfter(progress.get(idKey(meta.progressToken)), k), postHead(e));
+        // A request with id null (a rogue's) is answered with id null.
+        proof = Math.min(firstAfter(f.id === null ? nullAnswers : answers.get(id), k), firstAfter(handler.get(id), k), meta?.progressToken === undefined ? Infinity : firstAfter(progress.get(idKey(meta.progressToken)), k), postHead(e));
       } else if (f.method === 'notifications/cancelled' && isJsonObject(f.params)) {
         const requestId = f.params.requestId ?? null;
         const id = idKey(requestId);

@@ -29,4 +29,10 @@ describe('the requester matches responses and progress by type and value', () =>
     expect(taken.map((f) => f.clause)).toContain('onprogress-by-other-token');
     expect(ids(callGets(progress(1), onprogress))).not.toContain('progress.token-requested');
   });
+
+  it('progress.delivered is owed only for a progress with a numeric value: a requester refusing progress "NaN" with an error callback is no finding', () => {
+    const refused: TraceEventBody = { kind: 'onerror', side: 'client', message: 'invalid progress' };
+    expect(ids(callGets({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 'NaN' } }, refused))).not.toContain('progress.delivered');
+    expect(ids(callGets(progress(1), refused))).toContain('progress.delivered');
+  });
 });

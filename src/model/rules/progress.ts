@@ -1,4 +1,5 @@
 import type { Side } from '../../sim/scenario.ts';
+import { isJsonObject } from '../../util/jsonrpc.ts';
 import { finding } from '../finding.ts';
 import { idKey, other, show } from '../ids.ts';
 import { handlerOf, isOpen, wireOf, type CallRec, type ReceiverRec } from '../records.ts';
@@ -153,7 +154,9 @@ export const progressRule: RuleFactory = (walk) => {
 
     progressDelivered({ e, rec, wire }) {
       if (wire !== 'pending' && wire !== 'progressing') return late.arrived(e, rec);
-      if (rec.call?.options.onprogress && !rec.call.settled) walk.oblige(new OnprogressDue(rec.call, e.i));
+      // Only a progress with its numeric `progress` is owed to onprogress: one without is no
+      // progress notification (`rpc.method-defined`'s shape), and the requester may refuse it.
+      if (rec.call?.options.onprogress && !rec.call.settled && hasProgressValue(e.frame)) walk.oblige(new OnprogressDue(rec.call, e.i));
     },
 
     finish({ outcome }) {
@@ -178,3 +181,8 @@ export const progressRule: RuleFactory = (walk) => {
     },
   };
 };
+
+/** A progress notification carrying its numeric `progress`. */
+function hasProgressValue(frame: unknown): boolean {
+  return isJsonObject(frame) && isJsonObject(frame.params) && typeof frame.params.progress === 'number';
+}
