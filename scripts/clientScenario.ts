@@ -1,9 +1,13 @@
 // Runs the client scenarios (testbeds/CLIENT.md) against any test-bed client command and prints
-// each run's side channel, wire log and findings: the tool for writing a test-bed client.
+// each run's side channel, wire log, the trace the model judged (the client under test) and its
+// findings: the tool for writing a test-bed client.
 //   node --import tsx scripts/clientScenario.ts [--scenario NAME[,NAME]] [--transport stdio|http] [--runs N] [--quiet] -- CLIENT CMD...
 import { parseArgs } from 'node:util';
 import { CLIENT_SCENARIOS } from '../src/targets/client/clientScenarios.ts';
-import { judgeClientRun } from '../src/targets/client/judgeClient.ts';
+import { DEFAULT_HANG_AFTER_MS, DEFAULT_IN_FLIGHT_MS, DEFAULT_PROCESS_GRACE_MS } from '../src/options/defaults.ts';
+import { formatTrace } from '../src/sim/trace.ts';
+import { clientTrace } from '../src/targets/client/clientTrace.ts';
+import { judgeClientCase } from '../src/targets/client/judgeClientCase.ts';
 import { runClientScenario, type ClientTransport } from '../src/targets/client/runClientScenario.ts';
 
 const dash = process.argv.indexOf('--');
@@ -26,7 +30,9 @@ let failed = 0;
 for (const scenario of scenarios) {
   for (let i = 0; i < Number(values.runs); i++) {
     const run = await runClientScenario(client, scenario, values.transport as ClientTransport);
-    const judged = judgeClientRun(scenario, run, ['resetTimeoutOnProgress', 'maxTotalTimeout']);
+    // A client written by hand is given every caller option the scripts use.
+    const trace = clientTrace(run, scenario, ['resetTimeoutOnProgress', 'maxTotalTimeout']);
+    const judged = judgeClientCase(trace, { clock: { kind: 'real', inFlightMs: DEFAULT_IN_FLIGHT_MS, hangAfterMs: DEFAULT_HANG_AFTER_MS, graceMs: DEFAULT_PROCESS_GRACE_MS } });
     console.log(`\n=== ${scenario.name} (${values.transport}) run ${i + 1}: ${scenario.question}`);
     if (!values.quiet) {
       console.log('--- client side channel');
@@ -34,11 +40,11 @@ for (const scenario of scenarios) {
       for (const line of run.stderr) console.log(`  stderr: ${line}`);
       console.log('--- wire (scripted server)');
       for (const w of run.wire) console.log(`  ${String(w.t).padStart(7)} ms  ${w.dir ?? '  '} ${JSON.stringify(w.frame ?? { event: w.event, ...w, t: undefined })}`);
+      console.log('--- the trace the model judged');
+      console.log(formatTrace(judged.trace));
     }
-    console.log(`--- behaviour ${JSON.stringify(judged.behaviour)}`);
-    for (const v of judged.violations) console.log(`  VIOLATED ${v.invariant}: ${v.detail}`);
-    for (const n of judged.notJudged) console.log(`  not judged: ${n}`);
-    if (judged.violations.length > 0) failed++;
+    for (const f of judged.findings) console.log(`  ${f.severity.toUpperCase()} ${f.invariant}${f.clause ? ` (${f.clause})` : ''}: ${f.message}`);
+    if (judged.findings.length > 0) failed++;
   }
 }
 console.log(`\n${failed} run(s) with findings`);

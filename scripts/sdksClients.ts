@@ -1,24 +1,28 @@
 /**
  * `npm run sdks:clients [-- --runs N --languages a,b --releases newest|all]`: every client
  * scenario on every SDK's test-bed client (testbeds/CLIENT.md), its newest release and its oldest
- * one with a client, over stdio and Streamable HTTP, then writes docs/sdk-clients.md: one table per
- * transport, scenario × SDK release, each cell what the caller saw and each finding with its rate,
- * and each finding written as a report to send upstream (what, the frames, the spec rule, the
- * replay command), and each release's client baseline (properties/baselines/clients/: what
- * this run found, so `check --target L --client` fails on what is new). Black box, real time:
- * every cell is a rate, and the page says so.
+ * one with a client, over stdio and Streamable HTTP, through the one real-time campaign that
+ * `check client:<language>@<release>` runs (`--runs N`: each scenario N times on each transport),
+ * judged by the model with the client under test. Then writes docs/sdk-clients.md: one table
+ * per transport, scenario × SDK release, each cell what the caller saw and each finding with its
+ * rate, each finding written as a report to send upstream (what, the trace, the spec rule, the
+ * replay command), and each release's client baseline (properties/baselines/clients/: what this
+ * run confirmed, so `check client:<language>@<release>` fails on what is new). Black box, real
+ * time: every cell is a rate, and the page says so.
  */
 import { writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { clientBaselinePath, scenarioLine, testbedClient } from '../src/cli/checkClient.ts';
-import { writeJsonAtomic } from '../src/util/atomicWrite.ts';
-import { resolveTestbed } from '../src/targets/testbed/resolve.ts';
-import { checkClient, type ClientScenarioResult } from '../src/targets/client/checkClient.ts';
+import { realCampaign, type Judged, type RealCampaignReport } from '../src/campaign/real/realCampaign.ts';
+import { invariant, type InvariantId } from '../src/model/invariants.ts';
+import { DEFAULT_CAMPAIGN_SEED, DEFAULT_HANG_AFTER_MS, DEFAULT_IN_FLIGHT_MS, DEFAULT_PROCESS_GRACE_MS } from '../src/options/defaults.ts';
+import { formatTrace } from '../src/sim/trace.ts';
+import type { ClientCase } from '../src/targets/client/clientCases.ts';
 import { CLIENT_SCENARIOS } from '../src/targets/client/clientScenarios.ts';
-import { CLIENT_INVARIANTS, type ClientInvariantId } from '../src/targets/client/judgeClient.ts';
-import type { ClientTransport, WireEntry } from '../src/targets/client/runClientScenario.ts';
+import { clientKind } from '../src/targets/client/kind.ts';
+import { openClient, type OpenedClient } from '../src/targets/client/open.ts';
+import type { ClientTransport } from '../src/targets/testbed/languages.ts';
 import { SDK_TESTBED_LANGUAGES, sdkTestbedManifest, type SdkTestbedLanguage } from '../src/targets/testbed/index.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -28,15 +32,31 @@ const runs = Number(flag('--runs') ?? 3);
 const allReleases = flag('--releases') === 'all';
 const languages = (flag('--languages')?.split(',') ?? SDK_TESTBED_LANGUAGES) as SdkTestbedLanguage[];
 const out = flag('--out') ?? join(root, 'docs', 'sdk-clients.md');
+const bounds = { hangAfterMs: DEFAULT_HANG_AFTER_MS, inFlightMs: DEFAULT_IN_FLIGHT_MS, graceMs: DEFAULT_PROCESS_GRACE_MS };
+
+/** What the runs of one scenario on one transport showed: each call's outcomes as the caller saw them, each invariant's runs. */
+interface Cell {
+  runs: number;
+  readonly seen: Map<string, number>;
+  readonly findings: Map<InvariantId, number>;
+}
 
 interface Column {
   readonly language: SdkTestbedLanguage;
   readonly label: string;
-  readonly sdk: string;
-  readonly version: string;
-  readonly lacks: readonly string[];
-  readonly results: ClientScenarioResult[];
+  readonly target: OpenedClient;
+  readonly report: RealCampaignReport<ClientCase>;
+  readonly cells: ReadonlyMap<string, Cell>;
   readonly seconds: number;
+}
+
+const cellKey = (transport: string, scenario: string) => `${transport} ${scenario}`;
+
+/** What the caller saw in one run: each call's end, in the order of the trace (`c1 result, c2 timeout`). */
+function callerSaw(judged: Judged): string {
+  const ends = judged.trace.flatMap((e) => (e.kind === 'call-settle' ? [`${e.call} ${e.outcome === 'resolved' ? 'result' : e.code !== undefined && e.code !== 'timeout' ? `error ${e.code}` : (e.message ?? 'rejected')}`] : []));
+  const cancelled = new Set(judged.trace.flatMap((e) => (e.kind === 'send' && e.from === 'client' && typeof e.frame === 'object' && e.frame !== null && (e.frame as { method?: unknown }).method === 'notifications/cancelled' ? ['cancel sent'] : [])));
+  return [ends.join(', ') || 'no call settled', ...cancelled].join('; ');
 }
 
 const started = performance.now();
@@ -54,41 +74,53 @@ for (const language of languages) {
   const versions = allReleases ? releases : [...new Set([releases[0]!, releases.at(-1)!])];
   for (const version of versions) {
     const t0 = performance.now();
-    let testbed;
+    let target: OpenedClient;
     try {
-      testbed = await resolveTestbed(language, version);
+      target = await openClient({ kind: 'client', language, release: version }, { graceMs: bounds.graceMs, say: (line) => process.stderr.write(`${line}\n`) }, clientKind.argumentOf);
     } catch (error) {
       skipped.push(`${language} ${version}: ${(error as Error).message}`);
       continue;
     }
-    const client = testbedClient(testbed);
-    const results: ClientScenarioResult[] = [];
-    for (const transport of client.transports) {
-      process.stderr.write(`sdks:clients: ${language} ${version} over ${transport}\n`);
-      results.push(...(await checkClient(client.command, CLIENT_SCENARIOS, transport, { runs, options: client.options })));
-    }
-    // The release's client baseline: what this run found is what the release is known to do.
-    const found = results.flatMap((r) => r.findings.map((f) => ({ transport: r.transport, scenario: r.scenario, invariant: f.invariant })));
-    writeJsonAtomic(clientBaselinePath(language, version), { sdk: manifest.sdk.name, version, command: `npm run sdks:clients -- --runs ${runs}`, entries: found }, { mkdir: true });
+    process.stderr.write(`sdks:clients: ${language} ${version} over ${target.transports.join(', ')}\n`);
+    const cells = new Map<string, Cell>();
+    const report = await realCampaign(target, {
+      seed: DEFAULT_CAMPAIGN_SEED,
+      runs: runs * CLIENT_SCENARIOS.length * target.transports.length,
+      parallel: 1,
+      bounds,
+      rateRuns: runs,
+      shrink: false,
+      onRun: (_k, c, judged) => {
+        const { scenario, transport } = c as ClientCase;
+        const cell = cells.get(cellKey(transport, scenario)) ?? { runs: 0, seen: new Map(), findings: new Map() };
+        cell.runs++;
+        const saw = callerSaw(judged);
+        cell.seen.set(saw, (cell.seen.get(saw) ?? 0) + 1);
+        for (const id of new Set(judged.findings.map((f) => f.invariant))) cell.findings.set(id, (cell.findings.get(id) ?? 0) + 1);
+        cells.set(cellKey(transport, scenario), cell);
+      },
+    });
+    // The release's client baseline: what this run confirmed is what the release is known to do.
+    target.baseline!.write(
+      report.findings.filter((f) => f.confirmed),
+      `npm run sdks:clients -- --runs ${runs}`,
+    );
     const label = `${language === 'typescript' ? 'TypeScript' : language[0]!.toUpperCase() + language.slice(1)} ${version}`;
-    columns.push({ language, label, sdk: manifest.sdk.name, version, lacks: client.lacks, results, seconds: (performance.now() - t0) / 1000 });
+    columns.push({ language, label, target, report, cells, seconds: (performance.now() - t0) / 1000 });
   }
 }
 const wall = (performance.now() - started) / 1000;
 
-const anchor = (c: Column, r: ClientScenarioResult, id: string) => `${c.language}-${c.version}-${r.transport}-${r.scenario}-${id}`.replaceAll(/[^a-z0-9-]/gi, '-').toLowerCase();
-const replay = (c: Column, r: ClientScenarioResult) => `npx mcp-sim check --target ${c.language} --sdk-version ${c.version} --client --transport ${r.transport} --scenario ${r.scenario} --runs ${runs}`;
+const anchor = (c: Column, transport: string, scenario: string, id: string) => `${c.language}-${c.target.testbed.version}-${transport}-${scenario}-${id}`.replaceAll(/[^a-z0-9-]/gi, '-').toLowerCase();
+const replay = (c: Column, transport: string, scenario: string) => `npx mcp-sim check client:${c.language}@${c.target.testbed.version} --transport ${transport} --scenario ${scenario} --runs ${runs}`;
 
-function cell(c: Column, r: ClientScenarioResult | undefined): string {
+function cell(c: Column, transport: ClientTransport, scenario: string): string {
+  const r = c.cells.get(cellKey(transport, scenario));
   if (!r) return 'n/a';
-  const seen = scenarioLine(r).slice(23).replaceAll('|', '\\|');
-  const findings = r.findings.map((f) => `[\`${f.invariant.replace('client.', '')}\` ${f.hits}/${r.runs}](#${anchor(c, r, f.invariant)})`);
-  const notJudged = r.notJudged.length > 0 ? ['not judged: no such option'] : [];
-  return [seen, ...findings, ...notJudged].join('<br>');
-}
-
-function frames(wire: readonly WireEntry[]): string[] {
-  return wire.filter((w) => w.frame || (w.event && w.event !== 'http' && w.event !== 'start')).map((w) => `${String(w.t).padStart(7)} ms ${w.dir === 'in' ? '→ server' : w.dir === 'out' ? '← server' : '  event '} ${JSON.stringify(w.frame ?? { event: w.event })}`);
+  const seen = [...r.seen].sort((a, b) => b[1] - a[1]);
+  const varied = seen.length > 1 ? ` (in ${seen[0]![1]} of ${r.runs} runs)` : '';
+  const findings = [...r.findings].map(([id, hits]) => `[\`${id}\` ${hits}/${r.runs}](#${anchor(c, transport, scenario, id)})`);
+  return [`${seen[0]![0].replaceAll('|', '\\|')}${varied}`, ...findings].join('<br>');
 }
 
 const lines: string[] = [
@@ -99,15 +131,17 @@ const lines: string[] = [
   "Each official SDK's **client** against mcp-sim's scripted server: a test-bed client per SDK",
   "(`testbeds/<language>/`, written with that SDK's ordinary client API) plays the caller's side of",
   'each scenario below, and the scripted server (`src/targets/client/scriptedServer.mjs`, raw',
-  'JSON-RPC) does what the scenario says, including what a correct server must not do. The judge',
-  "reads the client's side channel (what the SDK told the caller) and the server's wire log (what the",
-  'SDK put on the wire). One command runs it for one SDK:',
+  'JSON-RPC) does what the scenario says, including what a correct server must not do. A run is one',
+  "trace (`src/targets/client/clientTrace.ts`): the server's wire log and the client's side channel",
+  '(what the SDK told the caller), on one clock, judged by the same model and rules as a simulated',
+  'run, with the client under test (`JUDGED_ON_A_REAL_CLOCK.client`, docs/invariants.md). One',
+  'command runs it for one SDK:',
   '',
   '```',
-  'npx mcp-sim check --target go --client',
+  'npx mcp-sim check client:go',
   '```',
   '',
-  `**Real time, black box.** One \`npm run sdks:clients\` run: ${columns.length} SDK releases, ${CLIENT_SCENARIOS.length} scenarios, each ${runs} times over each transport, in ${wall.toFixed(0)} s (${(wall / 60).toFixed(1)} min) on ${availableParallelism()} cores (load ${loadBefore.toFixed(1)} at the start). Every finding is given with its rate (runs that showed it, of ${runs}); a rate below ${runs}/${runs} is a race, and nothing here claims more than was shown.`,
+  `**Real time, black box.** One \`npm run sdks:clients\` run: ${columns.length} SDK releases, ${CLIENT_SCENARIOS.length} scenarios, each ${runs} times over each transport (each finding re-run ${runs} times for its rate), in ${wall.toFixed(0)} s (${(wall / 60).toFixed(1)} min) on ${availableParallelism()} cores (load ${loadBefore.toFixed(1)} at the start). Every finding is given with its rate (runs that showed it, of ${runs}); a rate below ${runs}/${runs} is a race, and nothing here claims more than was shown.`,
   '',
   '## The scenarios',
   '',
@@ -115,44 +149,44 @@ const lines: string[] = [
   '',
 ];
 for (const transport of ['stdio', 'http'] as ClientTransport[]) {
-  const cols = columns.filter((c) => c.results.some((r) => r.transport === transport));
+  const cols = columns.filter((c) => c.target.transports.includes(transport));
   if (cols.length === 0) continue;
   lines.push(`## ${transport === 'stdio' ? 'stdio (the client starts the scripted server)' : 'Streamable HTTP (stateful, SSE)'}`, '');
   lines.push(`| scenario | ${cols.map((c) => c.label).join(' | ')} |`, `|---|${cols.map(() => '---').join('|')}|`);
-  for (const s of CLIENT_SCENARIOS) lines.push(`| ${s.name} | ${cols.map((c) => cell(c, c.results.find((r) => r.transport === transport && r.scenario === s.name))).join(' | ')} |`);
+  for (const s of CLIENT_SCENARIOS) lines.push(`| ${s.name} | ${cols.map((c) => cell(c, transport, s.name)).join(' | ')} |`);
   lines.push('');
 }
 lines.push('## Wall time per SDK release', '', '| release | seconds |', '|---|---|', ...columns.map((c) => `| ${c.label} | ${c.seconds.toFixed(0)} |`), '');
 if (skipped.length > 0) lines.push('## Not run', '', ...skipped.map((s) => `- ${s}`), '');
-lines.push('## The invariants', '', ...Object.entries(CLIENT_INVARIANTS).map(([id, i]) => `- \`${id}\` (${i.level}): ${i.text}`), '');
+const ids = [...new Set(columns.flatMap((c) => c.report.findings.map((f) => f.invariant)))].sort();
+lines.push('## The invariants found', '', ...ids.map((id) => `- \`${id}\` (${invariant(id).level}, ${invariant(id).section}): ${invariant(id).property}`), '');
 lines.push('## Findings, written to send upstream', '');
 for (const c of columns) {
-  for (const r of c.results) {
-    for (const f of r.findings) {
-      const inv = CLIENT_INVARIANTS[f.invariant as ClientInvariantId];
-      lines.push(
-        `<a id="${anchor(c, r, f.invariant)}"></a>`,
-        `### ${c.sdk} ${c.version}, client: \`${f.invariant}\` (${r.scenario}, ${r.transport})`,
-        '',
-        `- **What:** ${f.detail}.`,
-        `- **Scenario:** ${CLIENT_SCENARIOS.find((s) => s.name === r.scenario)!.question}`,
-        `- **Rule (${inv.level}):** ${inv.text}.`,
-        `- **Rate:** ${f.hits} of ${r.runs} runs, real time.`,
-        `- **Replay:** \`${replay(c, r)}\``,
-        '',
-        '<details><summary>The wire, as the scripted server saw it (one run)</summary>',
-        '',
-        '```',
-        ...frames(r.sample.wire).slice(0, 40),
-        '```',
-        '',
-        '</details>',
-        '',
-      );
-    }
+  for (const f of c.report.findings) {
+    const { scenario, transport } = f.minimal;
+    const inv = invariant(f.invariant);
+    lines.push(
+      `<a id="${anchor(c, transport, scenario, f.invariant)}"></a>`,
+      `### ${c.target.testbed.manifest.sdk.name} ${c.target.testbed.version}, client: \`${f.invariant}\` (${scenario}, ${transport})`,
+      '',
+      `- **What:** ${f.message}`,
+      `- **Scenario:** ${CLIENT_SCENARIOS.find((s) => s.name === scenario)!.question}`,
+      `- **Rule (${inv.level}, ${inv.section}):** ${inv.property}.`,
+      `- **Rate:** ${c.cells.get(cellKey(transport, scenario))?.findings.get(f.invariant) ?? f.runs} of ${runs} runs, ${f.determinism}; real time.`,
+      `- **Replay:** \`${replay(c, transport, scenario)}\``,
+      '',
+      '<details><summary>The trace the model judged (one run)</summary>',
+      '',
+      '```',
+      ...formatTrace(f.trace).split('\n').slice(0, 50),
+      '```',
+      '',
+      '</details>',
+      '',
+    );
   }
 }
 lines.push('## What each client lacks', '');
-for (const c of columns.filter((x, i, all) => all.findIndex((y) => y.language === x.language) === i)) lines.push(`### ${c.sdk}`, '', ...c.lacks.map((l) => `- ${l}`), '');
+for (const c of columns.filter((x, i, all) => all.findIndex((y) => y.language === x.language) === i)) lines.push(`### ${c.target.testbed.manifest.sdk.name}`, '', ...c.target.client.lacks.map((l) => `- ${l}`), '');
 writeFileSync(out, `${lines.join('\n')}\n`);
-console.log(`sdks:clients: ${columns.length} releases, ${columns.reduce((n, c) => n + c.results.reduce((m, r) => m + r.findings.length, 0), 0)} finding(s), ${wall.toFixed(0)} s; wrote ${out}`);
+console.log(`sdks:clients: ${columns.length} releases, ${columns.reduce((n, c) => n + c.report.findings.length, 0)} finding(s), ${wall.toFixed(0)} s; wrote ${out}`);

@@ -10,12 +10,19 @@ import { writeFileAtomic, writeJsonAtomic } from '../util/atomicWrite.ts';
 import { JSON_TO_STDOUT } from './commandHelp.ts';
 import { createProgress } from './progress.ts';
 
+/** The invariants of `findings`, each once, with how many causes it has where more than one (an SDK client's scenarios: `http.close-deletes-session ×16`). */
+function idsOf(findings: readonly RealFinding[]): string {
+  const counts = new Map<string, number>();
+  for (const f of findings) counts.set(f.invariant, (counts.get(f.invariant) ?? 0) + 1);
+  return [...counts].map(([id, n]) => (n > 1 ? `${id} ×${n}` : id)).join(', ');
+}
+
 /** A finding's replay file name: the target's words and the invariant, so two targets never share one. */
 const fileName = (report: RealCampaignReport, f: RealFinding, n: number) =>
   `${report.target.argument.filter((w) => !w.startsWith('-')).join('-').replace(/[^\w.@-]+/g, '_').slice(0, 80) || report.target.kind}-${f.invariant}${n > 0 ? `-${n + 1}` : ''}.json`;
 
 /**
- * `check TARGET` on the real clock (a process, a URL, an SDK test bed): seed first and the
+ * `check TARGET` on the real clock (a process, a URL, an SDK's test bed or client): seed first and the
  * resolved options, the one campaign, the report (text, and `--json`, `--junit`, `--report`),
  * one replay file per finding, a verdict line. Exit 0 pass, 1 a confirmed finding beyond the
  * baseline at or above `--fail-on`.
@@ -80,10 +87,10 @@ export async function checkReal(target: RealTarget, options: ResolvedRealCampaig
   const below = report.findings.filter((f) => f.confirmed && !f.known && f.owner === 'target' && !verdict.failing.includes(f));
   const apart = report.findings.filter((f) => f.owner !== 'target');
   const aside = [
-    ...(known.length > 0 ? [`${known.length} known in the baseline: ${known.map((f) => f.invariant).join(', ')}`] : []),
-    ...(unconfirmed.length > 0 ? [`${unconfirmed.length} unconfirmed (0 of ${unconfirmed[0]!.rate.runs} again): ${unconfirmed.map((f) => f.invariant).join(', ')}`] : []),
-    ...(below.length > 0 ? [`${below.length} below --fail-on ${options.failOn}: ${below.map((f) => f.invariant).join(', ')}`] : []),
-    ...(apart.length > 0 ? [`${apart.length} listed apart (the server SDK's way, the script's own): ${apart.map((f) => f.invariant).join(', ')}`] : []),
+    ...(known.length > 0 ? [`${known.length} known in the baseline: ${idsOf(known)}`] : []),
+    ...(unconfirmed.length > 0 ? [`${unconfirmed.length} unconfirmed (0 of ${unconfirmed[0]!.rate.runs} again): ${idsOf(unconfirmed)}`] : []),
+    ...(below.length > 0 ? [`${below.length} below --fail-on ${options.failOn}: ${idsOf(below)}`] : []),
+    ...(apart.length > 0 ? [`${apart.length} listed apart (the server SDK's way, the script's own): ${idsOf(apart)}`] : []),
   ];
   const label = description.label;
   say(

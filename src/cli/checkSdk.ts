@@ -1,8 +1,8 @@
 import { resolveCampaignOptions, type FailOn } from '../options/index.ts';
 import type { SpecRevision } from '../model/specRevision.ts';
 import { ENV_SDK } from '../sdk/envNames.ts';
-import { parseSdkChoice, sdkFolderOf } from '../sdk/install.ts';
-import type { SpecOf } from '../targets/Target.ts';
+import { parseSdkChoice, SdkChoiceError, sdkFolderOf } from '../sdk/install.ts';
+import { TargetArgumentError, type SpecOf } from '../targets/Target.ts';
 import { workloadOf, type WorkloadFlags } from './workloadFlags.ts';
 import type { CheckOpts } from './front.ts';
 
@@ -34,7 +34,13 @@ interface SdkCheckFlags extends WorkloadFlags {
  */
 export async function checkSdk(spec: SpecOf<'sdk'>, opts: CheckOpts): Promise<number> {
   if (spec.release !== undefined) {
-    const folder = await sdkFolderOf(parseSdkChoice(spec.release), { onInstall: (message) => process.stderr.write(`${message}\n`) });
+    let folder: string | undefined;
+    try {
+      folder = await sdkFolderOf(parseSdkChoice(spec.release), { onInstall: (message) => process.stderr.write(`${message}\n`) });
+    } catch (error) {
+      if (!(error instanceof SdkChoiceError)) throw error;
+      throw new TargetArgumentError(`mcp-sim check sdk@${spec.release}: ${error.message.replace(/^--sdk \S+: /, '').replace(/^--sdk /, '')}`);
+    }
     if (folder === undefined) delete process.env[ENV_SDK];
     else process.env[ENV_SDK] = folder;
   }

@@ -1,7 +1,7 @@
 import { CHECK_FLAGS } from '../options/checkFlags.ts';
-import { resolveRealCampaignOptions } from '../options/realCampaignOptions.ts';
+import { resolveRealCampaignOptions, type ResolvedRealCampaignOptions } from '../options/realCampaignOptions.ts';
 import { parseTarget, targetKind } from '../targets/kinds.ts';
-import { TargetArgumentError, type SpecOf, type TargetFlags, type TargetSpec } from '../targets/Target.ts';
+import { TargetArgumentError, type TargetFlags, type TargetKindDefinition, type TargetSpec } from '../targets/Target.ts';
 
 export { usageExit };
 import { usageExit } from './usageExit.ts';
@@ -38,20 +38,21 @@ export async function checkFront(request: CheckRequest): Promise<number> {
     const kind = await targetKind(spec.kind);
     const refused = request.given.find((name) => CHECK_FLAGS.some((f) => f.name === name) && !kind.flags.has(name));
     if (refused !== undefined) throw new TargetArgumentError(`mcp-sim check ${kind.argumentOf(spec as never).join(' ') || '(the installed SDK)'}: ${kind.refusal(refused)}.`);
-    if (opts.dryRun === true) return await dryRun(spec, opts);
-    if (kind.openReal && spec.kind !== 'client') {
-      const options = resolveRealCampaignOptions(opts, { userServer: spec.kind === 'process' || spec.kind === 'url' });
+    if (opts.dryRun === true) return await dryRun(spec, kind, opts);
+    if (kind.openReal) {
+      const options = realOptions(spec, kind, opts);
       const target = await kind.openReal(spec as never, {
         graceMs: options.bounds.graceMs,
         ...(options.tools && { tools: options.tools }),
         ...(options.args && { args: options.args }),
         duplicateIds: options.duplicateIds,
+        ...(options.scenarios && { scenarios: options.scenarios }),
         say: (line) => process.stderr.write(`${line}\n`),
       });
       const { checkReal } = await import('./checkReal.ts');
       return await checkReal(target, options);
     }
-    return await inProcessOrClient(spec, opts);
+    return await inProcess(spec, opts);
   } catch (error) {
     return usageExit(error);
   }
@@ -61,7 +62,7 @@ export async function checkFront(request: CheckRequest): Promise<number> {
  * `--dry-run`: the target and every option resolved, as JSON on stdout, and nothing run: what a
  * user checks before a long campaign, and what a test reads to see that each flag arrived.
  */
-async function dryRun(spec: TargetSpec, opts: CheckOpts): Promise<number> {
+async function dryRun(spec: TargetSpec, kind: TargetKindDefinition, opts: CheckOpts): Promise<number> {
   const { resolveCampaignOptions, resolveFuzzOptions } = await import('../options/index.ts');
   const { workloadOf } = await import('./workloadFlags.ts');
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
@@ -100,10 +101,8 @@ async function dryRun(spec: TargetSpec, opts: CheckOpts): Promise<number> {
       ...(str(opts.out) !== undefined && { reproDir: str(opts.out)! }),
     });
     options = { ...(options as object), tools: str(opts.tools)?.split(',') };
-  } else if (spec.kind === 'client') {
-    options = { runs: opts.runs, scenarios: str(opts.scenario)?.split(','), json: opts.json, report: opts.report, updateBaseline: opts.updateBaseline === true };
   } else {
-    options = resolveRealCampaignOptions(opts, { userServer: spec.kind === 'process' || spec.kind === 'url' });
+    options = realOptions(spec, kind, opts);
   }
   const quiet = opts.quiet === true ? { quiet: true } : {};
   const html = str(opts.html) !== undefined ? { html: str(opts.html) } : {};
@@ -111,36 +110,26 @@ async function dryRun(spec: TargetSpec, opts: CheckOpts): Promise<number> {
   return 0;
 }
 
-/** The kinds that have their own presenter still: an SDK release and a module in process, an SDK's client. */
-async function inProcessOrClient(spec: TargetSpec, opts: CheckOpts): Promise<number> {
+/**
+ * A real-time campaign's options: the flags resolved with the kind's own defaults (an SDK's
+ * client: one pass over its scenarios, one at a time); a user's server (a process or URL) fails
+ * on every pitfall by default, an SDK's test bed or client from `should` up.
+ */
+function realOptions(spec: TargetSpec, kind: TargetKindDefinition, opts: CheckOpts): ResolvedRealCampaignOptions {
+  const scenarios = typeof opts.scenario === 'string' ? opts.scenario.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
+  return resolveRealCampaignOptions(opts, { userServer: spec.kind === 'process' || spec.kind === 'url', ...kind.realDefaults?.(spec as never, scenarios) });
+}
+
+/** The kinds in process: an SDK release and a module, each with its presenter. */
+async function inProcess(spec: TargetSpec, opts: CheckOpts): Promise<number> {
   switch (spec.kind) {
     case 'sdk':
       return (await import('./checkSdk.ts')).checkSdk(spec, opts);
     case 'module':
       return (await import('./checkModule.ts')).checkModule(spec, opts);
-    case 'client':
-      return checkClientTarget(spec, opts);
     default:
       throw new Error(`checkFront: no presenter for kind ${spec.kind}`);
   }
-}
-
-/** `check client:<language>[@<release>]`: the SDK's test-bed client against mcp-sim's scripted server. */
-async function checkClientTarget(spec: SpecOf<'client'>, opts: CheckOpts): Promise<number> {
-  const { checkClientCommand } = await import('./checkClient.ts');
-  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
-  return checkClientCommand({
-    target: spec.language,
-    ...(spec.release !== undefined && { sdkVersion: spec.release }),
-    ...(spec.transport !== undefined && { transport: spec.transport }),
-    ...(typeof opts.runs === 'number' && { runs: opts.runs }),
-    ...(str(opts.scenario) !== undefined && { scenario: str(opts.scenario)! }),
-    ...(str(opts.json) !== undefined && { json: str(opts.json)! }),
-    ...(str(opts.report) !== undefined && { md: str(opts.report)! }),
-    ...(str(opts.junit) !== undefined && { junit: str(opts.junit)! }),
-    ...(str(opts.failOn) !== undefined && { failOn: str(opts.failOn)! }),
-    ...(opts.updateBaseline === true && { updateBaseline: true }),
-  });
 }
 
 /**

@@ -51,7 +51,6 @@ const commands = {
   explore: () => import('./explore.ts'),
   fuzz: () => import('./fuzz.ts'),
   sdkInstall: () => import('../sdk/install.ts'),
-  checkClient: () => import('./checkClient.ts'),
   targetReleases: () => import('./targetReleases.ts'),
   front: () => import('./front.ts'),
   replayTarget: () => import('./replayTarget.ts'),

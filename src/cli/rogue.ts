@@ -98,13 +98,14 @@ export async function rogueTargetCommand(target: RealTarget, flags: { readonly f
   console.log(findings.length === 0 ? pc.green(`no findings: every rogue frame answered as the model judges, the server stayed usable (${rows.length} kind${rows.length === 1 ? '' : 's'})`) : findings.map((f) => `${formatFinding(f)} (${f.kind})`).join('\n'));
   const code = rows.some((r) => countedRowFindings(r).some((f) => f.severity === 'violation')) ? 1 : 0;
   if (flags.json !== undefined) {
+    // `rogueProcess` of schemas/report.schema.json: the endpoint the frames were written to.
     writeJsonReport(flags.json, {
       schemaVersion: REPORT_SCHEMA_VERSION,
       kind: 'rogue',
       clock: 'real',
       tool: TOOL,
       mode: 'black box, real time',
-      target: target.describe(),
+      target: { kind: endpoint.kind, label: endpoint.label },
       verdict: { result: code === 0 ? 'pass' : 'fail', exitCode: code },
       rows: rows.map((r) => ({ ...r, findings: r.findings.map((f) => findingEntry({ ...f, kind: r.kind })) })),
       findings: findings.map(findingEntry),

@@ -3,6 +3,7 @@ import type { CallerAction, Scenario, Side } from '../sim/scenario.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import { finding, type Finding } from './finding.ts';
 import { blamesInterleaving, type InvariantId } from './invariants.ts';
+import { callerCloseOf } from './callerClose.ts';
 
 /**
  * Blame needs a counterfactual. A finding of an invariant that blames an interleaving
@@ -49,7 +50,7 @@ export function symptomOf(f: Finding): Symptom | undefined {
 const sameSymptom = (a: Symptom, b: Symptom): boolean =>
   a.kind === 'call-failed' ? b.kind === 'call-failed' && a.call === b.call : b.kind === 'side-closed' && a.side === b.side && a.conn === b.conn;
 
-const isCallerClose = (e: TraceEvent): boolean => e.kind === 'action' && e.action.startsWith('caller #') && / close (client|server)$/.test(e.action);
+const isCallerClose = (e: TraceEvent): boolean => callerCloseOf(e) !== undefined;
 
 /**
  * Whether `trace` shows `symptom` where no caller's close explains it: the call rejected with the

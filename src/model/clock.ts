@@ -1,3 +1,4 @@
+import type { Side } from '../sim/scenario.ts';
 import type { InvariantId } from './invariants.ts';
 
 /**
@@ -12,16 +13,23 @@ export type Clock =
   | {
       readonly kind: 'real';
       /**
-       * A frame the server wrote within this many ms of a client frame's receipt may have crossed
-       * it; an obligation made at real time t (a handler to abort, a close to settle) is due by
-       * t + `inFlightMs`; a client frame with no evidence of its receipt is taken as read this long
-       * after it was written.
+       * A frame the side under test wrote within this many ms of a frame's receipt may have
+       * crossed it; an obligation made at real time t (a handler to abort, a close to settle, a
+       * cancel to send) is due by t + `inFlightMs`; a frame mcp-sim wrote with no evidence of its
+       * receipt is taken as read this long after it was written.
        */
       readonly inFlightMs: number;
       /** A call silent (no progress, no answer) this long, or a POST left open this long, is stuck (`--hang-after`). */
       readonly hangAfterMs: number;
       /** The grace period of a stdio server after stdin EOF. */
       readonly graceMs: number;
+      /**
+       * The side whose conduct the run judges: the far one, which mcp-sim sees only through what
+       * it wrote, read and (a test bed) told on its side channel; mcp-sim plays the other side
+       * (`observedTrace` adds the far side's events). A server process, URL or test bed: the
+       * server; an SDK's test-bed client: the client. @default 'server'
+       */
+      readonly underTest?: Side;
     };
 
 /** The real clock's bounds. */
@@ -33,35 +41,65 @@ export const VIRTUAL_CLOCK: Clock = { kind: 'virtual' };
 /** Whether `clock` is a real one (a black-box run). */
 export const isReal = (clock: Clock): clock is RealClock => clock.kind === 'real';
 
+/** The side a real-clock run judges (`RealClock.underTest`). */
+export const underTestOf = (clock: RealClock): Side => clock.underTest ?? 'server';
+
 /**
- * What a one-sided run can show, and so what `judge()` reports on a real clock: the server's
- * conduct as the frames it wrote, its process's end and its HTTP answers show it, and, on an SDK
- * test bed, its handlers' side channel. The rest is left out, not judged: the client of such a
- * run is mcp-sim's own (its conduct is the harness's, not the target's), and a real run has no
- * quiescence, end state or virtual deadlines to check. Each id here has a fires/silent pair on
- * black-box traces (`test/model/observed.test.ts`).
+ * What a one-sided run can show, by the side under test, and so what `judge()` reports on a real
+ * clock: that side's conduct, never mcp-sim's own (the client of a server's run and the scripted
+ * server of a client's run are the harness: `conductOf` tells a finding's side), and nothing a
+ * real run cannot have (quiescence, an end state, virtual deadlines). Each id here has a
+ * fires/silent pair on black-box traces of its side (`test/model/observed.test.ts`,
+ * `test/model/observedClient.test.ts`).
+ *
+ * - server: the frames it wrote, its process's end and its HTTP answers, and on an SDK test bed
+ *   its handlers' side channel;
+ * - client (an SDK's test-bed client against the scripted server): the frames it wrote, the
+ *   caller's view its side channel tells (each call's start, progress and end, the caller's
+ *   abort and close) and its handlers of the server's requests.
  */
-export const JUDGED_ON_A_REAL_CLOCK: ReadonlySet<InvariantId> = new Set<InvariantId>([
-  'rpc.well-formed',
-  'rpc.response-matches-request',
-  'rpc.single-response',
-  'rpc.error-code',
-  'rpc.survives-bad-input',
-  'progress.token-requested',
-  'progress.after-response',
-  'progress.increasing',
-  'progress.total-stable',
-  'progress.after-cancel',
-  'progress.reaches-requester',
-  'cancel.no-response-after',
-  'cancel.handler-aborted',
-  'cancel.zombie-work',
-  'lifecycle.close-settles',
-  'lifecycle.stdio-exit',
-  'liveness.call-settles',
-  'http.exchange-completes',
-  'http.accepted-202',
-  'http.related-on-request-stream',
-  'http.session-deleted-404',
-  'http.session-required-400',
-]);
+export const JUDGED_ON_A_REAL_CLOCK: Readonly<Record<Side, ReadonlySet<InvariantId>>> = {
+  server: new Set<InvariantId>([
+    'rpc.well-formed',
+    'rpc.response-matches-request',
+    'rpc.single-response',
+    'rpc.error-code',
+    'rpc.survives-bad-input',
+    'progress.token-requested',
+    'progress.after-response',
+    'progress.increasing',
+    'progress.total-stable',
+    'progress.after-cancel',
+    'progress.reaches-requester',
+    'cancel.no-response-after',
+    'cancel.handler-aborted',
+    'cancel.zombie-work',
+    'lifecycle.close-settles',
+    'lifecycle.stdio-exit',
+    'liveness.call-settles',
+    'http.exchange-completes',
+    'http.accepted-202',
+    'http.related-on-request-stream',
+    'http.session-deleted-404',
+    'http.session-required-400',
+  ]),
+  client: new Set<InvariantId>([
+    'progress.delivered',
+    'progress.token-unique',
+    'cancel.in-flight-only',
+    'cancel.not-initialize',
+    'cancel.well-formed',
+    'cancel.no-response-after',
+    'cancel.handler-aborted',
+    'cancel.late-response-silent',
+    'cancel.abort-sends-cancel',
+    'timeout.settles',
+    'timeout.sends-cancel',
+    'timeout.reset-on-progress',
+    'timeout.max-total',
+    'timeout.quiet-after-settle',
+    'lifecycle.close-settles',
+    'lifecycle.stdio-close-ends-server',
+    'http.close-deletes-session',
+  ]),
+};

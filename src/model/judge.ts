@@ -2,10 +2,10 @@ import type { SdkFacts } from '../sdk/facts.ts';
 import type { EndState } from '../sim/endState.ts';
 import type { Side } from '../sim/scenario.ts';
 import type { TraceEvent } from '../sim/trace.ts';
-import { isReal, JUDGED_ON_A_REAL_CLOCK, VIRTUAL_CLOCK, type Clock } from './clock.ts';
+import { isReal, JUDGED_ON_A_REAL_CLOCK, underTestOf, VIRTUAL_CLOCK, type Clock } from './clock.ts';
+import { conductOf } from './conduct.ts';
 import { attribute } from './attribution.ts';
 import type { Coverage } from './coverage.ts';
-import { culpritOf } from './culprit.ts';
 import type { Finding } from './finding.ts';
 import { leaksRule } from './leaks.ts';
 import { livenessRule } from './liveness.ts';
@@ -18,6 +18,8 @@ import { httpRule, httpRule2026 } from './rules/http.ts';
 import { httpBadInputRule } from './rules/httpBadInput.ts';
 import { httpSessionsRule } from './rules/httpSessions.ts';
 import { stdioExitRule } from './rules/stdioExit.ts';
+import { clientCloseRule } from './rules/clientClose.ts';
+import { realRunEndRule } from './rules/realRunEnd.ts';
 import { lifecycleRule } from './rules/lifecycle.ts';
 import { progressRule } from './rules/progress.ts';
 import { requesterMatchingRule } from './rules/requesterMatching.ts';
@@ -52,6 +54,8 @@ export const oracleRules: readonly RuleFactory[] = [
   httpRule,
   stdioExitRule,
   httpSessionsRule,
+  clientCloseRule,
+  realRunEndRule,
   requesterMatchingRule,
   errorCodesRule,
   staysUsableRule,
@@ -83,14 +87,15 @@ export interface JudgeOptions {
   /**
    * The clock the trace was recorded on. A real one (a black-box run, translated by
    * `observedTrace`) gives what the model expects within a scheduler step an allowance in ms, and
-   * leaves out the invariants a one-sided run cannot show (`JUDGED_ON_A_REAL_CLOCK`). @default VIRTUAL_CLOCK
+   * keeps the findings of the side under test's conduct that a one-sided run can show
+   * (`JUDGED_ON_A_REAL_CLOCK`, `conductOf`). @default VIRTUAL_CLOCK
    */
   readonly clock?: Clock;
   /**
    * The side a rogue peer plays (`src/rogue/`): raw frames the model forbids, written on purpose
    * toward the other side, whose conduct is what the run tests. The rogue's own breaches are the
-   * point of the run and never findings: a finding whose culprit is the rogue (`culpritOf`: the
-   * side of the event the rule saw the breach at, or the finding's `subjects.side`) is left out,
+   * point of the run and never findings: a finding of the rogue's conduct (`conductOf` given the
+   * trace: its subjects, else the side of the event the rule saw the breach at) is left out,
    * after attribution, so a finding of the side under test that follows from the rogue's breach
    * still says so (`rootCause`). @default none: both sides are judged
    */
@@ -133,10 +138,16 @@ export function judgeWithCoverage(
   for (const e of trace) walker.feed(e);
   walker.finish(trace.at(-1), endState);
   const notJudged = notJudgedUnder(spec);
-  const judged = isReal(clock) ? walker.findings.filter((f) => JUDGED_ON_A_REAL_CLOCK.has(f.invariant)) : walker.findings;
+  const judged = isReal(clock) ? walker.findings.filter(ofSideUnderTest(underTestOf(clock))) : walker.findings;
   const attributed = attribute(notJudged.size === 0 ? judged : judged.filter((f) => !notJudged.has(f.invariant)));
   return {
-    findings: rogue === undefined ? attributed : attributed.filter((f) => culpritOf(f, trace) !== rogue),
+    findings: rogue === undefined ? attributed : attributed.filter((f) => conductOf(f, trace) !== rogue),
     coverage: countCoverage ? { transitions: { ...walker.transitions }, races: { ...walker.races } } : undefined,
   };
+}
+
+/** A real clock's findings of `side`'s conduct: an id a one-sided run of it can show, about that side (or about no side in particular). */
+function ofSideUnderTest(side: Side): (f: Finding) => boolean {
+  const ids = JUDGED_ON_A_REAL_CLOCK[side];
+  return (f) => ids.has(f.invariant) && (conductOf(f) ?? side) === side;
 }

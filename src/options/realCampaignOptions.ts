@@ -73,14 +73,14 @@ export const HANG_AFTER_MS_MIN = 100;
  */
 export function resolveRealCampaignOptions(
   flags: RealCampaignFlags,
-  context: { readonly userServer: boolean; readonly runs?: number; readonly inFlightMs?: number; readonly graceMs?: number },
+  context: { readonly userServer: boolean; readonly runs?: number; readonly parallel?: number; readonly rateRuns?: number; readonly inFlightMs?: number; readonly graceMs?: number },
   env: Env = process.env,
 ): ResolvedRealCampaignOptions {
   const defaultRuns = context.runs ?? DEFAULT_PROCESS_RUNS;
   const runs = wholeNumber({ option: 'runs', flag: '--runs' }, flags.runs ?? envWholeNumber(env, ENV_RUNS, 'runs', 1, CAMPAIGN_RUNS_LIMIT) ?? defaultRuns, 1, CAMPAIGN_RUNS_LIMIT, defaultRuns);
   const seed = seedValue({ option: 'seed', flag: '--seed' }, flags.seed ?? envWholeNumber(env, ENV_SEED, 'seed', 0) ?? DEFAULT_CAMPAIGN_SEED, DEFAULT_CAMPAIGN_SEED);
-  const parallel = wholeNumber({ option: 'parallel', flag: '--parallel' }, flags.parallel ?? availableParallelism(), 1, 64);
-  const rateRuns = wholeNumber({ option: 'rateRuns', flag: '--rate-runs' }, flags.rateRuns ?? DEFAULT_RATE_RUNS, 1, 1_000, DEFAULT_RATE_RUNS);
+  const parallel = wholeNumber({ option: 'parallel', flag: '--parallel' }, flags.parallel ?? context.parallel ?? availableParallelism(), 1, 64);
+  const rateRuns = wholeNumber({ option: 'rateRuns', flag: '--rate-runs' }, flags.rateRuns ?? context.rateRuns ?? DEFAULT_RATE_RUNS, 1, 1_000, DEFAULT_RATE_RUNS);
   const hangAfterMs = wholeNumber({ option: 'hangAfterMs', flag: '--hang-after' }, flags.hangAfter ?? DEFAULT_HANG_AFTER_MS, HANG_AFTER_MS_MIN, 3_600_000, DEFAULT_HANG_AFTER_MS);
   const defaultFailOn = context.userServer ? DEFAULT_FUZZ_FAIL_ON : DEFAULT_FAIL_ON;
   const failOn = flags.failOn ?? defaultFailOn;

@@ -10,7 +10,7 @@ import { toMermaid } from './mermaid.ts';
 /** The replay command and file of each finding, by its index in the report. */
 export type RealReplays = ReadonlyMap<RealFinding, { readonly file: string; readonly command: string }>;
 
-const what = (r: RealCampaignReport) => (r.target.kind === 'process' ? 'process' : r.target.kind === 'url' ? 'session' : r.target.kind === 'testbed' ? 'test-bed process or session' : 'run');
+const what = (r: RealCampaignReport) => (r.target.kind === 'process' ? 'process' : r.target.kind === 'url' ? 'session' : r.target.kind === 'testbed' ? 'test-bed process or session' : r.target.kind === 'client' ? 'client process and scripted server' : 'run');
 
 /** The lines every view of a real-time report starts with: what ran, on what clock, what it can and cannot see, how fast. */
 export function realReportHead(report: RealCampaignReport): string[] {
@@ -19,7 +19,8 @@ export function realReportHead(report: RealCampaignReport): string[] {
     `real time (black box): ${report.target.label}`,
     ...(p.server ? [`server ${JSON.stringify(p.server.info)}, protocol ${p.server.protocolVersion ?? '?'}`] : []),
     `seed ${report.seed}, ${report.runs} runs, ${report.parallel} at once, ${report.reuse ? `${report.reuse.note} (${report.reuse.connections} ${what(report)}s for ${report.runs} runs; ${report.reuse.lateFrames} frames of a case read after its barrier, not judged)` : `one ${what(report)} per run`}`,
-    `tools ${p.tools.join(', ')}${p.skipped.length ? `; skipped ${p.skipped.map((s) => `${s.name} (${s.reason})`).join(', ')}` : ''}`,
+    // An SDK's client calls the scripted server's one tool, of no interest: its scenarios are its cases.
+    ...(p.tools.length > 0 || p.skipped.length > 0 ? [`tools ${p.tools.join(', ')}${p.skipped.length ? `; skipped ${p.skipped.map((s) => `${s.name} (${s.reason})`).join(', ')}` : ''}`] : []),
     `bounds: --hang-after ${report.bounds.hangAfterMs} ms, in-flight ${report.bounds.inFlightMs} ms, grace ${report.bounds.graceMs} ms`,
     `speed: ${report.runsPerSecond} runs/s (${report.wallMs} ms wall), start-up ${report.startupMs} ms (median, spawn to initialized)`,
     `sees: ${report.sees.sees.join('; ')}`,

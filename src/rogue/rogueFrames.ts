@@ -125,8 +125,8 @@ const serverKinds: Omit<RogueKind, 'target'>[] = [
 
 /** Attacks on the real SDK `Client` (the rogue is a server). The pending call has id and token `PENDING_CALL_ID`. */
 const clientKinds: Omit<RogueKind, 'target'>[] = [
-  { name: 'progress-unknown-token', description: 'progress for a token the client never issued', frames: [progress(777, 1)], invariants: ['progress.token-requested', 'rpc.no-reply-to-notification'], options: pending, expectation: judgedBy('rpc.no-reply-to-notification', 'progress.token-requested') },
-  { name: 'progress-token-type-mismatch', description: `progress naming token "${P}" (string) while the client issued ${P} (number)`, frames: [progress(String(P), 1)], invariants: ['progress.token-requested'], options: pending, expectation: judgedBy('progress.token-requested') },
+  { name: 'progress-unknown-token', description: 'progress for a token the client never issued', frames: [progress(777, 1)], invariants: ['progress.token-requested', 'rpc.no-reply-to-notification'], options: pending, expectation: judgedBy('rpc.no-reply-to-notification', 'progress.delivered') },
+  { name: 'progress-token-type-mismatch', description: `progress naming token "${P}" (string) while the client issued ${P} (number)`, frames: [progress(String(P), 1)], invariants: ['progress.token-requested'], options: pending, expectation: judgedBy('progress.delivered') },
   { name: 'progress-nan-string', description: 'progress value "NaN" (JSON has no NaN)', frames: [progress(P, 'NaN')], invariants: ['rpc.well-formed', 'progress.increasing'], options: pending, expectation: judgedBy('rpc.no-reply-to-notification') },
   { name: 'progress-null', description: 'progress value null', frames: [progress(P, null)], invariants: ['rpc.well-formed', 'progress.increasing'], options: pending, expectation: judgedBy('rpc.no-reply-to-notification') },
   { name: 'progress-missing-value', description: 'progress without a progress member', frames: [notification('notifications/progress', { progressToken: P })], invariants: ['rpc.well-formed'], options: pending, expectation: judgedBy('rpc.no-reply-to-notification') },

@@ -26,7 +26,7 @@ export interface RogueProcessRow {
   readonly expectation: readonly InvariantId[];
   /** The model's findings on the server (`judgeObserved` with the rogue's client left out), knock-ons marked. */
   readonly findings: readonly Finding[];
-  /** The invariants of the kind's expectation that cannot be judged from outside (not on a real clock: `JUDGED_ON_A_REAL_CLOCK`). */
+  /** The invariants of the kind's expectation that cannot be judged from outside (not on a real clock of a server: `JUDGED_ON_A_REAL_CLOCK.server`). */
   readonly notJudged: readonly InvariantId[];
 }
 
@@ -143,9 +143,9 @@ async function runOne(target: Endpoint, run: ProcessRun): Promise<RogueProcessRo
     answer,
     usable: state === 'ok',
     state,
-    expectation: run.expectation.filter((id) => JUDGED_ON_A_REAL_CLOCK.has(id)),
+    expectation: run.expectation.filter((id) => JUDGED_ON_A_REAL_CLOCK.server.has(id)),
     findings,
-    notJudged: run.expectation.filter((id) => !JUDGED_ON_A_REAL_CLOCK.has(id)),
+    notJudged: run.expectation.filter((id) => !JUDGED_ON_A_REAL_CLOCK.server.has(id)),
   };
 }
 

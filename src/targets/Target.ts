@@ -94,6 +94,12 @@ export interface TargetKindDefinition<K extends TargetKind = TargetKind> {
   refusal(flag: string): string;
   /** A real-time kind: opens the target for the one campaign (loads its heavy parts on demand). */
   openReal?(spec: SpecOf<K>, settings: RealOpenSettings): Promise<RealTarget>;
+  /**
+   * A real-time kind's own defaults where they are not the real clock's (`--runs`, `--parallel`,
+   * `--rate-runs`), from the spec and the scenarios `--scenario` names: an SDK's client runs one
+   * pass over its fixed scenarios, one at a time, and re-runs a finding three times.
+   */
+  realDefaults?(spec: SpecOf<K>, scenarios: readonly string[] | undefined): { readonly runs?: number; readonly parallel?: number; readonly rateRuns?: number };
 }
 
 /** What opening a real-time target may need from the command line. */
@@ -200,6 +206,12 @@ export interface RealTarget<Case = unknown> {
   causeOf(c: Case): { readonly variant: string; readonly shape: ReadonlySet<string> };
   /** One line per action of `c`, for reports. */
   describeCase(c: Case): string[];
+  /**
+   * Most causes of one invariant the campaign tells apart before it counts the rest under the
+   * last (each is shrunk and re-run for its rate). @default 3. An SDK's client: every scenario on
+   * every transport, since they are fixed and its baseline must know each.
+   */
+  readonly causesPerInvariant?: number;
   /** Its known findings (an SDK release's test bed or client), when it has a baseline. */
   readonly baseline?: RealBaseline;
   /** What the target lacks or does differently, one sentence each (an SDK release's test bed). */

@@ -9,29 +9,29 @@ const fixture = 'test/target/fixtures/workServer.mjs';
 /** `mcp-sim …` through the exported `main` (the commands docs/process-targets.md shows), from the repository root. */
 const cli = (args: string[]) => runMain(args);
 
-describe('mcp-sim fuzz --stdio / --url and rogue --stdio (black box, real time)', () => {
-  it('fuzz --stdio: a faulty server is flagged with its rate, and the printed replay command reproduces it with a rate', async () => {
+describe('mcp-sim check -- <command> / check <url> and rogue -- <command> (black box, real time)', () => {
+  it('check -- <command>: a faulty server is flagged with its rate, and the printed replay command reproduces it with a rate', async () => {
     const out = mkdtempSync(join(tmpdir(), 'mcp-sim-process-'));
-    const found = await cli(['fuzz', '--stdio', `node ${fixture} --fault total-changes`, '--runs', '4', '--rate-runs', '2', '--no-shrink', '--out', out, '--json', join(out, 'report.json'), '--junit', join(out, 'junit.xml'), '--report', join(out, 'report.md')]);
+    const found = await cli(['check', '--runs', '4', '--rate-runs', '2', '--no-shrink', '--out', out, '--json', join(out, 'report.json'), '--junit', join(out, 'junit.xml'), '--report', join(out, 'report.md'), '--', 'node', fixture, '--fault', 'total-changes']);
     expect(found.code).toBe(1);
-    expect(found.stdout).toMatch(/black box, real time/);
+    expect(found.stdout).toMatch(/real time/);
     expect(found.stdout).toMatch(/NOTE progress\.total-stable .*\n.*(reproduced 2\/2|1\/2: timing-dependent)/);
     expect(found.stdout).toMatch(/speed: [\d.]+ runs\/s .*start-up \d+ ms/);
-    const replay = /replay: npx mcp-sim (fuzz .*--replay \S+)/.exec(found.stdout)![1]!;
+    const replay = /replay: npx mcp-sim (replay \S+)/.exec(found.stdout)![1]!;
     const args = replay.match(/'[^']*'|\S+/g)!.map((a) => a.replace(/^'|'$/g, ''));
     const again = await cli([...args, '--rate-runs', '2']);
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/reproduced: progress\.total-stable, (reproduced 2\/2|1\/2: timing-dependent)/);
   });
 
-  it('fuzz --url --start: the correct HTTP server is clean (a session per run, {port} filled in)', async () => {
-    const { code, stdout } = await cli(['fuzz', '--url', 'http://127.0.0.1:{port}/mcp', '--start', `node ${fixture} --http --port {port}`, '--runs', '3', '--parallel', '2']);
-    expect(stdout).toMatch(/PASS http:\/\/127\.0\.0\.1:\{port\}\/mcp .*: no finding in 3 runs/);
+  it('check <url> --start: the correct HTTP server is clean (a session per run, {port} filled in)', async () => {
+    const { code, stdout } = await cli(['check', 'http://127.0.0.1:{port}/mcp', '--start', `node ${fixture} --http --port {port}`, '--runs', '3', '--parallel', '2']);
+    expect(stdout).toMatch(/PASS http:\/\/127\.0\.0\.1:\{port\}\/mcp .*: no finding beyond the baseline in 3 runs/);
     expect(code).toBe(0);
   });
 
-  it('rogue --stdio: every rogue frame against the process: its answer, whether it stays usable, the model\'s findings', async () => {
-    const { code, stdout } = await cli(['rogue', '--stdio', `node ${fixture}`, '--filter', 'unknown-method']);
+  it('rogue -- <command>: every rogue frame against the process: its answer, whether it stays usable, the model\'s findings', async () => {
+    const { code, stdout } = await cli(['rogue', '--filter', 'unknown-method', '--', 'node', fixture]);
     expect(stdout).toMatch(/unknown-method-request\s+error -32601\s+ok\s+—/);
     expect(stdout).toMatch(/no findings: every rogue frame answered as the model judges, the server stayed usable \(1 kind\)/);
     expect(stdout).toMatch(/not judged from outside: whether a handler saw a cancel/);

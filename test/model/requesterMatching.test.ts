@@ -16,18 +16,11 @@ const progress = (token: JsonValue): JsonValue => ({ jsonrpc: '2.0', method: 'no
 const resolved: TraceEventBody = { kind: 'call-settle', call: 'c1', from: 'client', outcome: 'resolved' };
 const onprogress: TraceEventBody = { kind: 'onprogress', call: 'c1', progress: 1 };
 
-describe('the requester matches responses and progress by type and value', () => {
+describe('the requester matches responses by type and value, and is owed onprogress only for a sound progress', () => {
   it('rpc.response-matches-request (resolved by another id): fires on a call resolved by a response with id "1" for its request 1 / silent on the response with id 1', () => {
     const taken = judged(callGets(resultOf('1'), resolved)).find((f) => f.invariant === 'rpc.response-matches-request' && f.clause === 'resolved-by-other-id');
     expect(taken?.message).toMatch(/call c1 resolved though no response with its request's id 1 reached the client \(what reached it: a response with id "1"\)/);
     expect(ids(callGets(resultOf(1), resolved))).not.toContain('rpc.response-matches-request');
-  });
-
-  it('progress.token-requested (onprogress by another token): fires on onprogress run for a progress naming token "1" while the call\'s token is 1 / silent on token 1', () => {
-    const taken = judged(callGets(progress('1'), onprogress)).filter((f) => f.invariant === 'progress.token-requested');
-    // The server's own progress for a token it never got is its side of the rule; the client's onprogress is the clause.
-    expect(taken.map((f) => f.clause)).toContain('onprogress-by-other-token');
-    expect(ids(callGets(progress(1), onprogress))).not.toContain('progress.token-requested');
   });
 
   it('progress.delivered is owed only for a progress with a numeric value: a requester refusing progress "NaN" with an error callback is no finding', () => {

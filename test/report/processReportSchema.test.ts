@@ -14,36 +14,36 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown> & { findings: Record<string, unknown>[] };
 
 /** Real small runs against the hand-written fixture server (fast: a Node process, milliseconds a case). */
-describe('fuzz --stdio|--url --json and rogue --stdio --json validate against schemas/report.schema.json', () => {
-  it('fuzz --stdio: a campaign with a finding (its minimal case, trace, rate and replay command) is a valid fuzz-process report', async () => {
+describe('check -- <command> | <url> --json and rogue -- <command> --json validate against schemas/report.schema.json', () => {
+  it('check -- <command>: a campaign with a finding (its cause, minimal case, trace, rate and replay command) is a valid real-clock campaign report', async () => {
     const file = join(dir, 'stdio.json');
-    const run = await runMain(['fuzz', '--stdio', `node ${fixture} --fault total-changes`, '--runs', '3', '--rate-runs', '1', '--no-shrink', '--out', dir, '--json', file]);
+    const run = await runMain(['check', '--runs', '3', '--rate-runs', '1', '--no-shrink', '--out', dir, '--json', file, '--', 'node', fixture, '--fault', 'total-changes']);
     expect(run.code).toBe(1);
     const doc = read(file);
     expect(valid(doc)).toBe('valid');
-    expect(doc).toMatchObject({ schemaVersion: 1, kind: 'fuzz-process', clock: 'real', mode: 'black box, real time', target: { kind: 'process' } });
+    expect(doc).toMatchObject({ schemaVersion: 1, kind: 'campaign', clock: 'real', target: { kind: 'process', spec: { kind: 'process' } } });
     expect(doc.findings.map((f) => f.invariant)).toContain('progress.total-stable');
-    // The schema is not a rubber stamp: the same report without its mode, or with a rate in other words, is refused.
-    const { mode: _mode, ...noMode } = doc;
-    expect(valid(noMode)).toMatch(/mode/);
+    // The schema is not a rubber stamp: the same report without what it sees, or with a rate in other words, is refused.
+    const { sees: _sees, ...blind } = doc;
+    expect(valid(blind)).toMatch(/sees/);
     expect(valid({ ...doc, findings: [{ ...doc.findings[0], determinism: 'deterministic' }] })).toMatch(/determinism/);
-    expect(valid({ ...doc, findings: [{ ...doc.findings[0], trace: [{ kind: 'handler-start', i: 0, t: 0 }] }] })).toMatch(/kind/);
+    expect(valid({ ...doc, findings: [{ ...doc.findings[0], trace: [{ kind: 'no-such-event', i: 0, t: 0 }] }] })).toMatch(/kind/);
   });
 
-  it('fuzz --url --start: an HTTP campaign (its finding\'s trace has POSTs, responses and SSE events) is a valid fuzz-process report', async () => {
+  it('check <url> --start: an HTTP campaign (its finding\'s trace has POSTs, responses and SSE events) is a valid real-clock campaign report', async () => {
     const file = join(dir, 'http.json');
-    const run = await runMain(['fuzz', '--url', 'http://127.0.0.1:{port}/mcp', '--start', `node ${fixture} --http --port {port} --fault total-changes`, '--runs', '3', '--rate-runs', '1', '--no-shrink', '--out', dir, '--json', file]);
+    const run = await runMain(['check', 'http://127.0.0.1:{port}/mcp', '--start', `node ${fixture} --http --port {port} --fault total-changes`, '--runs', '3', '--rate-runs', '1', '--no-shrink', '--out', dir, '--json', file]);
     const doc = read(file);
     expect(valid(doc)).toBe('valid');
     expect(run.code).toBe(1);
-    expect(doc).toMatchObject({ kind: 'fuzz-process', target: { kind: 'url' }, passed: false });
+    expect(doc).toMatchObject({ kind: 'campaign', clock: 'real', target: { kind: 'url' }, verdict: { result: 'fail' } });
     const kinds = new Set(doc.findings.flatMap((f) => (f.trace as { kind: string }[]).map((e) => e.kind)));
     expect([...kinds]).toEqual(expect.arrayContaining(['http-request', 'http-response', 'sse-event', 'sse-end']));
   });
 
-  it('fuzz --stdio --reuse: the report and each finding say state may carry over, with both rates, and validate', async () => {
+  it('check --reuse -- <command>: the report and each finding say state may carry over, with both rates, and validate', async () => {
     const file = join(dir, 'reuse.json');
-    await runMain(['fuzz', '--stdio', `node ${fixture} --fault total-changes`, '--runs', '3', '--rate-runs', '1', '--no-shrink', '--reuse', '--parallel', '1', '--out', dir, '--json', file]);
+    await runMain(['check', '--runs', '3', '--rate-runs', '1', '--no-shrink', '--reuse', '--parallel', '1', '--out', dir, '--json', file, '--', 'node', fixture, '--fault', 'total-changes']);
     const doc = read(file);
     expect(valid(doc)).toBe('valid');
     expect(doc.reuse).toMatchObject({ note: '--reuse: state may carry over between cases', connections: 1 });
@@ -51,9 +51,9 @@ describe('fuzz --stdio|--url --json and rogue --stdio --json validate against sc
     expect(doc.findings.every((f) => (f.reuse as { note: string }).note === '--reuse: state may carry over between cases' && /with --reuse; \d\/1 on a fresh process/.test(String(f.determinism)))).toBe(true);
   });
 
-  it('rogue --stdio --json: the rows are a valid rogue report on a real clock, each with the model\'s findings', async () => {
+  it('rogue -- <command> --json: the rows are a valid rogue report on a real clock, each with the model\'s findings', async () => {
     const file = join(dir, 'rogue.json');
-    const run = await runMain(['rogue', '--stdio', `node ${fixture}`, '--filter', 'unknown-method', '--json', file]);
+    const run = await runMain(['rogue', '--filter', 'unknown-method', '--json', file, '--', 'node', fixture]);
     expect(run.code).toBe(0);
     const doc = read(file);
     expect(valid(doc)).toBe('valid');

@@ -53,7 +53,8 @@ describe('viewerData: a replay file of a baseline race (cancel.late-response-sil
   });
 
   it('the shrunk run is the replay: the same trace hash as a run without the observer', async () => {
-    const c = report as unknown as { scenario: never; tape: number[]; seed: number };
+    // A replay file (version 2) holds its case under "case".
+    const c = ((report as { case?: unknown }).case ?? report) as { scenario: never; tape: number[]; seed: number };
     const plain = await runChecked(c.scenario, { tape: c.tape, seed: c.seed, sdk });
     expect(runOf('shrunk')!.traceHash).toBe(plain.result.hash);
   });

@@ -62,7 +62,7 @@ describe('rogueCampaign: SDK 1.32.2 behaviour table (seed 0)', () => {
       'client/non-object-number: rpc.error-code',
       'client/params-not-object: rpc.error-code',
       'client/progress-after-response: progress.race-silent',
-      'client/progress-token-type-mismatch: progress.token-requested',
+      'client/progress-token-type-mismatch: progress.delivered',
       'client/response-id-type-mismatch: rpc.response-matches-request',
       'server/cancel-empty-string-id: cancel.handler-aborted',
       'server/cancel-id-0: cancel.handler-aborted',
@@ -83,7 +83,7 @@ describe('rogueCampaign: SDK 1.32.2 behaviour table (seed 0)', () => {
     ]);
     // What fails the run: the SDK client's matching of "1" to 1, not the knock-ons of the rogue's reused id.
     const failing = countedFindings(campaign.findings).filter((f) => f.severity === 'violation');
-    expect([...new Set(failing.map((f) => `${f.target}/${f.kind}: ${f.invariant}`))].sort()).toEqual(['client/progress-token-type-mismatch: progress.token-requested', 'client/response-id-type-mismatch: rpc.response-matches-request']);
+    expect([...new Set(failing.map((f) => `${f.target}/${f.kind}: ${f.invariant}`))].sort()).toEqual(['client/progress-token-type-mismatch: progress.delivered', 'client/response-id-type-mismatch: rpc.response-matches-request']);
   });
 
   it('should print a Markdown table with one line per kind', () => {

@@ -62,9 +62,9 @@ describe('--sdk VERSION|PATH', () => {
     expect(await sdkFolderOf({ kind: 'installed' })).toBeUndefined();
   });
 
-  it('check --sdk PATH runs that copy and names it; a bad --sdk exits 2 with one line; the variable is given back', async () => {
+  it('check sdk@PATH runs that copy and names it; a bad release exits 2 with one line; the variable is given back', async () => {
     const before = process.env[ENV_SDK];
-    const run = await runMain(['check', '--sdk', 'node_modules/@modelcontextprotocol/sdk', '--runs', '12', '--no-shrink']);
+    const run = await runMain(['check', 'sdk@node_modules/@modelcontextprotocol/sdk', '--runs', '12', '--no-shrink']);
     expect(run.lines).toContain('  sdk           @modelcontextprotocol/sdk@1.32.2');
     expect([0, 1]).toContain(run.code);
     expect(process.env[ENV_SDK]).toBe(before);
@@ -77,8 +77,8 @@ describe('--sdk VERSION|PATH', () => {
     const again = await runMain(args);
     expect([0, 1], again.stdout + again.stderr).toContain(again.code);
     expect(again.lines.at(-1)).toMatch(/^reproduced: /);
-    const bad = await runMain(['check', '--sdk', 'latest']);
+    const bad = await runMain(['check', 'sdk@latest']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/^mcp-sim: --sdk latest: not an exact version/);
+    expect(bad.stderr).toMatch(/^mcp-sim check sdk@latest: not an exact version/);
   });
 });

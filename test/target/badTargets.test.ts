@@ -5,28 +5,30 @@ import { BadTargetError } from '../../src/real/index.ts';
 
 const fixture = 'test/target/fixtures/workServer.mjs';
 const server = (fault: string) => `node ${fixture} --fault ${fault}`;
+/** The words after `--` that start the fixture with `fault`. */
+const words = (fault: string) => ['--', 'node', fixture, '--fault', fault];
 
 /** `mcp-sim …` through the exported `main` (the commands docs/process-targets.md shows), from the repository root. */
 const cli = (args: string[]) => runMain(args);
 
-describe('fuzz --stdio / --url: bad targets are one line and exit 2', () => {
+describe('check -- <command> / check <url>: bad targets are one line and exit 2', () => {
   it.each([
-    ['a command that is not found', ['--stdio', 'no-such-server-xyz'], /command not found.*no-such-server-xyz/],
-    ['a server that exits at once', ['--stdio', server('exits-at-once')], /exited \(code 1\); stderr: fatal: no config file before it answered initialize/],
-    ['a program that is not MCP', ['--stdio', server('not-mcp')], /not an MCP server: it wrote "Hello! Type a command:"/],
-    ['a server of an unknown protocol version', ['--stdio', server('old-protocol')], /protocol version "2023-01-01"/],
-    ['a URL that refuses', ['--url', 'http://127.0.0.1:9/mcp'], /refused the connection or cannot be reached/],
-    ['--start without --url', ['--stdio', 'x', '--start', 'y'], /--start needs --url/],
-    ['a module-only flag', ['--stdio', 'x', '--config', '{}', '--case', '3'], /--config, --case are for a server module, not --stdio or --url/],
-    ['an --args file that is not argument sets by tool', ['--stdio', 'x', '--args', 'package.json'], /--args \(argsFile\) .*does not hold argument sets by tool/],
+    ['a command that is not found', ['--', 'no-such-server-xyz'], /cannot start "no-such-server-xyz" \(ENOENT\)|command not found.*no-such-server-xyz/],
+    ['a server that exits at once', words('exits-at-once'), /exited \(code 1\); stderr: fatal: no config file before it answered initialize/],
+    ['a program that is not MCP', words('not-mcp'), /not an MCP server: it wrote "Hello! Type a command:"/],
+    ['a server of an unknown protocol version', words('old-protocol'), /protocol version "2023-01-01"/],
+    ['a URL that refuses', ['http://127.0.0.1:9/mcp'], /refused the connection or cannot be reached/],
+    ['--start without a URL', ['--start', 'y', '--', 'x'], /--start starts a server that listens on a URL: give the URL as the target/],
+    ['a module-only flag', ['--config', '{}', '--', 'x'], /--config does not apply to a stdio server process/],
+    ['an --args file that is not argument sets by tool', ['--args', 'package.json', '--', 'x'], /--args \(argsFile\) .*does not hold argument sets by tool/],
   ])('Bad target: %s', async (_what, args, message) => {
-    const { code, stderr } = await cli(['fuzz', ...args]);
+    const { code, stderr } = await cli(['check', ...args]);
     expect(code).toBe(2);
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(stderr).toMatch(message);
   });
 
-  it('fuzz --stdio --args FILE: the tool is called with those arguments only; a tool the server does not list is refused', async () => {
+  it('check --args FILE -- <command>: the tool is called with those arguments only; a tool the server does not list is refused', async () => {
     const { writeFileSync, mkdtempSync } = await import('node:fs');
     const { join } = await import('node:path');
     const { tmpdir } = await import('node:os');
@@ -36,7 +38,7 @@ describe('fuzz --stdio / --url: bad targets are one line and exit 2', () => {
     const minimal = report.findings.find((f) => f.invariant === 'progress.token-requested')?.minimal;
     expect(minimal?.calls.map((c) => c.arguments)).toEqual([{ steps: 1, stepMs: 7 }]);
     writeFileSync(join(dir, 'other.json'), JSON.stringify({ nope: [{}] }));
-    const { code, stderr } = await cli(['fuzz', '--stdio', server('none'), '--runs', '1', '--args', join(dir, 'other.json')]);
+    const { code, stderr } = await cli(['check', '--runs', '1', '--args', join(dir, 'other.json'), ...words('none')]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/--args names tool "nope", which the server does not list/);
   });

@@ -1,6 +1,7 @@
 import { judgeObserved } from '../../model/judgeObserved.ts';
 import type { Plan } from '../../real/plan.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
+import { judgeClientCase } from '../../targets/client/judgeClientCase.ts';
 import { judgeTestbed } from '../../targets/testbed/judgeTestbed.ts';
 import type { RealBounds, TargetKind } from '../../targets/Target.ts';
 import { answerOwnerOf, type CaseJudge, type CaseVerdict } from '../caseVerdict.ts';
@@ -17,10 +18,13 @@ export const judgeUserServer: CaseJudge = (trace, _plan, options) => {
 
 /**
  * The oracle's verdict on one real-time run of `c` on a target of `kind`: the model on a real
- * clock with `bounds`, with a test bed's side channel where the target has one; `durations`, each
- * call's duration in the same case without cancels, decides a result that crossed its cancel.
+ * clock with `bounds`, with a test bed's side channel where the target has one, or with the
+ * client under test (an SDK's test-bed client, its side channel in the trace already);
+ * `durations`, each call's duration in the same case without cancels, decides a result that
+ * crossed its cancel.
  */
 export function judgeReal(kind: TargetKind, trace: readonly TraceEvent[], c: unknown, bounds: RealBounds, durations?: ReadonlyMap<string, number>): CaseVerdict {
   const options = { clock: { kind: 'real' as const, ...bounds }, ...(durations && { durations }) };
+  if (kind === 'client') return judgeClientCase(trace, options);
   return (kind === 'testbed' ? judgeTestbed : judgeUserServer)(trace, c as Plan, options);
 }

@@ -36,6 +36,8 @@ export interface RealCampaignSettings {
   /** The causes a baseline knows for this target: a finding of one of them is known, not shrunk. */
   readonly known?: readonly KnownRealCause[];
   readonly onProgress?: (done: number, total: number, phase: 'run' | 'shrink' | 'rate') => void;
+  /** Each case of the campaign once judged, in no particular order: what a script that tabulates every run reads (`npm run sdks:clients`). */
+  readonly onRun?: (k: number, c: unknown, judged: Judged) => void;
 }
 
 
@@ -102,7 +104,7 @@ export interface Judged {
 /** Most candidates tried while shrinking one cause (each up to `shrinkTries` runs): real time is dear. */
 const SHRINK_CANDIDATES_MAX = 40;
 
-/** Most causes of one invariant shrunk apart; runs of the others are counted under the last one. */
+/** Most causes of one invariant shrunk apart; runs of the others are counted under the last one (`RealTarget.causesPerInvariant`). */
 const CAUSES_MAX = 3;
 
 /**
@@ -130,11 +132,13 @@ export async function realCampaign<Case>(target: RealTarget<Case>, settings: Rea
     : undefined;
   const results = shared
     ? await shared(cases, () => settings.onProgress?.(++done, cases.length, 'run'))
-    : await pool(cases, parallel, async (c) => {
+    : await pool(cases, parallel, async (c, k) => {
         const r = await fresh(c);
+        settings.onRun?.(k, c, r);
         settings.onProgress?.(++done, cases.length, 'run');
         return r;
       });
+  if (shared) results.forEach((r, k) => settings.onRun?.(k, cases[k], r));
   const findings = await findingsByCause(target, cases, results, fresh, shared, settings);
   const wallMs = performance.now() - started;
   const opened = results.flatMap((r) => (r.startupMs === undefined ? [] : [r.startupMs]));
@@ -193,7 +197,8 @@ function durationsOf(trace: readonly TraceEvent[]): Map<string, number> {
 /**
  * Every invariant's runs split by cause: runs a known cause of the baseline covers are counted
  * under it; of the rest, the first run's case is shrunk, the runs its minimal shape covers (on
- * the same variant) are its cause's, and the first run left is shrunk next, up to `CAUSES_MAX`.
+ * the same variant) are its cause's, and the first run left is shrunk next, up to `CAUSES_MAX` (or
+ * the target's own `causesPerInvariant`).
  */
 async function findingsByCause<Case>(
   target: RealTarget<Case>,
@@ -204,10 +209,10 @@ async function findingsByCause<Case>(
   settings: RealCampaignSettings,
 ): Promise<RealFinding<Case>[]> {
   // A URL's variant as the run showed it (`realVariantOf`: http/<stateful|stateless>/<sse|json>); a test
-  // bed's transport already names its mode, a process is stdio.
+  // bed's transport already names its mode, a process is stdio, an SDK's client names its transport.
   const variantOf = (c: Case, trace: readonly TraceEvent[]) => {
     const variant = target.causeOf(c).variant;
-    return variant === 'http' ? realVariantOf(trace) : variant;
+    return target.kind === 'url' && variant === 'http' ? realVariantOf(trace) : variant;
   };
   const causes = cases.map((c, k) => ({ variant: variantOf(c, results[k]!.trace), shape: target.causeOf(c).shape }));
   /** Each invariant's runs, by whose the finding is: the SDK's way or the script's own is never the same cause as the target's. */
@@ -239,12 +244,13 @@ async function findingsByCause<Case>(
       const first = runs[0]!;
       out.push(finding(target, first.finding, { variant: known.variant, shape: known.shape }, true, first.k, runs.length, cases[first.k]!, 0, { hits: 0, runs: 0 }, undefined, results[first.k]!.trace));
     }
-    for (let n = 0; pending.length > 0 && n < CAUSES_MAX; n++) {
+    const causesMax = target.causesPerInvariant ?? CAUSES_MAX;
+    for (let n = 0; pending.length > 0 && n < causesMax; n++) {
       const first = pending[0]!;
       // What is listed apart (the server SDK's way, the script's own) is rated, not shrunk: real time is dear.
       const { minimal, shrinks, witness } = settings.shrink && owner === 'target' ? await shrinkCase(cases[first.k]!, (c: Case) => target.shrinks(c), shows, results[first.k]!, fresh, settings, shared !== undefined) : { minimal: cases[first.k]!, shrinks: 0, witness: results[first.k]! };
       const cause = { variant: variantOf(minimal, witness.trace), shape: target.causeOf(minimal).shape };
-      const mine = n === CAUSES_MAX - 1 ? pending : pending.filter((e) => e === first || (causes[e.k]!.variant === cause.variant && covers(causes[e.k]!.shape, cause.shape)));
+      const mine = n === causesMax - 1 ? pending : pending.filter((e) => e === first || (causes[e.k]!.variant === cause.variant && covers(causes[e.k]!.shape, cause.shape)));
       pending = pending.filter((e) => !mine.includes(e));
       const again = await pool(Array.from({ length: settings.rateRuns }), settings.parallel, () => fresh(minimal));
       settings.onProgress?.(shrunk, total, 'rate');

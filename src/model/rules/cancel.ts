@@ -7,6 +7,7 @@ import { handlerOf, isOpen, type HandlerState, type ReceiverRec, type RequesterR
 import type { Obligation, RuleFactory, Walk } from '../rule.ts';
 import { callSubjects, receiverSubjects, requesterSubjects, withAbortingSignal } from '../subjects.ts';
 import { LateDelivery } from './lateDelivery.ts';
+import { callerCloseOf } from '../callerClose.ts';
 
 /**
  * Clauses that one bug breaks apart from the rest of their invariant, while the rest is a known
@@ -37,19 +38,24 @@ class AbortDue implements Obligation {
 /**
  * The caller aborted the signal of a call whose request was in flight: the SDK's abort listener
  * sends the cancel synchronously, so it must go out (or be attempted: `send-failed`) in this step.
+ * On a real clock (no steps) it must go out after the abort, within the in-flight bound.
  */
 class AbortCancelDue implements Obligation {
   constructor(
     readonly rec: RequesterRec,
     readonly at: number,
     readonly signal: string,
+    /** The step of the abort. */
+    readonly step: number,
   ) {}
 
   check(walk: Walk): void {
+    const sent = walk.clock.kind === 'real' ? this.rec.lastCancelStep !== undefined && this.rec.lastCancelStep >= this.step : this.rec.lastCancelStep === walk.step;
     // 2026-07-28: a request whose stream already closed is cancelled; there is nothing left to close.
-    if (this.rec.lastCancelStep === walk.step || this.rec.streamClosedStep !== undefined) return;
+    if (sent || this.rec.streamClosedStep !== undefined) return;
     const name = walk.label(this.rec);
-    walk.flag(finding('cancel.abort-sends-cancel', this.at, `the caller aborted signal ${this.signal} while ${name} was in flight, but the ${this.rec.from} sent no cancellation for it.`, name, requesterSubjects(walk, this.rec)));
+    const within = walk.clock.kind === 'real' ? ` within ${walk.clock.inFlightMs} ms` : '';
+    walk.flag(finding('cancel.abort-sends-cancel', this.at, `the caller aborted signal ${this.signal} while ${name} was in flight, but the ${this.rec.from} sent no cancellation for it${within}.`, name, requesterSubjects(walk, this.rec)));
   }
 }
 
@@ -183,7 +189,7 @@ export const cancelRule: RuleFactory = (walk) => {
         for (const call of walk.calls()) {
           const rec = call.req;
           if (call.options.signal !== e.signal || call.settled || !rec || rec.method === 'initialize' || !isOpen(rec)) continue;
-          walk.oblige(new AbortCancelDue(rec, e.i, e.signal));
+          walk.oblige(new AbortCancelDue(rec, e.i, e.signal, e.step));
         }
         return;
       }
@@ -301,7 +307,7 @@ export const cancelRaceRule: RuleFactory = (walk, facts) => {
   const callerClosed = new Set<number>();
   return {
     trace(e) {
-      if (e.kind === 'action' && e.action.startsWith('caller #') && / close (client|server)$/.test(e.action)) callerCloseStep = e.step;
+      if (callerCloseOf(e) !== undefined) callerCloseStep = e.step;
       if (e.kind === 'close' && e.step === callerCloseStep) callerClosed.add(e.conn);
     },
 

@@ -7,6 +7,7 @@ import { handlerOf } from '../records.ts';
 import type { Obligation, RuleFactory, Walk } from '../rule.ts';
 import type { TraceEvent, WireId } from '../../sim/trace.ts';
 import { callSubjects, receiverSubjects, requesterSubjects, withAbortingSignal } from '../subjects.ts';
+import { underTestOf } from '../clock.ts';
 
 /**
  * A handler of the old connection that sends a downstream request on the new one: a clause of
@@ -24,17 +25,18 @@ class CloseDue implements Obligation {
 
   check(walk: Walk): void {
     const { side, conn, at } = this;
-    // On a real clock the calls are mcp-sim's own client's (the harness gives them up itself): only the server's handlers are judged.
-    for (const call of walk.clock.kind === 'real' ? [] : walk.calls()) {
+    const within = walk.clock.kind === 'real' ? ` within ${walk.clock.inFlightMs} ms` : '';
+    // The closing side's conduct (`subjects.side`). On a real clock mcp-sim's own side's calls are
+    // the harness's (it gives them up itself): only the side under test's are judged.
+    for (const call of walk.clock.kind === 'real' && side !== underTestOf(walk.clock) ? [] : walk.calls()) {
       if (call.from === side && (call.req?.conn ?? call.conn) === conn && !call.settled) {
-        walk.flag(finding('lifecycle.close-settles', at, `connection ${conn} closed at the ${side} but call ${call.call} did not reject.`, call.call, callSubjects(walk, call)));
+        walk.flag(finding('lifecycle.close-settles', at, `connection ${conn} closed at the ${side} but call ${call.call} did not reject${within}.`, call.call, { ...callSubjects(walk, call), side }));
       }
     }
     for (const rec of walk.receivers()) {
       if (rec.side === side && rec.conn === conn && handlerOf(rec) === 'running') {
-        const within = walk.clock.kind === 'real' ? ` within ${walk.clock.inFlightMs} ms` : '';
         walk.flag(
-          finding('lifecycle.close-settles', at, `connection ${conn} closed at the ${side} but the handler of request ${show(rec.id)} was not aborted${within}.`, walk.receivedLabel(rec), receiverSubjects(walk, rec)),
+          finding('lifecycle.close-settles', at, `connection ${conn} closed at the ${side} but the handler of request ${show(rec.id)} was not aborted${within}.`, walk.receivedLabel(rec), { ...receiverSubjects(walk, rec), side }),
         );
       }
     }
@@ -169,9 +171,9 @@ export const lifecycleRule: RuleFactory = (walk) => {
       if (o.machine !== 'receiver' || o.wire !== 'closed') return;
       const { rec } = o;
       if (o.event === 'RESPOND') {
-        walk.flag(finding('lifecycle.close-settles', o.e.i, `the ${rec.side} answered request ${show(rec.id)} after its connection closed.`, walk.receivedLabel(rec), receiverSubjects(walk, rec)));
+        walk.flag(finding('lifecycle.close-settles', o.e.i, `the ${rec.side} answered request ${show(rec.id)} after its connection closed.`, walk.receivedLabel(rec), { ...receiverSubjects(walk, rec), side: rec.side }));
       } else if (o.event === 'PROGRESS') {
-        walk.flag(finding('lifecycle.close-settles', o.e.i, `the ${rec.side} sent progress for ${walk.receivedLabel(rec)} after its connection closed.`, walk.receivedLabel(rec), receiverSubjects(walk, rec)));
+        walk.flag(finding('lifecycle.close-settles', o.e.i, `the ${rec.side} sent progress for ${walk.receivedLabel(rec)} after its connection closed.`, walk.receivedLabel(rec), { ...receiverSubjects(walk, rec), side: rec.side }));
       }
     },
 

@@ -2,10 +2,17 @@ import type { Side } from '../../sim/scenario.ts';
 import { isJsonObject } from '../../util/jsonrpc.ts';
 import { finding } from '../finding.ts';
 import { idKey, other, show } from '../ids.ts';
-import { handlerOf, isOpen, wireOf, type CallRec, type ReceiverRec } from '../records.ts';
+import { handlerOf, isOpen, wireOf, type CallRec, type ReceiverRec, type RequesterRec } from '../records.ts';
 import type { Obligation, RuleFactory, Walk } from '../rule.ts';
 import { receiverSubjects, requesterSubjects } from '../subjects.ts';
 import { LateDelivery } from './lateDelivery.ts';
+
+/**
+ * A clause of `progress.delivered` that one bug breaks apart from the rest: a call's onprogress
+ * was given progress its own request's token never carried (another request's, or a token no
+ * request chose), so a caller's bar moves for work that is not its call's.
+ */
+export const PROGRESS_MISROUTED = 'misrouted';
 
 /** A progress reached the requester before the response: the caller's onprogress must run in this step. */
 class OnprogressDue implements Obligation {
@@ -36,6 +43,8 @@ export const progressRule: RuleFactory = (walk) => {
    */
   const counters = new Map<ReceiverRec, Map<number | undefined, { progress?: number; total?: number }>>();
   const late = new LateDelivery();
+  /** Progress each request's requester read and its caller's onprogress has not had yet, by value: what an onprogress may be given. */
+  const unhanded = new Map<RequesterRec, Map<string, number>>();
   /**
    * `progress.reaches-requester`: progress a running handler emitted for an open request with a
    * token, not yet delivered to the requester: `to:conn:token:progress` → oldest first.
@@ -153,6 +162,10 @@ export const progressRule: RuleFactory = (walk) => {
     },
 
     progressDelivered({ e, rec, wire }) {
+      const value = String((e.frame as { params?: { progress?: unknown } }).params?.progress);
+      const byValue = unhanded.get(rec) ?? new Map<string, number>();
+      byValue.set(value, (byValue.get(value) ?? 0) + 1);
+      unhanded.set(rec, byValue);
       if (wire !== 'pending' && wire !== 'progressing') return late.arrived(e, rec);
       // Only a progress with its numeric `progress` is owed to onprogress: one without is no
       // progress notification (`rpc.method-defined`'s shape), and the requester may refuse it.
@@ -175,8 +188,16 @@ export const progressRule: RuleFactory = (walk) => {
       }
     },
 
-    onprogress({ call, late: afterSettle }) {
+    onprogress({ e, call, late: afterSettle }) {
       if (afterSettle) return; // timeout.quiet-after-settle
+      const byValue = call.req && unhanded.get(call.req);
+      const left = byValue?.get(String(e.progress)) ?? 0;
+      if (byValue && left > 0) byValue.set(String(e.progress), left - 1);
+      else if (call.req) {
+        const token = call.req.token === undefined ? 'no progress token' : `progress token ${call.req.token.slice(1)}`;
+        const f = finding('progress.delivered', e.i, `onprogress of call ${e.call} was given progress ${e.progress}, which no progress notification for its request (${token}) carried: it was another request's, or a token no request chose.`, e.call);
+        walk.flag({ ...f, clause: PROGRESS_MISROUTED });
+      }
       for (const o of walk.obligations) if (o instanceof OnprogressDue && o.call === call) o.done = true;
     },
   };

@@ -74,9 +74,15 @@ export interface ClientScript extends ClientScriptBody {
   readonly server: ClientServerSpec;
 }
 
+/** A call of the client script. */
+export type CallAction = Extract<ClientAction, { kind: 'call' }>;
+
+/** A caller option a test-bed client may have (testbed.json's `client.options`): a call's option it lacks is ignored. */
+export type CallerOption = 'resetTimeoutOnProgress' | 'maxTotalTimeout';
+
 /** The call actions of a script, by label. */
-export function callsOf(script: ClientScriptBody): ReadonlyMap<string, Extract<ClientAction, { kind: 'call' }>> {
-  const calls = new Map<string, Extract<ClientAction, { kind: 'call' }>>();
+export function callsOf(script: ClientScriptBody): ReadonlyMap<string, CallAction> {
+  const calls = new Map<string, CallAction>();
   for (const action of script.actions) if (action.kind === 'call') calls.set(action.call, action);
   return calls;
 }

@@ -1,12 +1,21 @@
+import { COMMON_FLAGS, flagSet } from '../../options/checkFlags.ts';
 import { TargetArgumentError, type TargetKindDefinition } from '../Target.ts';
 import { atRelease } from '../words.ts';
 import { CLIENT_TRANSPORTS, languageOf, LanguageError } from '../testbed/languages.ts';
+import { CLIENT_SCENARIOS } from './clientScenarios.ts';
+
+/** Re-runs of a client's finding for its rate: a scenario has no schedule to vary, and a first check of a release finds tens of them. */
+const CLIENT_RATE_RUNS = 3;
+
+/** The common flags a client's fixed scenarios have no use for. */
+const NO_SEED_NOR_SHRINK: readonly string[] = ['--seed', '--shrink', '--no-shrink'];
 
 /**
  * An official SDK's client, roles inverted: its test-bed client (testbeds/<language>/, CLIENT.md)
  * is driven by a script and talks to mcp-sim's scripted server, which does what each scenario
  * needs (answers late, cancels its own request, sends progress after the response, …).
- * `client:python@2.3.0`; over stdio and HTTP unless `--transport` names one.
+ * `client:python@2.3.0`; over stdio and HTTP unless `--transport` names one. Real time, judged
+ * by the model with the client under test; one pass over its scenarios by default.
  */
 export const clientKind: TargetKindDefinition<'client'> = {
   kind: 'client',
@@ -28,11 +37,17 @@ export const clientKind: TargetKindDefinition<'client'> = {
     return { kind: 'client', language, ...(release !== undefined && { release }), ...(transport !== undefined && { transport }) };
   },
   argumentOf: (spec) => [`client:${spec.language}${spec.release === undefined ? '' : `@${spec.release}`}`, ...(spec.transport === undefined ? [] : ['--transport', spec.transport])],
-  flags: new Set(['--runs', '--json', '--report', '--quiet', '--dry-run', '--transport', '--update-baseline', '--scenario']),
+  // The common flags but --seed and --shrink (fixed scenarios, each minimal), and what a client takes more.
+  flags: flagSet([...COMMON_FLAGS].filter((f) => !NO_SEED_NOR_SHRINK.includes(f)), ['--rate-runs', '--transport', '--scenario', '--update-baseline']),
+  realDefaults: (spec, scenarios) => ({ runs: (scenarios?.length ?? CLIENT_SCENARIOS.length) * (spec.transport === undefined ? CLIENT_TRANSPORTS.length : 1), parallel: 1, rateRuns: CLIENT_RATE_RUNS }),
+  async openReal(spec, settings) {
+    const { openClient } = await import('./open.ts');
+    return openClient(spec, settings, clientKind.argumentOf);
+  },
   refusal: (flag) =>
-    flag === '--seed' || flag === '--shrink' || flag === '--no-shrink'
-      ? `${flag} does not apply to an SDK's client: its scenarios are fixed, each a minimal question (--runs runs each that many times for its rate)`
-      : ['--junit', '--out', '--fail-on', '--html', '--rate-runs'].includes(flag)
-        ? `${flag} is not offered for an SDK's client yet: its check writes its text report, --json and --report, and fails on any finding beyond its baseline`
+    NO_SEED_NOR_SHRINK.includes(flag)
+      ? `${flag} does not apply to an SDK's client: its scenarios are fixed and each is one minimal question, so nothing draws or shrinks them (--runs cycles through them, --rate-runs re-runs each finding for its rate)`
+      : flag === '--parallel'
+        ? "--parallel does not apply to an SDK's client: its scenarios run one at a time, their timings leaving 100 ms of slack that a second client starting beside them would eat"
         : `${flag} does not apply to an SDK's client: mcp-sim is the server there, and runs each fixed scenario against the client in real time`,
 };

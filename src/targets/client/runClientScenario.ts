@@ -50,10 +50,13 @@ export interface ClientRun {
   readonly stderr: readonly string[];
   /** How the client process ended: its exit code, or that mcp-sim had to kill it at the deadline. */
   readonly exit: { readonly code: number | null; readonly signal: string | null; readonly killed: boolean };
+  /** When the client process ended, in the side channel's ms (since it was spawned). */
+  readonly exitMs: number;
   readonly wallMs: number;
   /**
    * Client time + `clockOffsetMs` = the wire log's time, from both sides' wall clock (one machine):
-   * good to a few ms, used only where a rule compares the two records with a wide margin.
+   * good to a few ms. `clientTrace` puts the two records on the wire log's clock with it, and lets
+   * what caused what (a progress read before its callback ran) win over a few ms of it.
    */
   readonly clockOffsetMs: number | undefined;
 }
@@ -125,6 +128,7 @@ export async function runClientScenario(client: readonly string[], scenario: Cli
       killed = true;
       await killOwned(child, 1_000);
     }
+    const exitMs = Math.round((performance.now() - spawned) * 10) / 10;
     await new Promise<void>((resolve) => (lines.once('close', resolve), setTimeout(resolve, 500)));
     if (server) {
       // Give the last POSTs time to land before the scripted server goes.
@@ -142,6 +146,7 @@ export async function runClientScenario(client: readonly string[], scenario: Cli
       wire,
       stderr,
       exit: { code: child.exitCode, signal: child.signalCode, killed },
+      exitMs,
       wallMs: Math.round(performance.now() - started),
       clockOffsetMs: typeof serverEpoch === 'number' ? Math.round(spawnedEpoch - serverEpoch) : undefined,
     };

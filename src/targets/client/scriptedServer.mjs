@@ -7,7 +7,7 @@
 // send progress after the response, invent a progress token, cancel its own request to the client).
 // An SDK's server would correct those on its own; raw JSON-RPC cannot. Every frame it reads or
 // writes goes to the plan's wire log, one JSON line each, with the real milliseconds since start:
-// the judge (src/targets/client/judgeClient.ts) reads that log beside the client's side channel.
+// src/targets/client/clientTrace.ts puts that log and the client's side channel into one trace, which the model judges.
 //
 //   node scriptedServer.mjs PLAN.json                 stdio: newline-delimited JSON-RPC
 //   node scriptedServer.mjs PLAN.json --http --port P stateful Streamable HTTP on 127.0.0.1:P

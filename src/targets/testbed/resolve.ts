@@ -6,22 +6,23 @@ import { endpointOf } from './runProgram.ts';
 /**
  * The installed test bed of `language` at `release` (default: the manifest's first). A release
  * not installed yet is installed first (its install.sh with MCP_SIM_SDK_VERSION), its output on
- * `say`. A version the registry lacks, a missing toolchain or a failed install is one line.
+ * `say`. A version the registry lacks, a missing toolchain or a failed install is one line, naming
+ * the target as it was asked for (`kind`: the bed's server, or its client).
  */
-export async function resolveTestbed(language: SdkTestbedLanguage, release: string | undefined, say: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): Promise<SdkTestbed> {
-  const form = `${language}${release === undefined ? '' : `@${release}`}`;
+export async function resolveTestbed(language: SdkTestbedLanguage, release: string | undefined, say: (line: string) => void = (line) => process.stderr.write(`${line}\n`), kind: 'testbed' | 'client' = 'testbed'): Promise<SdkTestbed> {
+  const form = `${kind}:${language}${release === undefined ? '' : `@${release}`}`;
   const found = sdkTestbed(language, { ...(release !== undefined && { version: release }) });
   if (!('skipped' in found)) return found;
-  if (!found.skipped.startsWith('not installed')) throw new TargetArgumentError(`mcp-sim check testbed:${form}: ${found.skipped}.`);
+  if (!found.skipped.startsWith('not installed')) throw new TargetArgumentError(`mcp-sim check ${form}: ${found.skipped}.`);
   say(`installing the ${language} test bed${release === undefined ? '' : ` (${release})`}: ${found.skipped.replace(/^not installed: run /, '')}`);
   const install = await installSdkTestbed(language, { ...(release !== undefined && { version: release }), onLine: (line) => say(`  ${line}`) });
   if (install.code !== 0) {
     const why = install.code === 4 ? 'the registry has no such version' : install.code === 3 ? 'a toolchain is missing' : `the install failed (exit ${install.code})`;
-    throw new TargetArgumentError(`mcp-sim check testbed:${form}: ${why}: ${install.lastLine}`);
+    throw new TargetArgumentError(`mcp-sim check ${form}: ${why}: ${install.lastLine}`);
   }
   say(`  installed: ${install.lastLine}`);
   const again = sdkTestbed(language, { ...(release !== undefined && { version: release }) });
-  if ('skipped' in again) throw new TargetArgumentError(`mcp-sim check testbed:${form}: installed, and still ${again.skipped}.`);
+  if ('skipped' in again) throw new TargetArgumentError(`mcp-sim check ${form}: installed, and still ${again.skipped}.`);
   return again;
 }
 

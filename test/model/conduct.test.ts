@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { culpritOf } from '../../src/model/culprit.ts';
+import { conductOf } from '../../src/model/conduct.ts';
 import { judge } from '../../src/model/judge.ts';
 import { v1Facts } from '../../src/sdk/v1/facts.ts';
 import { connect, crossing, deliver, end, resultOf, send, steps } from './handTrace.ts';
@@ -15,15 +15,18 @@ const trace = steps(
 describe('judge with a rogue side: whose conduct a finding blames', () => {
   it('keeps only the findings of the side under test: the rogue\'s own breaches are the point of its run', () => {
     const all = judge(trace, undefined, { facts: v1Facts });
-    expect(all.map((f) => [f.invariant, culpritOf(f, trace)])).toEqual(expect.arrayContaining([['rpc.well-formed', 'client'], ['rpc.single-response', 'server']]));
+    expect(all.map((f) => [f.invariant, conductOf(f, trace)])).toEqual(expect.arrayContaining([['rpc.well-formed', 'client'], ['rpc.single-response', 'server']]));
     expect(judge(trace, undefined, { facts: v1Facts, rogue: 'client' }).map((f) => f.invariant)).toEqual(['rpc.error-code', 'rpc.single-response']);
     expect(judge(trace, undefined, { facts: v1Facts, rogue: 'server' }).map((f) => f.invariant)).not.toContain('rpc.single-response');
   });
 
-  it('reads subjects.side before the event, and leaves a finding of no side (an escape, the run\'s end) to neither', () => {
+  it('reads the subjects before the event, places by the event only given the trace, and leaves a finding of no side (an escape, the run\'s end) to neither', () => {
     const f = { invariant: 'rpc.survives-bad-input', level: 'DERIVED', severity: 'violation', section: 's', at: 1, message: 'm' } as const;
-    expect(culpritOf({ ...f, subjects: { side: 'server' } }, trace)).toBe('server');
-    expect(culpritOf(f, trace)).toBe('client');
-    expect(culpritOf({ ...f, at: trace.length - 1 }, trace)).toBeUndefined();
+    expect(conductOf({ ...f, subjects: { side: 'server' } }, trace)).toBe('server');
+    expect(conductOf(f, trace)).toBe('client');
+    expect(conductOf(f)).toBeUndefined();
+    // Receiver conduct: the subjects name the request's sender, the finding blames its peer.
+    expect(conductOf({ ...f, invariant: 'cancel.handler-aborted', subjects: { sender: 'client' } }, trace)).toBe('server');
+    expect(conductOf({ ...f, at: trace.length - 1 }, trace)).toBeUndefined();
   });
 });

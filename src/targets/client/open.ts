@@ -1,0 +1,92 @@
+import type { ClientTransport } from '../testbed/languages.ts';
+import { resolveTestbed } from '../testbed/resolve.ts';
+import type { SdkTestbed, SdkTestbedClient, SdkTestbedLanguage } from '../testbed/sdkTestbed.ts';
+import { TargetArgumentError, type RealBaseline, type RealOpenSettings, type RealTarget, type SpecOf, type TargetDescription } from '../Target.ts';
+import { clientBaselineOf } from './clientBaseline.ts';
+import { clientCases, describeClientCase, scenariosOf, type ClientCase } from './clientCases.ts';
+import { CLIENT_SCENARIOS, type ClientScenario } from './clientScenarios.ts';
+import { CLIENT_SEES } from './clientSees.ts';
+import { clientTrace } from './clientTrace.ts';
+import { runClientScenario } from './runClientScenario.ts';
+
+/** A client target, opened: its release's test-bed client, the transports and scenarios it runs. */
+export interface OpenedClient extends RealTarget<ClientCase> {
+  readonly testbed: SdkTestbed;
+  readonly client: SdkTestbedClient;
+  readonly transports: readonly ClientTransport[];
+}
+
+/** The test-bed client of an installed release, or one line saying why there is none (not written, not built for this release). */
+export function testbedClient(testbed: SdkTestbed, form: string): SdkTestbedClient {
+  if ('missing' in testbed.client) throw new TargetArgumentError(`mcp-sim check ${form}: ${testbed.client.missing}.`);
+  return testbed.client;
+}
+
+/**
+ * An SDK's test-bed client, opened for the one real-time campaign: its release resolved
+ * (installed first when missing), its client found, the transports asked for checked against the
+ * ones it offers, its baseline read (`clientTarget` does the rest).
+ */
+export async function openClient(spec: SpecOf<'client'>, settings: RealOpenSettings, argumentOf: (spec: SpecOf<'client'>) => string[]): Promise<OpenedClient> {
+  const form = argumentOf(spec).join(' ');
+  const testbed = await resolveTestbed(spec.language as SdkTestbedLanguage, spec.release, settings.say, 'client');
+  const client = testbedClient(testbed, form);
+  const asked = spec.transport as ClientTransport | undefined;
+  if (asked !== undefined && !client.transports.includes(asked)) throw new TargetArgumentError(`mcp-sim check ${form}: this test-bed client offers ${client.transports.join(', ')}, not --transport ${asked}.`);
+  const transports = asked === undefined ? client.transports : [asked];
+  const scenarios = scenariosOf(settings.scenarios, form);
+  const resolved: SpecOf<'client'> = { ...spec, release: testbed.version };
+  const sdk = testbed.manifest.sdk.name;
+  const target = clientTarget(client, {
+    scenarios,
+    transports,
+    baseline: clientBaselineOf({ language: testbed.language, sdk, version: testbed.version }, clientCases(scenarios, transports, scenarios.length * transports.length)),
+    describe: () => ({
+      kind: 'client',
+      clock: 'real',
+      label: `${sdk} ${testbed.version}${testbed.pinned ? '' : ' (unpinned: resolved at install)'}, its ${testbed.language} test-bed client against mcp-sim's scripted server, over ${transports.join(' and ')}`,
+      argument: argumentOf(resolved),
+      spec: resolved,
+      system: { name: sdk, version: testbed.version },
+    }),
+  });
+  return { ...target, testbed, client, transports };
+}
+
+/**
+ * A test-bed client (an SDK's, or one written by hand) as a target of the one real-time
+ * campaign. Its cases are the fixed client scenarios on each transport (`clientCases`), each run
+ * on a fresh client and scripted server (`runClientScenario`), its two records made one trace
+ * (`clientTrace`) that the model judges with the client under test. A scenario is one minimal
+ * question already: there is nothing to shrink, and each scenario on each transport is a cause
+ * of its own.
+ */
+export function clientTarget(
+  client: Pick<SdkTestbedClient, 'command' | 'options' | 'lacks'>,
+  parts: { readonly scenarios: readonly ClientScenario[]; readonly transports: readonly ClientTransport[]; readonly describe: () => TargetDescription; readonly baseline?: RealBaseline },
+): RealTarget<ClientCase> {
+  const lacking = (['resetTimeoutOnProgress', 'maxTotalTimeout'] as const).filter((o) => !client.options.includes(o));
+  return {
+    kind: 'client',
+    clock: 'real',
+    sees: CLIENT_SEES,
+    lacks: [...client.lacks, ...(lacking.length > 0 ? [`no caller option ${lacking.join(' or ')}: a scenario's call runs without it, and is judged as it ran`] : [])],
+    ...(parts.baseline && { baseline: parts.baseline }),
+    describe: parts.describe,
+    // The release was resolved when it opened; the scripted server has nothing to list.
+    prepare: () => Promise.resolve({ tools: [], skipped: [] }),
+    cases: (_seed, runs) => clientCases(parts.scenarios, parts.transports, runs),
+    async run(c) {
+      const scenario = CLIENT_SCENARIOS.find((s) => s.name === c.scenario);
+      if (!scenario) throw new TargetArgumentError(`mcp-sim: the case names client scenario ${JSON.stringify(c.scenario)}, which this release of mcp-sim does not have: one of ${CLIENT_SCENARIOS.map((s) => s.name).join(', ')}.`);
+      const run = await runClientScenario(client.command, scenario, c.transport);
+      const ready = run.events.find((e) => e.event === 'ready');
+      return { trace: clientTrace(run, scenario, client.options), startupMs: ready?.t };
+    },
+    // Each scenario asks one question with the fewest actions that ask it.
+    shrinks: () => [],
+    causesPerInvariant: Number.POSITIVE_INFINITY,
+    causeOf: (c) => ({ variant: c.transport, shape: new Set([c.scenario]) }),
+    describeCase: describeClientCase,
+  };
+}
