@@ -66,7 +66,10 @@ export const staysUsableRule: RuleFactory = (walk) => {
     const sentence = what(to, `the ping (id ${show(ping.id)}) the ${ping.from} sent on connection ${ping.conn}`);
     walk.flag(finding('rpc.survives-bad-input', at, `${sentence}: it is not usable after what its peer wrote.`, `${to}:${ping.conn}`, { side: to, conn: ping.conn }), false);
   };
-  /** On a real clock only pings to the server are judged: the client is mcp-sim's own. */
+  /**
+   * On a real clock only the pings the client sent are judged: a black-box run of a server judges
+   * the server's usability; mcp-sim's own scripted server (a client's run) is the harness.
+   */
   const judged = (from: Side) => walk.clock.kind === 'virtual' || from === 'client';
   const pingOf = (frame: unknown) => {
     const c = classifyFrame(frame);
