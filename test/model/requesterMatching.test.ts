@@ -14,7 +14,6 @@ function callGets(frame: JsonValue, reaction: TraceEventBody): TraceEvent[] {
 }
 const progress = (token: JsonValue): JsonValue => ({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 1 } });
 const resolved: TraceEventBody = { kind: 'call-settle', call: 'c1', from: 'client', outcome: 'resolved' };
-const onprogress: TraceEventBody = { kind: 'onprogress', call: 'c1', progress: 1 };
 
 describe('the requester matches responses by type and value, and is owed onprogress only for a sound progress', () => {
   it('rpc.response-matches-request (resolved by another id): fires on a call resolved by a response with id "1" for its request 1 / silent on the response with id 1', () => {

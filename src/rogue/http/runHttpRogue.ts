@@ -10,7 +10,7 @@ import { quiesce } from '../../sim/realGlobals.ts';
 import { traceHash, type TraceEvent, type TraceEventBody, type TraceRecorder, type WireId } from '../../sim/trace.ts';
 import { withTrace } from '../../sim/withSandbox.ts';
 import { describeError } from '../../util/errors.ts';
-import { isJsonObject, isRequestFrame } from '../../util/jsonrpc.ts';
+import { isRequestFrame } from '../../util/jsonrpc.ts';
 
 /** `handleRequest` as a function: what a broken fixture wraps. */
 export type HttpHandle = (request: Request) => Promise<Response>;
