@@ -164,10 +164,17 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option(`${SPEC_FLAG} <revision>`, `${SPEC_HELP} (with --seed/--case)`)
     .option('--rate-runs <n>', `a real-time case: how many times to run it for its rate (default: ${DEFAULT_RATE_RUNS})`, wholeNumberArg('--rate-runs'))
     .option('--hang-after <ms>', 'a real-time case: the bound it is judged with (default: the one it was found with)', wholeNumberArg('--hang-after'))
+    .option('--args <file>', "a module's case: the fixed argument sets its campaign was given (check's --args)")
+    .option('--config <json|file>', "a module's case: the factory config its campaign was given (check's --config)")
     .addHelpText('after', REPLAY_EXIT_HELP)
     .action(async (file: string | undefined, opts: ReplayFlags) => {
       // A module (replay ./server.ts --seed S --case N), or a replay file of another target than the SDK in process.
       const other = file === undefined ? undefined : await (await commands.replayTarget()).otherTarget(file);
+      if (other !== 'module' && (opts.args !== undefined || opts.config !== undefined)) {
+        process.stderr.write(`mcp-sim replay: ${opts.args !== undefined ? '--args' : '--config'} is for a case of a server module's campaign (replay ./server.ts --seed S --case K); a replay file keeps its target's own.\n`);
+        code = 2;
+        return;
+      }
       if (other !== undefined) {
         code = other === 'module' ? await (await commands.replayTarget()).replayModuleByCase(file!, opts as unknown as Record<string, unknown>) : await (await commands.replayTarget()).replayTargetFile(file!, opts);
         return;
@@ -443,6 +450,8 @@ const SPEC_HELP = `the spec revision whose rules judge the runs: ${SPEC_REVISION
 
 /** What commander parses for `replay`. */
 interface ReplayFlags extends WorkloadFlags, ReplayCoordinateFlags {
+  args?: string;
+  config?: string;
   rateRuns?: number;
   hangAfter?: number;
   seed?: number;
