@@ -401,6 +401,12 @@ export async function main(argv: readonly string[]): Promise<number> {
   } catch (error) {
     const e = error as { code?: string; exitCode?: number; message?: string };
     if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
+    // A usage error an action throws (matrix sdk without --releases, an old spelling that names half a target):
+    // commander printed nothing of it (it prints only what its own parsing rejects), so say it here.
+    if (error instanceof InvalidArgumentError) {
+      process.stderr.write(`mcp-sim ${e.message}\n`);
+      return 2;
+    }
     if (typeof e.exitCode === 'number') return e.exitCode === 0 ? 0 : 2;
     process.stderr.write(`mcp-sim: ${e.message ?? String(error)}\n`);
     return 2;
