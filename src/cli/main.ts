@@ -248,6 +248,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   matrix.action(async (argument: string | undefined, opts: MatrixFlags) => {
     const target = await releasesTarget('matrix', argument, opts);
     if (target.kind === 'testbed') {
+      refuseFor('matrix', 'testbed:<language>', opts, ['json', 'chart', 'out', ...IN_PROCESS_WORKLOAD]);
       code = await (await commands.targetReleases()).matrixTargetCommand(target.spec, target.releases, { ...opts, ...(opts.report !== undefined && { report: opts.report }) });
       return;
     }
@@ -281,7 +282,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   bisect.action(async (argument: string | undefined, opts: BisectFlags) => {
     const target = await releasesTarget('bisect', argument, opts);
     if (target.kind === 'testbed') {
-      refuseFor('bisect', 'testbed:<language>', opts, ['good', 'bad', 'cause']);
+      refuseFor('bisect', 'testbed:<language>', opts, ['good', 'bad', 'cause', 'out', ...IN_PROCESS_WORKLOAD]);
       code = await (await commands.targetReleases()).bisectTargetCommand(target.spec, opts.invariant, target.releases, opts);
       return;
     }
@@ -534,6 +535,9 @@ async function releasesTarget(command: string, argument: string | undefined, opt
   if (spec.release !== undefined) throw new InvalidArgumentError(`${command} ${argument}: name the releases with --releases, not @ in the target.`);
   return { kind: 'testbed', spec, releases };
 }
+
+/** The workload flags of the in-process campaign (commander's names) that a test bed's real-time campaign has no use for. */
+const IN_PROCESS_WORKLOAD = ['profiles', 'actionsMax', 'stepsMax', 'leaveOut'] as const;
 
 /** Refuses, with one line and exit 2, the flags of `names` given to `command` on a target of another kind. */
 function refuseFor(command: string, target: string, opts: object, names: readonly string[]): void {

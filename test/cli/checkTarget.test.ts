@@ -29,6 +29,8 @@ describe('check testbed:<language>: bad input is one line and exit 2 (no test be
     [['matrix', 'testbed:go@v1.8.0'], /^mcp-sim matrix testbed:go@v1\.8\.0: name the releases with --releases, not @ in the target\.$/],
     [['matrix', 'sdk', '--releases', '1.26.0', '--transport', 'stdio'], /^mcp-sim matrix sdk: --transport does not apply to it/],
     [['check', '--client'], /^mcp-sim check: --client names part of a target/],
+    [['matrix', 'testbed:go', '--json', 'm.json'], /^mcp-sim matrix testbed:<language>: --json does not apply to it/],
+    [['bisect', 'testbed:go', '--invariant', 'cancel.no-response-after', '--profiles', 'memory'], /^mcp-sim bisect testbed:<language>: --profiles does not apply to it/],
     [['bisect', 'testbed:go', '--invariant', 'cancel.nope'], /^mcp-sim bisect testbed:go: --invariant cancel\.nope: no such invariant/],
   ])('a usage error an action throws is said, not only its exit 2: %j', async (args, line) => {
     const run = await runMain(args);
