@@ -1,9 +1,12 @@
 /**
  * The layers of mcp-sim, enforced by dependency-cruiser (`npm run lint:layers`, run by `.ci/run`).
- * Imports point down: cli → campaign, baseline, report, rogue, options → check, workload → model
- * → sim → sdk → util. docs/architecture.md explains each layer; a test proves a wrong import fails.
+ * Imports point down: cli → matrix, explore, fuzz → campaign, baseline, report, rogue → targets →
+ * options → check, workload → model → sim, real → sdk → util. docs/architecture.md explains each
+ * layer; a test proves a wrong import fails.
  */
-const upperThanSim = 'model|check|campaign|baseline|report|cli|rogue|workload|options|index\\.ts';
+const upperThanSim = 'model|check|campaign|baseline|report|cli|rogue|workload|options|targets|fuzz|explore|matrix|index\\.ts';
+/** What a target may not reach: whatever runs, judges, reports or remembers campaigns. */
+const aboveTargets = 'campaign|baseline|report|cli|rogue|fuzz|explore|matrix|check|index\\.ts';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -49,7 +52,7 @@ module.exports = {
       severity: 'error',
       comment: 'The model is imported by checkers, campaigns and reports, never the other way round.',
       from: { path: '^src/model/' },
-      to: { path: '^src/(check|campaign|baseline|report|cli|rogue|workload|options|index\\.ts)' },
+      to: { path: '^src/(check|campaign|baseline|report|cli|rogue|workload|options|targets|real|fuzz|explore|matrix|index\\.ts)' },
     },
     {
       name: 'workload-and-check-below-campaigns',
@@ -69,15 +72,15 @@ module.exports = {
       name: 'below-options-read-only-defaults',
       severity: 'error',
       comment: 'The layers under src/options/ may read its defaults, not its resolvers (which sit above them).',
-      from: { path: '^src/(util|sdk|sim|model|workload|check)/' },
+      from: { path: '^src/(util|sdk|sim|real|model|workload|check)/' },
       to: { path: '^src/options/', pathNot: '^src/options/defaults\\.ts$' },
     },
     {
       name: 'schema-arbitraries-are-a-leaf',
       severity: 'error',
-      comment: 'src/fuzz/schema/ turns JSON Schemas into fast-check arbitraries: pure, it knows nothing of mcp-sim (it may use src/util/).',
-      from: { path: '^src/fuzz/schema/' },
-      to: { path: '^src/', pathNot: '^src/(fuzz/schema|util)/' },
+      comment: 'src/workload/jsonSchema/ turns JSON Schemas into fast-check arbitraries: pure, it knows nothing of mcp-sim (it may use src/util/).',
+      from: { path: '^src/workload/jsonSchema/' },
+      to: { path: '^src/', pathNot: '^src/(workload/jsonSchema|util)/' },
     },
     {
       name: 'matrix-above-campaigns-and-baselines',
@@ -97,23 +100,30 @@ module.exports = {
     {
       name: 'fuzz-sits-under-the-cli',
       severity: 'error',
-      comment: 'src/fuzz/ (a user\'s server: loading, campaigns, reports) sits above campaigns and checks and under the CLI and the public API; nothing below it imports it (src/fuzz/schema/ aside, a leaf).',
-      from: { path: '^src/(util|sdk|sim|model|workload|check|campaign|baseline|report|rogue|options)/' },
-      to: { path: '^src/fuzz/', pathNot: '^src/fuzz/schema/' },
+      comment: 'src/fuzz/ (a module target\'s campaign: its causes, explanations and report) sits above campaigns and targets and under the CLI and the public API; nothing below it imports it.',
+      from: { path: '^src/(util|sdk|sim|real|model|workload|check|campaign|baseline|report|rogue|options|targets)/' },
+      to: { path: '^src/fuzz/' },
     },
     {
-      name: 'target-knows-no-verdicts',
+      name: 'real-knows-no-verdicts',
       severity: 'error',
-      comment: 'src/target/ starts processes and speaks to URLs, recording into the trace; like the simulator it knows nothing of the model, verdicts or anything above it.',
-      from: { path: '^src/target/' },
-      to: { path: `^src/(${upperThanSim}|realtime|fuzz)`, pathNot: '^src/options/defaults\\.ts$' },
+      comment: 'src/real/ is the real clock\'s world (processes, sockets, the reaper, the plan runner): like the simulator it records what happened and knows nothing of the model, targets or anything above them.',
+      from: { path: '^src/real/' },
+      to: { path: `^src/(${upperThanSim})`, pathNot: '^src/options/defaults\\.ts$' },
     },
     {
-      name: 'realtime-sits-under-the-cli',
+      name: 'targets-know-no-campaigns',
       severity: 'error',
-      comment: 'src/realtime/ (black-box campaigns against a process or URL) sits beside src/fuzz/, under the CLI and the public API; nothing below imports it.',
-      from: { path: '^src/', pathNot: '^src/(realtime|cli)/|^src/index\\.ts$' },
-      to: { path: '^src/realtime/' },
+      comment: 'A target (src/targets/<kind>/) says what it is, opens, runs and describes cases; it brings no loop, judge, report or replay of its own, so it imports nothing of the campaign or above it.',
+      from: { path: '^src/targets/' },
+      to: { path: `^src/(${aboveTargets})` },
+    },
+    {
+      name: 'targets-sit-under-the-campaign',
+      severity: 'error',
+      comment: 'The layers under the targets (the simulator, the real clock, the model, workloads, options) never open a target: the campaign does.',
+      from: { path: '^src/(util|sdk|sim|real|model|workload|options|check)/' },
+      to: { path: '^src/targets/' },
     },
     {
       name: 'nothing-imports-the-cli',

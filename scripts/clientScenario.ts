@@ -7,7 +7,11 @@ import { CLIENT_SCENARIOS } from '../src/targets/client/clientScenarios.ts';
 import { DEFAULT_HANG_AFTER_MS, DEFAULT_IN_FLIGHT_MS, DEFAULT_PROCESS_GRACE_MS } from '../src/options/defaults.ts';
 import { formatTrace } from '../src/sim/trace.ts';
 import { clientTrace } from '../src/targets/client/clientTrace.ts';
-import { judgeClientCase } from '../src/targets/client/judgeClientCase.ts';
+import { judgeCase } from '../src/campaign/real/judgeCase.ts';
+import { CLIENT_JUDGING } from '../src/targets/client/open.ts';
+
+/** A client case judged by the one oracle, the client under test. */
+const judgeClientCase = (trace: Parameters<typeof judgeCase>[0], options: Parameters<typeof judgeCase>[2]) => judgeCase(trace, CLIENT_JUDGING, options);
 import { runClientScenario, type ClientTransport } from '../src/targets/client/runClientScenario.ts';
 
 const dash = process.argv.indexOf('--');

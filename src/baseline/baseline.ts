@@ -1,12 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { NO_KNOWN_CAUSES, type KnownCauses } from '../campaign/knownCauses.ts';
 import type { SimCase } from '../campaign/simCase.ts';
 import type { InvariantId } from '../model/invariants.ts';
 import { SESSION_ERA, SPEC_REVISIONS, specOf, type SpecRevision } from '../model/specRevision.ts';
 import type { Profile } from '../sim/scenario.ts';
 import { writeFileAtomic } from '../util/atomicWrite.ts';
+import { BASELINES_DIR } from '../util/projectPaths.ts';
 import type { PackageId } from '../util/toolVersion.ts';
 
 /** One violation known for an SDK version, with the minimal case that shows it. */
@@ -52,10 +52,6 @@ export interface Baseline {
   readonly entries: readonly BaselineEntry[];
 }
 
-const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-/** `properties/baselines/`: where every baseline lives (the SDK test beds' in its `testbeds/`). */
-export const BASELINES_DIR = join(projectRoot, 'properties', 'baselines');
 
 /**
  * `properties/baselines/<package>@<version>.json` for the session era, `<package>@<version>+<spec>.json`

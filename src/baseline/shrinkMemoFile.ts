@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ShrinkMemo, type ShrinkMemoFile } from '../campaign/shrinkMemo.ts';
 import { writeJsonAtomic } from '../util/atomicWrite.ts';
-import { BASELINES_DIR } from './baseline.ts';
+import { BASELINES_DIR } from '../util/projectPaths.ts';
 
 /** `properties/baselines/<package>@<version>.shrinks.json`: the release's kept shrinks, beside its baseline. */
 export function shrinkMemoPath(pkg: string, version: string): string {

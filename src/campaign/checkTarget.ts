@@ -47,7 +47,7 @@ export async function checkTarget(target: TargetSpec | string | CommandSpec | { 
   const { hangAfterMs, tools, args, argsFile, onProgress: _p, inFlightMs, graceMs, shrinkTries, ...flags } = options;
   const resolved = resolveRealCampaignOptions(
     { ...flags, ...(hangAfterMs !== undefined && { hangAfter: hangAfterMs }), ...(tools && { tools: tools.join(',') }), ...(argsFile !== undefined && { args: argsFile }) },
-    { userServer: spec.kind === 'process' || spec.kind === 'url', ...(inFlightMs !== undefined && { inFlightMs }), ...(graceMs !== undefined && { graceMs }) },
+    { userServer: kind.author === 'user', ...(inFlightMs !== undefined && { inFlightMs }), ...(graceMs !== undefined && { graceMs }) },
   );
   const fixed = args ?? resolved.args;
   const opened = await kind.openReal(spec as never, { graceMs: resolved.bounds.graceMs, ...(resolved.tools && { tools: resolved.tools }), ...(fixed && { args: fixed }), duplicateIds: resolved.duplicateIds });

@@ -1,6 +1,9 @@
 import type { Finding } from '../model/finding.ts';
 import type { InvariantId } from '../model/invariants.ts';
 import type { HandlerProgram } from '../sim/scenario.ts';
+import type { CaseScript } from '../targets/Target.ts';
+
+export type { CaseScript, ScriptedHandler } from '../targets/Target.ts';
 
 /**
  * Invariants that judge the *handler's* conduct, which generated scripts break on purpose (an
@@ -8,26 +11,6 @@ import type { HandlerProgram } from '../sim/scenario.ts';
  * baselined, and never fail the property suite; `test/model` proves each one fires.
  */
 export const scriptedConductIds: ReadonlySet<InvariantId> = new Set<InvariantId>(['cancel.zombie-work', 'cancel.abort-swallowed']);
-
-/** What a case's script says of one handler: the program mcp-sim gave it, and what its run showed. */
-export interface ScriptedHandler {
-  /** The call's label (`c1`): findings name their request by it. */
-  readonly label: string;
-  readonly program: HandlerProgram;
-  /** The client cancelled the call (or timed it out). */
-  readonly cancelled: boolean;
-}
-
-/**
- * A case whose handlers run mcp-sim's own scripts (an SDK test bed's `run` tool): each call's
- * program, and the handlers still running when the client closed the connection.
- */
-export interface CaseScript {
-  readonly handler: (label: string) => ScriptedHandler | undefined;
-  readonly openAtClose: readonly ScriptedHandler[];
-  /** The run's `--hang-after`: a program that sleeps this long is slow by its script. */
-  readonly hangAfterMs: number;
-}
 
 /** The sum of a program's sleeps: how long it runs at least, in real ms. */
 const scriptedMs = (p: HandlerProgram) => p.steps.reduce((ms, s) => ms + (s.kind === 'sleep' ? s.ms : 0), 0);

@@ -117,7 +117,7 @@ async function dryRun(spec: TargetSpec, kind: TargetKindDefinition, opts: CheckO
  */
 function realOptions(spec: TargetSpec, kind: TargetKindDefinition, opts: CheckOpts): ResolvedRealCampaignOptions {
   const scenarios = typeof opts.scenario === 'string' ? opts.scenario.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
-  return resolveRealCampaignOptions(opts, { userServer: spec.kind === 'process' || spec.kind === 'url', ...kind.realDefaults?.(spec as never, scenarios) });
+  return resolveRealCampaignOptions(opts, { userServer: kind.author === 'user', ...kind.realDefaults?.(spec as never, scenarios) });
 }
 
 /** The kinds in process: an SDK release and a module, each with its presenter. */

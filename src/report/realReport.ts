@@ -10,7 +10,7 @@ import { toMermaid } from './mermaid.ts';
 /** The replay command and file of each finding, by its index in the report. */
 export type RealReplays = ReadonlyMap<RealFinding, { readonly file: string; readonly command: string }>;
 
-const what = (r: RealCampaignReport) => (r.target.kind === 'process' ? 'process' : r.target.kind === 'url' ? 'session' : r.target.kind === 'testbed' ? 'test-bed process or session' : r.target.kind === 'client' ? 'client process and scripted server' : 'run');
+const what = (r: RealCampaignReport) => r.target.runsOn ?? 'run';
 
 /** The lines every view of a real-time report starts with: what ran, on what clock, what it can and cannot see, how fast. */
 export function realReportHead(report: RealCampaignReport): string[] {

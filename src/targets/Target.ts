@@ -1,5 +1,7 @@
 import type { InvariantId } from '../model/invariants.ts';
 import type { TraceEvent } from '../sim/trace.ts';
+import type { HandlerProgram } from '../sim/scenario.ts';
+import type { SdkFacts } from '../sdk/facts.ts';
 import type { Endpoint } from '../real/connection.ts';
 import type { CommandSpec } from '../real/startProcess.ts';
 import type { JsonValue } from '../util/json.ts';
@@ -12,8 +14,34 @@ import type { JsonValue } from '../util/json.ts';
  * own. A new kind is a new folder with a `kind.ts`: the registry (`kinds.ts`) finds it there.
  */
 
-/** The six kinds of target. */
-export type TargetKind = 'sdk' | 'module' | 'process' | 'url' | 'testbed' | 'client';
+/**
+ * Every kind of target by its name, and its spec: the target as data, what `check TARGET` names
+ * and what a replay file and a report store to open it again (plain JSON, written and read back).
+ * A new kind adds its own entry from its own folder, by declaration merging:
+ *
+ * ```ts
+ * declare module '../Target.ts' {
+ *   interface TargetSpecs { container: { readonly kind: 'container'; readonly image: string } }
+ * }
+ * ```
+ */
+export interface TargetSpecs {
+  /** An SDK release in process. `release`: a version or a folder; absent: the installed SDK. */
+  sdk: { readonly kind: 'sdk'; readonly release?: string };
+  /** A user's TypeScript server module in process; `config` is its factory's (`--config`). */
+  module: { readonly kind: 'module'; readonly module: string; readonly config?: { readonly [key: string]: JsonValue } };
+  /** A stdio server process: the command (a shell line, or argv words), its folder and environment. */
+  process: { readonly kind: 'process' } & CommandSpec;
+  /** A Streamable HTTP endpoint, already running or started by `start` (`{port}` filled in both). */
+  url: { readonly kind: 'url'; readonly url: string; readonly start?: CommandSpec };
+  /** An SDK's test-bed server (testbeds/<language>/); `release` absent: the bed's default; `transport` absent: stdio. */
+  testbed: { readonly kind: 'testbed'; readonly language: string; readonly release?: string; readonly transport?: string };
+  /** An SDK's test-bed client, mcp-sim being the server; `transport` absent: every one the client offers. */
+  client: { readonly kind: 'client'; readonly language: string; readonly release?: string; readonly transport?: string };
+}
+
+/** The kinds of target (six built in: sdk, module, process, url, testbed, client). */
+export type TargetKind = keyof TargetSpecs & string;
 
 /**
  * Virtual: mcp-sim schedules everything in one process (fake timers, a schedule tape); a case
@@ -22,26 +50,11 @@ export type TargetKind = 'sdk' | 'module' | 'process' | 'url' | 'testbed' | 'cli
  */
 export type Clock = 'virtual' | 'real';
 
-/**
- * A target as data: what `check TARGET` names, what a replay file and a report store to open it
- * again. Plain JSON, so it can be written and read back.
- */
-export type TargetSpec =
-  /** An SDK release in process. `release`: a version or a folder; absent: the installed SDK. */
-  | { readonly kind: 'sdk'; readonly release?: string }
-  /** A user's TypeScript server module in process; `config` is its factory's (`--config`). */
-  | { readonly kind: 'module'; readonly module: string; readonly config?: { readonly [key: string]: JsonValue } }
-  /** A stdio server process: the command (a shell line, or argv words), its folder and environment. */
-  | ({ readonly kind: 'process' } & CommandSpec)
-  /** A Streamable HTTP endpoint, already running or started by `start` (`{port}` filled in both). */
-  | { readonly kind: 'url'; readonly url: string; readonly start?: CommandSpec }
-  /** An SDK's test-bed server (testbeds/<language>/); `release` absent: the bed's default; `transport` absent: stdio. */
-  | { readonly kind: 'testbed'; readonly language: string; readonly release?: string; readonly transport?: string }
-  /** An SDK's test-bed client, mcp-sim being the server; `transport` absent: every one the client offers. */
-  | { readonly kind: 'client'; readonly language: string; readonly release?: string; readonly transport?: string };
+/** A target as data, of any kind. */
+export type TargetSpec = TargetSpecs[TargetKind];
 
 /** The spec of one kind. */
-export type SpecOf<K extends TargetKind> = Extract<TargetSpec, { readonly kind: K }>;
+export type SpecOf<K extends TargetKind> = TargetSpecs[K];
 
 /**
  * What a target can see, and what it cannot: the report prints both, so that "clean" is never
@@ -65,6 +78,8 @@ export interface TargetDescription {
   readonly spec: TargetSpec;
   /** The software under test, where known: an SDK release, or the server's `serverInfo`. */
   readonly system?: { readonly name: string; readonly version: string };
+  /** On the real clock, what one run opens, in words (`process`, `session`): a report says `one process per run`. */
+  readonly runsOn?: string;
 }
 
 /**
@@ -74,6 +89,12 @@ export interface TargetDescription {
 export interface TargetKindDefinition<K extends TargetKind = TargetKind> {
   readonly kind: K;
   readonly clock: Clock;
+  /**
+   * Whose code is under test: a server an author wrote (`user`: every pitfall fails it by default,
+   * `--fail-on advice`, and what the SDK beneath it does is listed apart), or an SDK's own (`sdk`:
+   * it fails from `should` up).
+   */
+  readonly author: 'user' | 'sdk';
   /** The argument forms, one line each, for `check --help`. */
   readonly forms: readonly string[];
   /**
@@ -100,6 +121,43 @@ export interface TargetKindDefinition<K extends TargetKind = TargetKind> {
    * pass over its fixed scenarios, one at a time, and re-runs a finding three times.
    */
   realDefaults?(spec: SpecOf<K>, scenarios: readonly string[] | undefined): { readonly runs?: number; readonly parallel?: number; readonly rateRuns?: number };
+}
+
+/**
+ * How the one oracle reads a real-time target's runs (src/campaign/real/judgeCase.ts). The target
+ * says what it is; the model judges it.
+ */
+export interface RealJudging {
+  /** The side whose conduct the runs show: a server (mcp-sim is the client), or an SDK's client (mcp-sim is the server). */
+  readonly underTest: 'server' | 'client';
+  /**
+   * Whose an SDK's way is: `beneath` for a user's server, where the SDK under the author's code
+   * answers a cancelled request its own way (listed apart, never the author's finding); `under
+   * test` for an SDK's own test bed or client, where it is the finding.
+   */
+  readonly sdk: 'beneath' | 'under test';
+  /** What the walker must know of the side under test's SDK (how its caller words a timeout), when not mcp-sim's own client. */
+  readonly facts?: SdkFacts;
+}
+
+/** What a case's script says of one handler: the program mcp-sim gave it, and what its run showed. */
+export interface ScriptedHandler {
+  /** The call's label (`c1`): findings name their request by it. */
+  readonly label: string;
+  readonly program: HandlerProgram;
+  /** The client cancelled the call (or timed it out). */
+  readonly cancelled: boolean;
+}
+
+/**
+ * A case whose handlers run mcp-sim's own scripts (an SDK test bed's `run` tool): each call's
+ * program, and the handlers still running when the client closed the connection.
+ */
+export interface CaseScript {
+  readonly handler: (label: string) => ScriptedHandler | undefined;
+  readonly openAtClose: readonly ScriptedHandler[];
+  /** The run's `--hang-after`: a program that sleeps this long is slow by its script. */
+  readonly hangAfterMs: number;
 }
 
 /** What opening a real-time target may need from the command line. */
@@ -203,7 +261,7 @@ export interface RealTarget<Case = unknown> {
   /** Smaller cases than `c`, simplest first (a candidate that no longer fails is dropped). */
   shrinks(c: Case): Case[];
   /** How a finding of case `c` is told apart by cause: where it ran (variant) and what the case did (shape). */
-  causeOf(c: Case): { readonly variant: string; readonly shape: ReadonlySet<string> };
+  causeOf(c: Case, trace?: readonly TraceEvent[]): { readonly variant: string; readonly shape: ReadonlySet<string> };
   /** One line per action of `c`, for reports. */
   describeCase(c: Case): string[];
   /**
@@ -212,6 +270,13 @@ export interface RealTarget<Case = unknown> {
    * every transport, since they are fixed and its baseline must know each.
    */
   readonly causesPerInvariant?: number;
+  /** How the oracle reads its runs: which side is under test, and whose an SDK's answer is. */
+  readonly judging: RealJudging;
+  /**
+   * What the case's own script says of its handlers (an SDK test bed's programs), read from the
+   * case and its observed run: a finding the script explains is the script's, reported apart.
+   */
+  script?(c: Case, observed: readonly TraceEvent[], bounds: RealBounds): CaseScript;
   /** Its known findings (an SDK release's test bed or client), when it has a baseline. */
   readonly baseline?: RealBaseline;
   /** What the target lacks or does differently, one sentence each (an SDK release's test bed). */

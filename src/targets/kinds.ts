@@ -9,11 +9,16 @@ import { TargetArgumentError, type TargetFlags, type TargetKindDefinition, type 
  */
 let known: Promise<readonly TargetKindDefinition[]> | undefined;
 
+/** The order `check --help` lists the built-in kinds in (the installed SDK first); a kind added later comes after them, by name. */
+const HELP_ORDER = ['sdk', 'module', 'process', 'url', 'testbed', 'client'];
+const rank = (folder: string) => (HELP_ORDER.includes(folder) ? HELP_ORDER.indexOf(folder) : HELP_ORDER.length);
+const byHelpOrder = (a: string, b: string) => rank(a) - rank(b) || a.localeCompare(b);
+
 export function targetKinds(): Promise<readonly TargetKindDefinition[]> {
   known ??= (async () => {
     const here = dirname(fileURLToPath(import.meta.url));
     const ext = extname(fileURLToPath(import.meta.url));
-    const folders = readdirSync(here, { withFileTypes: true }).filter((d) => d.isDirectory() && existsSync(join(here, d.name, `kind${ext}`))).map((d) => d.name).sort();
+    const folders = readdirSync(here, { withFileTypes: true }).filter((d) => d.isDirectory() && existsSync(join(here, d.name, `kind${ext}`))).map((d) => d.name).sort(byHelpOrder);
     const kinds: TargetKindDefinition[] = [];
     for (const folder of folders) {
       const module = (await import(pathToFileURL(join(here, folder, `kind${ext}`)).href)) as Record<string, unknown>;

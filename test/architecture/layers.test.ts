@@ -20,10 +20,13 @@ function violations(cwd: string, paths: string[]): string[] {
 }
 
 describe('Layers: the dependency rule of .dependency-cruiser.cjs', () => {
-  it('should fail on a wrong import: the simulator importing the model, or the SDK by value outside src/sdk', () => {
+  it('should fail on a wrong import: the simulator importing the model, the SDK by value outside src/sdk, a target judging itself, the real clock opening a target', () => {
     expect(violations(fixture, ['src'])).toEqual([
+      'real-knows-no-verdicts src/real/opensATarget.ts',
       'sdk-by-value-outside-adapter src/sim/importsTheSdkByValue.ts',
       'sim-knows-no-verdicts src/sim/importsTheModel.ts',
+      'targets-know-no-campaigns src/targets/process/judgesItself.ts',
+      'targets-sit-under-the-campaign src/real/opensATarget.ts',
     ]);
     const run = cruise(fixture, ['src'], 'err');
     expect(run.status).not.toBe(0);

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { TraceEvent, TraceEventBody } from '../../src/sim/trace.ts';
-import { judgeClientCase } from '../../src/targets/client/judgeClientCase.ts';
+import { judgeCase } from '../../src/campaign/real/judgeCase.ts';
+import { CLIENT_JUDGING } from '../../src/targets/client/open.ts';
+
+/** A client case judged by the one oracle, the client under test. */
+const judgeClientCase = (trace: Parameters<typeof judgeCase>[0], options: Parameters<typeof judgeCase>[2]) => judgeCase(trace, CLIENT_JUDGING, options);
 import { SETTLE_WORDS } from '../../src/targets/client/sideChannelFacts.ts';
 
 /**

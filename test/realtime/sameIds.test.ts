@@ -21,7 +21,7 @@ async function both(module: string): Promise<[string[], string[]]> {
   // Loaded at run time, as `mcp-sim fuzz <module>` loads a user's server (it imports its own SDK).
   const { createServer: factory } = (await import(`${root}examples/servers/${module}`)) as { createServer: Parameters<typeof fuzzServer>[0] };
   const inProcess = await fuzzServer(factory, { runs: 60, seed: 1, shrink: false });
-  const run = await runPlanOn('process', asProcess(module), crawls, bounds);
+  const run = await runPlanOn(asProcess(module), crawls, bounds);
   return [[...new Set(inProcess.findings.filter((f) => f.owner === 'server').map((f) => f.invariant))].sort(), [...new Set(run.findings.map((f) => f.invariant))].sort()];
 }
 

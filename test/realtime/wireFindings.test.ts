@@ -6,7 +6,7 @@ import { fuzzProcess } from '../../src/campaign/checkTarget.ts';
 import { runPlanOn } from '../../src/campaign/real/realCampaign.ts';
 import type { Plan } from '../../src/real/plan.ts';
 
-const runCase = (endpoint: Parameters<typeof runPlanOn>[1], plan: Plan, b: Parameters<typeof runPlanOn>[3]) => runPlanOn(endpoint.kind, endpoint, plan, b);
+const runCase = runPlanOn;
 import { stdioEndpoint, httpEndpoint } from '../../src/targets/index.ts';
 
 const fixture = new URL('../target/fixtures/workServer.mjs', import.meta.url).pathname;

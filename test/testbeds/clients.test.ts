@@ -7,7 +7,11 @@ import type { InvariantId } from '../../src/model/invariants.ts';
 import { DEFAULT_HANG_AFTER_MS, DEFAULT_IN_FLIGHT_MS, DEFAULT_PROCESS_GRACE_MS } from '../../src/options/defaults.ts';
 import { clientScenario } from '../../src/targets/client/clientScenarios.ts';
 import { clientTrace } from '../../src/targets/client/clientTrace.ts';
-import { judgeClientCase } from '../../src/targets/client/judgeClientCase.ts';
+import { judgeCase } from '../../src/campaign/real/judgeCase.ts';
+import { CLIENT_JUDGING } from '../../src/targets/client/open.ts';
+
+/** A client case judged by the one oracle, the client under test. */
+const judgeClientCase = (trace: Parameters<typeof judgeCase>[0], options: Parameters<typeof judgeCase>[2]) => judgeCase(trace, CLIENT_JUDGING, options);
 import { runClientScenario, type ClientRun, type ClientTransport } from '../../src/targets/client/runClientScenario.ts';
 import { SDK_TESTBED_LANGUAGES, sdkTestbed, type SdkTestbedClient, type SdkTestbedLanguage } from '../../src/targets/testbed/index.ts';
 

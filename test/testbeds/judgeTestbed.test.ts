@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { judgeTestbed, programOf, programShrinks, testbedCases, TESTBED_TOOL } from '../../src/targets/testbed/index.ts';
+import { programOf, programShrinks, testbedCases, testbedScript, testbedTrace, TESTBED_TOOL } from '../../src/targets/testbed/index.ts';
+import { judgeCase } from '../../src/campaign/real/judgeCase.ts';
+import { TESTBED_JUDGING } from '../../src/targets/testbed/open.ts';
 import type { Plan } from '../../src/real/plan.ts';
 import type { HandlerProgram } from '../../src/sim/scenario.ts';
 import type { TraceEvent, TraceEventBody } from '../../src/sim/trace.ts';
@@ -22,13 +24,14 @@ const cancel: TraceEventBody = { kind: 'send', from: 'client', conn: 0, seq: 2, 
 const result = (seq: number): TraceEventBody => ({ kind: 'deliver', to: 'client', conn: 0, seq, burst: 0, frame: { jsonrpc: '2.0', id: 2, result: { content: [] } } });
 const progress = (seq: number, p: number): TraceEventBody => ({ kind: 'deliver', to: 'client', conn: 0, seq, burst: 0, frame: { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 7, progress: p } } });
 const end: TraceEventBody = { kind: 'end', outcome: 'quiescent' };
-const judged = (raw: TraceEvent[], plan: Plan) => judgeTestbed(raw, plan, { clock: { kind: 'real', ...bounds } });
+/** A test-bed case judged by the one oracle: its side channel merged, its script's own told apart. */
+const judged = (raw: TraceEvent[], plan: Plan) => judgeCase(testbedTrace(raw, plan), TESTBED_JUDGING, { clock: { kind: 'real', ...bounds } }, (observed) => testbedScript(plan, observed, bounds.hangAfterMs));
 /** The SDK's findings (the script's own are listed apart). */
 const ids = (raw: TraceEvent[], plan: Plan) => judged(raw, plan).findings.filter((f) => f.owner === 'target').map((f) => f.invariant);
 
 const sleepy = (onAbort: HandlerProgram['onAbort']): HandlerProgram => ({ steps: [{ kind: 'sleep', ms: 400 }, { kind: 'sleep', ms: 20 }], end: { kind: 'result' }, onAbort });
 
-describe('judgeTestbed: the server side of a test-bed run, from the side channel, judged by the model', () => {
+describe('a test-bed case judged by the one oracle: the server side of a test-bed run, from the side channel, judged by the model', () => {
   it('cancel.handler-aborted: a cancelled handler that listens was never told (and not when it was, or when its program ignores)', () => {
     const untold = (p: HandlerProgram) => trace(...call(), [5, side('handler-start')], [6, side('step', { index: 0 })], [10, cancel], [410, side('step', { index: 1 })], [430, side('handler-end', { outcome: 'result' })], [431, result(9)], [600, end]);
     expect(ids(untold(sleepy('honour')), planOf(sleepy('honour')))).toContain('cancel.handler-aborted');

@@ -1,11 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import type { Finding } from '../../model/finding.ts';
 import { whoseOf, type CaseFinding, type Whose } from '../caseVerdict.ts';
-import { realVariantOf } from '../realVariant.ts';
 import type { InvariantId } from '../../model/invariants.ts';
 import { DEFAULT_PROCESS_SHRINK_MS_MAX, DEFAULT_SHRINK_TRIES } from '../../options/defaults.ts';
 import { withoutCancels, type Plan } from '../../real/plan.ts';
 import { runPlan } from '../../real/runPlan.ts';
+import { USER_SERVER_JUDGING } from '../../targets/endpoint/planTarget.ts';
 import type { Endpoint } from '../../real/connection.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
 import type { KnownRealCause, RealBounds, RealPreparation, RealRun, RealTarget, TargetDescription, Visibility } from '../../targets/Target.ts';
@@ -162,10 +162,10 @@ export async function realCampaign<Case>(target: RealTarget<Case>, settings: Rea
 
 /** A run of `c` judged by the oracle; a result that crossed its cancel against the counterfactual run (the case without cancels). */
 async function judgeRun<Case>(target: RealTarget<Case>, c: Case, run: RealRun, bounds: RealBounds): Promise<Judged> {
-  let judged = judgeReal(target.kind, run.trace, c, bounds);
+  let judged = judgeReal(target, run.trace, c, bounds);
   if (judged.undecided.length > 0 && target.withoutCancels) {
     const counter = await target.run(target.withoutCancels(c), bounds);
-    judged = judgeReal(target.kind, run.trace, c, bounds, durationsOf(counter.trace));
+    judged = judgeReal(target, run.trace, c, bounds, durationsOf(counter.trace));
   }
   return { findings: judged.findings, trace: judged.trace, startupMs: run.startupMs, lateFrames: run.lateFrames ?? 0 };
 }
@@ -176,11 +176,11 @@ export async function runAndJudge<Case>(target: RealTarget<Case>, c: Case, bound
 }
 
 /**
- * One plan on a fresh connection to `endpoint`, judged as a target of `kind` judges it (a test
- * bed's side channel, or the wire alone): what tests and scripts run to ask one question.
+ * One plan on a fresh connection to a user's server at `endpoint`, judged from the wire: what
+ * tests and scripts run to ask one question of a process or URL.
  */
-export function runPlanOn(kind: RealTarget['kind'], endpoint: Endpoint, plan: Plan, bounds: RealBounds): Promise<Judged> {
-  return runAndJudge({ kind, run: (p: Plan) => runPlan(endpoint, p, { hangAfterMs: bounds.hangAfterMs, tailMs: 2 * bounds.inFlightMs }), withoutCancels } as unknown as RealTarget<Plan>, plan, bounds);
+export function runPlanOn(endpoint: Endpoint, plan: Plan, bounds: RealBounds): Promise<Judged> {
+  return runAndJudge({ judging: USER_SERVER_JUDGING, run: (p: Plan) => runPlan(endpoint, p, { hangAfterMs: bounds.hangAfterMs, tailMs: 2 * bounds.inFlightMs }), withoutCancels } as unknown as RealTarget<Plan>, plan, bounds);
 }
 
 /** How long each call took (by label), from `call-start` to `call-settle`: the counterfactual's durations. */
@@ -208,13 +208,8 @@ async function findingsByCause<Case>(
   shared: ((batch: readonly Case[]) => Promise<Judged[]>) | undefined,
   settings: RealCampaignSettings,
 ): Promise<RealFinding<Case>[]> {
-  // A URL's variant as the run showed it (`realVariantOf`: http/<stateful|stateless>/<sse|json>); a test
-  // bed's transport already names its mode, a process is stdio, an SDK's client names its transport.
-  const variantOf = (c: Case, trace: readonly TraceEvent[]) => {
-    const variant = target.causeOf(c).variant;
-    return target.kind === 'url' && variant === 'http' ? realVariantOf(trace) : variant;
-  };
-  const causes = cases.map((c, k) => ({ variant: variantOf(c, results[k]!.trace), shape: target.causeOf(c).shape }));
+  // Each run's cause as the run showed it (a URL's transport mode is told by its answers).
+  const causes = cases.map((c, k) => target.causeOf(c, results[k]!.trace));
   /** Each invariant's runs, by whose the finding is: the SDK's way or the script's own is never the same cause as the target's. */
   const byInvariant = new Map<string, { k: number; finding: CaseFinding }[]>();
   results.forEach((r, k) => {
@@ -249,7 +244,7 @@ async function findingsByCause<Case>(
       const first = pending[0]!;
       // What is listed apart (the server SDK's way, the script's own) is rated, not shrunk: real time is dear.
       const { minimal, shrinks, witness } = settings.shrink && owner === 'target' ? await shrinkCase(cases[first.k]!, (c: Case) => target.shrinks(c), shows, results[first.k]!, fresh, settings, shared !== undefined) : { minimal: cases[first.k]!, shrinks: 0, witness: results[first.k]! };
-      const cause = { variant: variantOf(minimal, witness.trace), shape: target.causeOf(minimal).shape };
+      const cause = target.causeOf(minimal, witness.trace);
       const mine = n === causesMax - 1 ? pending : pending.filter((e) => e === first || (causes[e.k]!.variant === cause.variant && covers(causes[e.k]!.shape, cause.shape)));
       pending = pending.filter((e) => !mine.includes(e));
       const again = await pool(Array.from({ length: settings.rateRuns }), settings.parallel, () => fresh(minimal));

@@ -18,6 +18,7 @@ const NO_SEED_NOR_SHRINK: readonly string[] = ['--seed', '--shrink', '--no-shrin
 export const clientKind: TargetKindDefinition<'client'> = {
   kind: 'client',
   clock: 'real',
+  author: 'sdk',
   forms: ["client:<language>[@<release>]    an SDK's client against mcp-sim's scripted server (--transport stdio|http), real time"],
   parse(argument, command, flags) {
     if (command !== undefined || argument === undefined || !argument.startsWith('client:')) return undefined;

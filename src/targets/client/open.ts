@@ -1,13 +1,17 @@
 import type { ClientTransport } from '../testbed/languages.ts';
 import { resolveTestbed } from '../testbed/resolve.ts';
 import type { SdkTestbed, SdkTestbedClient, SdkTestbedLanguage } from '../testbed/sdkTestbed.ts';
-import { TargetArgumentError, type RealBaseline, type RealOpenSettings, type RealTarget, type SpecOf, type TargetDescription } from '../Target.ts';
+import { TargetArgumentError, type RealBaseline, type RealJudging, type RealOpenSettings, type RealTarget, type SpecOf, type TargetDescription } from '../Target.ts';
 import { clientBaselineOf } from './clientBaseline.ts';
 import { clientCases, describeClientCase, scenariosOf, type ClientCase } from './clientCases.ts';
 import { CLIENT_SCENARIOS, type ClientScenario } from './clientScenarios.ts';
 import { CLIENT_SEES } from './clientSees.ts';
 import { clientTrace } from './clientTrace.ts';
 import { runClientScenario } from './runClientScenario.ts';
+import { CLIENT_SIDE_CHANNEL_FACTS } from './sideChannelFacts.ts';
+
+/** An SDK's client is under test: mcp-sim's scripted server is the harness, and how the client words a timeout is its side channel's. */
+export const CLIENT_JUDGING: RealJudging = { underTest: 'client', sdk: 'under test', facts: CLIENT_SIDE_CHANNEL_FACTS };
 
 /** A client target, opened: its release's test-bed client, the transports and scenarios it runs. */
 export interface OpenedClient extends RealTarget<ClientCase> {
@@ -44,6 +48,7 @@ export async function openClient(spec: SpecOf<'client'>, settings: RealOpenSetti
     describe: () => ({
       kind: 'client',
       clock: 'real',
+      runsOn: 'client process and scripted server',
       label: `${sdk} ${testbed.version}${testbed.pinned ? '' : ' (unpinned: resolved at install)'}, its ${testbed.language} test-bed client against mcp-sim's scripted server, over ${transports.join(' and ')}`,
       argument: argumentOf(resolved),
       spec: resolved,
@@ -69,6 +74,7 @@ export function clientTarget(
   return {
     kind: 'client',
     clock: 'real',
+    judging: CLIENT_JUDGING,
     sees: CLIENT_SEES,
     lacks: [...client.lacks, ...(lacking.length > 0 ? [`no caller option ${lacking.join(' or ')}: a scenario's call runs without it, and is judged as it ran`] : [])],
     ...(parts.baseline && { baseline: parts.baseline }),

@@ -8,7 +8,11 @@ import { planShape } from '../../workload/planShape.ts';
 import { planShrinks } from '../../workload/planShrinks.ts';
 import { planTools, type FixedArguments } from '../../workload/toolArguments.ts';
 import { BadTargetError } from '../../real/connection.ts';
-import type { RealPreparation, RealTarget, TargetDescription, Visibility } from '../Target.ts';
+import { httpVariantOf } from './httpVariant.ts';
+import type { RealJudging, RealPreparation, RealTarget, TargetDescription, Visibility } from '../Target.ts';
+
+/** A user's server: the server is under test, the SDK beneath the author's code is not. */
+export const USER_SERVER_JUDGING: RealJudging = { underTest: 'server', sdk: 'beneath' };
 
 /** What a server's tools are called with: only some tools (`--tools`), fixed argument sets (`--args`). */
 export interface ToolChoice {
@@ -34,6 +38,7 @@ export function planTarget(
     kind: parts.kind,
     clock: 'real',
     endpoint,
+    judging: USER_SERVER_JUDGING,
     sees: parts.sees,
     describe: () => parts.describe(server),
     async prepare() {
@@ -56,7 +61,8 @@ export function planTarget(
     run: (plan, bounds) => runPlan(endpoint, plan, { hangAfterMs: bounds.hangAfterMs, tailMs: 2 * bounds.inFlightMs }),
     withoutCancels,
     shrinks: (plan) => planShrinks(plan, fixed),
-    causeOf: (plan) => ({ variant: parts.variant, shape: planShape(plan) }),
+    // A URL's variant as its run showed it (http/<stateful|stateless>/<sse|json>); a process is stdio.
+    causeOf: (plan, trace) => ({ variant: trace && parts.kind === 'url' ? httpVariantOf(trace) : parts.variant, shape: planShape(plan) }),
     describeCase: describePlan,
   };
 }

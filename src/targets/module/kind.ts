@@ -28,9 +28,11 @@ function configOf(text: string): { readonly [key: string]: JsonValue } {
 export const moduleKind: TargetKindDefinition<'module'> = {
   kind: 'module',
   clock: 'virtual',
+  author: 'user',
   forms: ['./server.ts       your server module (.ts, .mts, .js, .mjs), in process, virtual time'],
   parse(argument, command, flags) {
-    if (command !== undefined || argument === undefined || !MODULE_PATH.test(argument)) return undefined;
+    // A file path, not another kind's prefixed form (`testbed:`, `node:`, `sdk@`; a drive letter is one letter).
+    if (command !== undefined || argument === undefined || !MODULE_PATH.test(argument) || /^[a-z][a-z0-9+.-]+:|^sdk@/i.test(argument)) return undefined;
     return { kind: 'module', module: argument, ...(flags.config !== undefined && { config: configOf(flags.config) }) };
   },
   argumentOf: (spec) => [shellWord(spec.module), ...(spec.config && Object.keys(spec.config).length > 0 ? ['--config', shellWord(JSON.stringify(spec.config))] : [])],

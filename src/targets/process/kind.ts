@@ -10,6 +10,7 @@ import { TargetArgumentError, type TargetKindDefinition } from '../Target.ts';
 export const processKind: TargetKindDefinition<'process'> = {
   kind: 'process',
   clock: 'real',
+  author: 'user',
   forms: ['-- <command> ...   a stdio server in any language (python server.py, go run ., java -jar s.jar), real time'],
   parse(argument, command, flags) {
     if (command === undefined) return undefined;

@@ -17,6 +17,7 @@ export function openProcess(spec: SpecOf<'process'>, settings: { readonly graceM
     describe: (server) => ({
       kind: 'process',
       clock: 'real',
+      runsOn: 'process',
       label: `${commandLabel(command)} (stdio)`,
       argument: settings.argument,
       spec,

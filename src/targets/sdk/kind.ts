@@ -10,6 +10,7 @@ import type { TargetKindDefinition } from '../Target.ts';
 export const sdkKind: TargetKindDefinition<'sdk'> = {
   kind: 'sdk',
   clock: 'virtual',
+  author: 'sdk',
   forms: ['(none)            the installed @modelcontextprotocol/sdk, in process, virtual time', 'sdk@<version>     another release (installed once), or sdk@<folder>'],
   parse(argument, command) {
     if (command !== undefined) return undefined;

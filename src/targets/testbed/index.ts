@@ -5,7 +5,8 @@ export { withHandlerEvents, SIDE_CHANNEL_PREFIX, SideChannelError, type SideChan
 export { runTestbedPrograms, endpointOf, type TestbedProgram, type TestbedProgramsOptions, type TestbedProgramsRun } from './runProgram.ts';
 export { programTranscript, type ProgramTranscript } from './programTranscript.ts';
 export { SDK_DIFFERENCES, SDK_LACKS, withoutKnownDifferences, type SdkDifference, type SdkLack } from './sdkDifferences.ts';
-export { judgeTestbed } from './judgeTestbed.ts';
+export { testbedTrace } from './testbedTrace.ts';
+export { testbedScript } from './caseScript.ts';
 export { programOf, programShrinks, testbedCases, testbedPlanArbitrary, testbedProgramArbitrary, TESTBED_PALETTE, type TestbedCaseConstraints } from './testbedCases.ts';
 export { testbedBaselineOf, loadTestbedBaseline, testbedBaselinePath, updateTestbedBaseline, type TestbedBaseline, type TestbedBaselineEntry } from './testbedBaseline.ts';
 export { cancelPostProbe, stdinEofProbe, duplicateIdProbe, cancelInitializeProbe, probeBehaviours, probeTransports, rated, ratedText, sideChannel, evidenceOf, type BehaviourQuestion, type ProbeAnswer, type RatedAnswer } from './behaviourProbes.ts';

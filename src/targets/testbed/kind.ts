@@ -12,6 +12,7 @@ import { languageOf, LanguageError, TESTBED_TRANSPORTS } from './languages.ts';
 export const testbedKind: TargetKindDefinition<'testbed'> = {
   kind: 'testbed',
   clock: 'real',
+  author: 'sdk',
   forms: ['testbed:<language>[@<release>]   an SDK test-bed server: typescript, python, go, rust or java (--transport stdio|http-<mode>), real time'],
   parse(argument, command, flags) {
     if (command !== undefined || argument === undefined || !argument.startsWith('testbed:')) return undefined;

@@ -4,7 +4,7 @@ import { runPlan } from '../../real/runPlan.ts';
 import { planShape } from '../../workload/planShape.ts';
 import { planShrinks } from '../../workload/planShrinks.ts';
 import { blackBoxSees } from '../endpoint/blackBoxSees.ts';
-import { TargetArgumentError, type RealOpenSettings, type RealTarget, type SpecOf } from '../Target.ts';
+import { TargetArgumentError, type RealJudging, type RealOpenSettings, type RealTarget, type SpecOf } from '../Target.ts';
 import type { SdkTestbedTransport } from './languages.ts';
 import { TESTBED_TOOL } from './programCall.ts';
 import { checkTransport, resolveTestbed } from './resolve.ts';
@@ -12,6 +12,11 @@ import { endpointOf } from './runProgram.ts';
 import type { SdkTestbed, SdkTestbedLanguage } from './sdkTestbed.ts';
 import { programShrinks, testbedCases } from './testbedCases.ts';
 import { testbedBaselineOf } from './testbedBaseline.ts';
+import { testbedScript } from './caseScript.ts';
+import { testbedTrace } from './testbedTrace.ts';
+
+/** An SDK test bed's runs show the SDK's server, which is under test. */
+export const TESTBED_JUDGING: RealJudging = { underTest: 'server', sdk: 'under test' };
 
 /** A test-bed target, opened: the bed of its release, resolved (and installed when it is not yet). */
 export interface OpenedTestbed extends RealTarget<Plan> {
@@ -44,6 +49,7 @@ export async function openTestbed(spec: SpecOf<'testbed'>, settings: RealOpenSet
     describe: () => ({
       kind: 'testbed',
       clock: 'real',
+      runsOn: 'test-bed process or session',
       label: `${testbed.manifest.sdk.name} ${testbed.version}${testbed.pinned ? '' : ' (unpinned: resolved at install)'}, ${testbed.language} test bed, over ${transport}`,
       argument: argumentOf(resolved),
       spec: resolved,
@@ -62,7 +68,12 @@ export async function openTestbed(spec: SpecOf<'testbed'>, settings: RealOpenSet
       };
     },
     cases: (seed, runs) => testbedCases(seed, runs, { http, duplicateIds: settings.duplicateIds === true }),
-    run: (plan, bounds) => runPlan(endpoint, plan, { hangAfterMs: bounds.hangAfterMs, tailMs: 2 * bounds.inFlightMs }),
+    judging: TESTBED_JUDGING,
+    async run(plan, bounds) {
+      const run = await runPlan(endpoint, plan, { hangAfterMs: bounds.hangAfterMs, tailMs: 2 * bounds.inFlightMs });
+      return { ...run, trace: testbedTrace(run.trace, plan) };
+    },
+    script: (plan, observed, bounds) => testbedScript(plan, observed, bounds.hangAfterMs),
     withoutCancels,
     shrinks: (plan) => [...planShrinks(plan, new Set([TESTBED_TOOL])), ...programShrinks(plan)],
     causeOf: (plan) => ({ variant: transport, shape: planShape(plan) }),

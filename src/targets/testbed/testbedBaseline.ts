@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BASELINES_DIR } from '../../baseline/baseline.ts';
+import { BASELINES_DIR } from '../../util/projectPaths.ts';
 import type { InvariantId } from '../../model/invariants.ts';
 import { writeFileAtomic } from '../../util/atomicWrite.ts';
 import type { Plan } from '../../real/plan.ts';

@@ -10,6 +10,7 @@ import { TargetArgumentError, type TargetKindDefinition } from '../Target.ts';
 export const urlKind: TargetKindDefinition<'url'> = {
   kind: 'url',
   clock: 'real',
+  author: 'user',
   forms: ['http://127.0.0.1:8000/mcp   a Streamable HTTP server (--start "<command>" starts it; {port} is a free port), real time'],
   parse(argument, command, flags) {
     if (argument === undefined || !/^https?:\/\//i.test(argument)) {

@@ -14,6 +14,6 @@ export function openUrl(spec: SpecOf<'url'>, settings: { readonly graceMs: numbe
     variant: 'http',
     sees: blackBoxSees(endpoint.visibility),
     choice: settings.choice,
-    describe: (server) => ({ kind: 'url', clock: 'real', label: endpoint.label, argument: settings.argument, spec, ...(server && systemOf(server.info)) }),
+    describe: (server) => ({ kind: 'url', clock: 'real', runsOn: 'session', label: endpoint.label, argument: settings.argument, spec, ...(server && systemOf(server.info)) }),
   });
 }

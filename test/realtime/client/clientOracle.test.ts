@@ -8,7 +8,11 @@ import { realJsonReport } from '../../../src/report/realReport.ts';
 import { CLIENT_SCENARIOS, clientScenario } from '../../../src/targets/client/clientScenarios.ts';
 import type { CallerOption } from '../../../src/targets/client/clientScript.ts';
 import { clientTrace } from '../../../src/targets/client/clientTrace.ts';
-import { judgeClientCase } from '../../../src/targets/client/judgeClientCase.ts';
+import { judgeCase } from '../../../src/campaign/real/judgeCase.ts';
+import { CLIENT_JUDGING } from '../../../src/targets/client/open.ts';
+
+/** A client case judged by the one oracle, the client under test. */
+const judgeClientCase = (trace: Parameters<typeof judgeCase>[0], options: Parameters<typeof judgeCase>[2]) => judgeCase(trace, CLIENT_JUDGING, options);
 import { clientTarget } from '../../../src/targets/client/open.ts';
 import { runClientScenario, type ClientTransport } from '../../../src/targets/client/runClientScenario.ts';
 import { ajvValidator } from '../../../src/workload/ajvValidator.ts';

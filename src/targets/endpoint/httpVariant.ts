@@ -1,16 +1,17 @@
 /**
- * The variant half of a black-box finding's cause, told apart as a simulated one is (`cause.ts`:
- * `variantOf`); the shape half is `planShape` (src/workload/planShape.ts). Two minimal plans of
- * one invariant on two variants, or with two shapes, are two causes.
+ * The variant half of a URL finding's cause, as its run showed it, told apart as a simulated one
+ * is (src/campaign/cause.ts: `variantOf`); the shape half is `planShape`
+ * (src/workload/planShape.ts). Two minimal plans of one invariant on two variants, or with two
+ * shapes, are two causes.
  */
-import type { TraceEvent } from '../sim/trace.ts';
+import type { TraceEvent } from '../../sim/trace.ts';
 
 /**
  * Where a black-box run ran: `stdio`, or `http/<stateful|stateless>/<sse|json>` as the server
  * showed it (a session id given; a call's POST answered with an SSE stream or a JSON body). A bug
  * of one transport mode is a cause of its own, as `variantOf` says of simulated ones.
  */
-export function realVariantOf(trace: readonly TraceEvent[]): string {
+export function httpVariantOf(trace: readonly TraceEvent[]): string {
   const methods = new Map<number, string>();
   let http = false;
   let stateful = false;

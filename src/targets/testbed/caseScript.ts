@@ -1,44 +1,30 @@
-import { scriptExplains, type CaseScript, type ScriptedHandler } from '../../campaign/conduct.ts';
 import { idKey } from '../../model/ids.ts';
-import { judgeObserved } from '../../model/judgeObserved.ts';
 import type { Plan } from '../../real/plan.ts';
-import type { CaseJudge } from '../../campaign/caseVerdict.ts';
 import type { HandlerProgram } from '../../sim/scenario.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
 import { isJsonObject } from '../../util/jsonrpc.ts';
-import { withHandlerEvents } from './handlerEvents.ts';
+import type { CaseScript, ScriptedHandler } from '../Target.ts';
 import { programOf } from './testbedCases.ts';
 
-/**
- * A test-bed case, judged: the bed's side channel turned into the model's own handler events
- * (`withHandlerEvents`), then the model on a real clock (`judgeObserved`), so the same rules
- * that judge a simulated run judge the server's side (a handler aborted on cancel and on close,
- * steps after an abort, progress lost). The program is mcp-sim's own script: a finding it
- * explains (`scriptExplains`: it ignores its abort, hangs, sleeps past the bound) is marked the
- * script's, reported apart and never the SDK's; the rest are the SDK's and count.
- */
-export const judgeTestbed: CaseJudge = (raw, plan, options) => {
+/** Each call's program, by its label. */
+export function programsOf(plan: Plan): Map<string, HandlerProgram> {
   const programs = new Map<string, HandlerProgram>();
   for (const c of plan.calls) {
     const p = programOf(c);
     if (p) programs.set(c.label, p);
   }
-  const labelOfId = new Map<string, string>();
-  for (const e of raw) if (e.kind === 'call-start' && e.id !== undefined && !labelOfId.has(idKey(e.id))) labelOfId.set(idKey(e.id), e.call);
-  const trace = withHandlerEvents(raw, (id) => {
-    const label = labelOfId.get(idKey(id));
-    return label === undefined ? undefined : programs.get(label);
-  });
-  const verdict = judgeObserved(trace, options);
-  const script = caseScript(plan, programs, verdict.trace, options.clock.hangAfterMs);
-  return {
-    ...verdict,
-    findings: verdict.findings.map((f) => {
-      const explained = scriptExplains(f, script);
-      return explained === undefined ? { ...f, owner: 'target' as const } : { ...f, owner: 'script' as const, explained };
-    }),
-  };
-};
+  return programs;
+}
+
+/**
+ * What a test-bed case's script says of its handlers: each call's program (mcp-sim's own: it
+ * ignores its abort, hangs or sleeps as written), whether the client cancelled it, and the
+ * handlers still running when the client closed, read from the observed run. A finding the script
+ * explains is the script's (src/campaign/conduct.ts `scriptExplains`), never the SDK's.
+ */
+export function testbedScript(plan: Plan, trace: readonly TraceEvent[], hangAfterMs: number): CaseScript {
+  return caseScript(plan, programsOf(plan), trace, hangAfterMs);
+}
 
 /** What the case's script says of each call's handler, from the plan and the observed run. */
 function caseScript(plan: Plan, programs: ReadonlyMap<string, HandlerProgram>, trace: readonly TraceEvent[], hangAfterMs: number): CaseScript {
