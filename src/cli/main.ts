@@ -380,7 +380,9 @@ export async function main(argv: readonly string[]): Promise<number> {
       }
       if (typeof opts.case === 'number') {
         if (module === undefined) throw new InvalidArgumentError('fuzz --case: give the module whose case to replay (replay ./server.ts --seed S --case N).');
-        say(`fuzz ${module} --case ${opts.case}`, `replay ${module} --seed S --case ${opts.case}`);
+        // The seed the case is drawn with (--seed, else MCP_SIM_SEED, else the default), named in the new spelling.
+        const seed = typeof opts.seed === 'number' ? opts.seed : Number(process.env[ENV_SEED]) || DEFAULT_CAMPAIGN_SEED;
+        say(`fuzz ${module}${typeof opts.seed === 'number' ? ` --seed ${opts.seed}` : ''} --case ${opts.case}`, `replay ${module} --seed ${seed} --case ${opts.case}`);
         code = await (await commands.replayTarget()).replayModuleByCase(module, opts);
         return;
       }

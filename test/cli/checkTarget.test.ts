@@ -38,6 +38,12 @@ describe('check testbed:<language>: bad input is one line and exit 2 (no test be
     expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(line)]);
   });
 
+  it("the old fuzz <module> --case K names the seed its new spelling needs (replay <module> --seed S --case K)", async () => {
+    const run = await runMain(['fuzz', 'examples/servers/crawler.ts', '--case', '0']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('"fuzz examples/servers/crawler.ts --case 0" is now "replay examples/servers/crawler.ts --seed 20261130 --case 0"');
+  });
+
   it('a file that is not a replay file is refused in one line (replay FILE, and the old check --target L --replay FILE)', async () => {
     const file = join(scratch, 'other.json');
     writeFileSync(file, JSON.stringify({ kind: 'something-else' }));
