@@ -167,8 +167,8 @@ describe('rust test bed across rmcp releases (real time)', () => {
   /** fuzz's own case (run, the black-box oracle, the counterfactual run without the cancel where a result crossed it): the invariants it finds. */
   const oracle = async (bed: SdkTestbed, transport: SdkTestbedTransport, f: FixedProgram) => {
     const bounds = { hangAfterMs: DEFAULT_HANG_AFTER_MS, inFlightMs: DEFAULT_IN_FLIGHT_MS, graceMs: DEFAULT_PROCESS_GRACE_MS };
-    const target = await openTestbed({ kind: 'testbed', language: 'rust', release: bed.version, ...(transport !== 'stdio' && { transport }) }, { graceMs: bounds.graceMs }, testbedKind.argumentOf);
-    return (await runAndJudge(target, { calls: [programCall('c1', f.program, f.call)], serverRequests: 'answer' }, bounds)).findings.map((x) => x.invariant);
+    const target = await openTestbed({ kind: 'testbed', language: 'rust', release: bed.version, layer: bed.layer, ...(transport !== 'stdio' && { transport }) }, { graceMs: bounds.graceMs }, testbedKind.argumentOf);
+    return (await runAndJudge(target, { calls: [programCall('c1', f.program, f.call)], serverRequests: 'answer', layer: bed.layer }, bounds)).findings.map((x) => x.invariant);
   };
   /** The swallowed cancel with a sleep the counterfactual finishes within the hang bound, so the oracle can tell the result did not cross the cancel. */
   const SWALLOWED_SHORT: FixedProgram = { ...SHORT_CANCEL, name: 'a cancel after the first progress, swallowed, 1.5 s sleep', program: { ...SHORT_CANCEL.program, onAbort: 'swallow' } };
