@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
  * (vitest.testbeds.config.ts), which .ci/run calls after building them, so `npm test` needs
  * nothing but Node.
  */
-export const TESTBED_TESTS = ['test/docs/exampleCommands.test.ts', 'test/testbeds/sameProgram.test.ts', 'test/testbeds/*Releases.test.ts', 'test/testbeds/sdksDocsReplays.test.ts', 'test/testbeds/checkTarget.test.ts', 'test/testbeds/clients.test.ts', 'test/testbeds/behaviours.test.ts', 'examples/servers/java/javaExamples.test.ts'];
+export const TESTBED_TESTS = ['test/docs/exampleCommands.test.ts', 'test/testbeds/sameProgram.test.ts', 'test/testbeds/*Releases.test.ts', 'test/testbeds/sdksDocsReplays.test.ts', 'test/testbeds/checkTarget.test.ts', 'test/testbeds/clients.test.ts', 'test/testbeds/behaviours.test.ts', 'examples/servers/java/javaExamples.test.ts', 'test/targets/everyForm.test.ts'];
 
 export default defineConfig({
   test: {

@@ -59,7 +59,8 @@ export async function checkReal(target: RealTarget, options: ResolvedRealCampaig
   const verdict = realVerdict(report, options.failOn);
   const replays = new Map<RealFinding, { file: string; command: string }>();
   const perInvariant = new Map<string, number>();
-  for (const f of report.findings.filter((x) => !x.known)) {
+  // Every finding has its file, a known cause's too (its first case: known causes are not shrunk).
+  for (const f of report.findings) {
     const n = perInvariant.get(f.invariant) ?? 0;
     perInvariant.set(f.invariant, n + 1);
     const file = join(options.reproDir, fileName(report, f, n));

@@ -91,8 +91,8 @@ export async function fuzzCommand(options: ResolvedFuzzOptions, choice: { readon
     // A stateful server shows a case's finding only after the runs before it: replay that prefix of the campaign.
     commands.push(
       report.stateful
-        ? `npx mcp-sim fuzz ${[...targetArgs(options), '--seed', String(options.seed), '--runs', String(f.firstCase + 1), '--no-shrink'].join(' ')}`
-        : `npx mcp-sim fuzz ${[...targetArgs(options), '--seed', String(options.seed), '--case', String(f.firstCase), '--expect', f.invariant].join(' ')}`,
+        ? `npx mcp-sim check ${[...targetArgs(options), '--seed', String(options.seed), '--runs', String(f.firstCase + 1), '--no-shrink'].join(' ')}`
+        : `npx mcp-sim replay ${[...targetArgs(options), '--seed', String(options.seed), '--case', String(f.firstCase), '--expect', f.invariant].join(' ')}`,
     );
     replays.set(f.invariant, commands);
   }

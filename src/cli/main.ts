@@ -164,10 +164,17 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option(`${SPEC_FLAG} <revision>`, `${SPEC_HELP} (with --seed/--case)`)
     .option('--rate-runs <n>', `a real-time case: how many times to run it for its rate (default: ${DEFAULT_RATE_RUNS})`, wholeNumberArg('--rate-runs'))
     .option('--hang-after <ms>', 'a real-time case: the bound it is judged with (default: the one it was found with)', wholeNumberArg('--hang-after'))
+    .option('--args <file>', "a module's case (replay ./server.ts --seed S --case N): the fixed argument sets its campaign was given")
+    .option('--config <json>', "a module's case: the config its campaign gave the server's factory")
     .addHelpText('after', REPLAY_EXIT_HELP)
-    .action(async (file: string | undefined, opts: ReplayFlags) => {
+    .action(async (file: string | undefined, opts: ReplayFlags & { args?: string; config?: string }) => {
       // A module (replay ./server.ts --seed S --case N), or a replay file of another target than the SDK in process.
       const other = file === undefined ? undefined : await (await commands.replayTarget()).otherTarget(file);
+      if (other !== 'module' && (opts.args !== undefined || opts.config !== undefined)) {
+        process.stderr.write(`mcp-sim replay: ${opts.args !== undefined ? '--args' : '--config'} is for a module's case by seed and index (replay ./server.ts --seed S --case N); a replay file holds its case whole.\n`);
+        code = 2;
+        return;
+      }
       if (other !== undefined) {
         code = other === 'module' ? await (await commands.replayTarget()).replayModuleByCase(file!, opts as unknown as Record<string, unknown>) : await (await commands.replayTarget()).replayTargetFile(file!, opts);
         return;

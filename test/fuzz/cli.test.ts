@@ -72,7 +72,7 @@ describe('mcp-sim fuzz: the command', () => {
     expect(xml).toMatch(/<testcase classname="mcp-sim\.fuzz\.cancel" name="cancel\.abort-swallowed"[^>]*>\s*<failure message="after the client cancelled, the abort reached tool &quot;crawl&quot; \(its fetch rejected with the abort\), and its callback caught it and returned a normal result/);
     expect(xml).toContain('--case 0 --expect cancel.abort-swallowed');
     const md = readFileSync(join(dir, 'fuzz.md'), 'utf8');
-    expect(md).toMatch(/^# mcp-sim fuzz: examples\/servers\/faulty\/swallowedAbort\.ts\n\n\*\*FAIL\*\*/);
+    expect(md).toMatch(/^# mcp-sim check: examples\/servers\/faulty\/swallowedAbort\.ts\n\n\*\*FAIL\*\*/);
     expect(md).toContain('## `cancel.abort-swallowed` (note, ');
     // --fail-on should: a note no longer fails, and its JUnit case passes.
     const lenient = await runMain(['check', 'examples/servers/faulty/swallowedAbort.ts', '--runs', '20', '--no-shrink', '--fail-on', 'should', '--junit', join(dir, 'lenient.xml')]);
@@ -103,7 +103,7 @@ describe('mcp-sim fuzz: the command', () => {
   });
 
   const errors: readonly (readonly [what: string, module: string, message: RegExp])[] = [
-    ['a module that does not exist', 'examples/servers/nope.ts', /^mcp-sim fuzz: module examples\/servers\/nope\.ts not found/],
+    ['a module that does not exist', 'examples/servers/nope.ts', /^mcp-sim check: module examples\/servers\/nope\.ts not found/],
     ['a module with no factory or server', 'test/fuzz/fixtures/noServer.ts', /has no server factory .* exports: name, version/],
     ['a factory that throws', 'test/fuzz/fixtures/throwingFactory.ts', /the server factory of .* threw: API_KEY is not set/],
     ['a factory that returns no MCP server', 'test/fuzz/fixtures/notAServer.ts', /returned an object with keys tools, start, which is not an MCP server/],

@@ -159,7 +159,7 @@ function plan(r: Json): Planned[] {
     return [{ ...said({ invariant: r.invariant ?? '(not named)' }), commands: [{ label: 'replay this case', command: 'npx mcp-sim replay <this file>' }], shrunk: { case: r.case, label: 'shrunk' }, absent: ['The original case: a module\'s replay file keeps the shrunk case only.'] }];
   }
   if (r.kind === 'fuzz' && r.case) {
-    return [{ ...said({ invariant: r.invariant }), commands: [{ label: 'replay this case', command: `npx mcp-sim fuzz ${r.module} --replay <this file>` }], shrunk: { case: r.case, label: 'shrunk' }, absent: [] }];
+    return [{ ...said({ invariant: r.invariant }), commands: [{ label: 'replay this case', command: 'npx mcp-sim replay <this file>' }], shrunk: { case: r.case, label: 'shrunk' }, absent: [] }];
   }
   // A replay file of a case in process (schemaVersion 2 holds it under "case"; 1 at the top).
   const inProcess = r.schemaVersion === 2 && r.clock === 'virtual' && r.target?.kind === 'sdk' ? { ...r.case, invariant: r.invariant, origin: r.origin } : r;
