@@ -10,8 +10,8 @@ import { layerVariant, type SdkTestbedTransport, type TestbedLayer } from './lan
 import { TESTBED_TOOL } from './programCall.ts';
 import { checkTransport, resolveTestbed } from './resolve.ts';
 import { endpointOf } from './runProgram.ts';
-import type { SdkTestbed, SdkTestbedLanguage } from './sdkTestbed.ts';
-import { layerOfCase, layeredCases, programShrinks, type TestbedCase } from './testbedCases.ts';
+import { defaultTestbedLayer, type SdkTestbed, type SdkTestbedLanguage } from './sdkTestbed.ts';
+import { layeredCases, programShrinks, type TestbedCase } from './testbedCases.ts';
 import { testbedBaselineOf } from './testbedBaseline.ts';
 import { testbedScript } from './caseScript.ts';
 import { testbedTrace } from './testbedTrace.ts';
@@ -49,6 +49,8 @@ export async function openTestbed(spec: SpecOf<'testbed'>, settings: RealOpenSet
   const layers = new Map<TestbedLayer, SdkTestbed>([[first.layer, first]]);
   if (asked === undefined) for (const layer of first.layers.filter((l) => l !== first.layer)) layers.set(layer, await resolveTestbed(language, first.version, settings.say, 'testbed', layer));
   const endpoints = new Map<TestbedLayer, Endpoint>([...layers].map(([layer, bed]) => [layer, endpointOf(bed, transport)]));
+  // A case that names no layer (written before beds had layers) ran on the bed's default one.
+  const layerOfCase = (c: Partial<TestbedCase>): TestbedLayer => c.layer ?? defaultTestbedLayer(first.layers);
   const endpointFor = (c: TestbedCase) => endpoints.get(layerOfCase(c)) ?? endpoints.get(first.layer)!;
   const http = transport !== 'stdio';
   const resolved: SpecOf<'testbed'> = { ...spec, release: first.version };

@@ -39,7 +39,8 @@ export interface SdkTestbedManifest {
   readonly lacks: readonly string[];
   /**
    * The interpreters (PROGRAM.md, "Layers"), by layer: the SDK API each is written on, in a few
-   * words. Its commands take `{layer}`. Absent: one interpreter, the low layer's.
+   * words. Its commands take `{layer}`. Absent: one interpreter, the low layer's. A bed whose SDK
+   * offers servers one public API names that one (Java's: `high` alone).
    */
   readonly layers?: { readonly [L in TestbedLayer]?: string };
   /** What each layer lacks or does differently, beyond the manifest's and the release's `lacks`. */
@@ -104,7 +105,7 @@ export interface SdkTestbedOptions {
   readonly cache?: string;
   /** The SDK release. @default the manifest's first release */
   readonly version?: string;
-  /** The interpreter. @default `low` */
+  /** The interpreter. @default the low one, or the only one of a bed without it (defaultTestbedLayer) */
   readonly layer?: TestbedLayer;
 }
 
@@ -140,6 +141,12 @@ export function sdkTestbedLayers(manifest: SdkTestbedManifest, release: SdkTestb
 }
 
 /**
+ * The layer a release runs when none is asked, and the layer of a case or baseline entry that
+ * names none (written before beds had layers): the low one, or, on a bed without one, its first.
+ */
+export const defaultTestbedLayer = (layers: readonly TestbedLayer[]): TestbedLayer => (layers.includes('low') || layers.length === 0 ? 'low' : layers[0]!);
+
+/**
  * Reads `testbeds/<language>/testbed.json` and tells whether that release's test bed is installed:
  * its commands, or the reason it is skipped (no manifest yet; a version the manifest cannot build;
  * not installed: run its install).
@@ -155,7 +162,7 @@ export function sdkTestbed(language: SdkTestbedLanguage, options: SdkTestbedOpti
     return { language, skipped: `the ${language} test bed builds only ${manifest.sdk.name} ${manifest.sdk.version} (its testbed.json lists no other releases), not ${version}` };
   }
   const layers = sdkTestbedLayers(manifest, release);
-  const layer = options.layer ?? 'low';
+  const layer = options.layer ?? defaultTestbedLayer(layers);
   if (!layers.includes(layer)) {
     return { language, skipped: `the ${language} test bed of ${manifest.sdk.name} ${version} has no ${layer} layer: it offers ${layers.join(', ')} (PROGRAM.md, "Layers")` };
   }
