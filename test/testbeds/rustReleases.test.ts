@@ -120,6 +120,18 @@ describe('rust test bed across rmcp releases (real time)', () => {
       expect(run.exit?.after).toBe('eof');
     }, 60_000);
 
+    // The high layer (#[tool_router]/#[tool], a Parameters<RunArgs> input): the same program, so the same frames and events.
+    const high = sdkTestbed('rust', { version, layer: 'high' });
+    it.skipIf('skipped' in high)(`rmcp ${version} over stdio, high layer (#[tool] macros): the same frames and handler events as the low layer; exit at stdin EOF`, async () => {
+      const { out, run } = await transcripts(high as SdkTestbed, STDIO_PROGRAMS, 'stdio');
+      expect(out).toEqual(STDIO_PROGRAMS.map((f) => ({ program: f.name, ...want.get(f.name)! })));
+      expect(run.exit?.after).toBe('eof');
+      // It is the macros' server: `run`'s input schema is the one schemars derives from RunArgs (`call` a property), not the low layer's own.
+      const schemaOf = async (b: SdkTestbed) => (await runPlan(endpointOf(b), { calls: [], serverRequests: 'answer' }, { tailMs: 0 })).tools.find((t) => t.name === 'run')?.inputSchema;
+      expect(await schemaOf(high as SdkTestbed)).toMatchObject({ properties: { call: {}, program: {} }, required: ['program'] });
+      expect(await schemaOf(bed)).toEqual({ type: 'object', properties: { program: { type: 'object' } }, required: ['program'] });
+    }, 60_000);
+
     it(`rmcp ${version} over stdio: a call step's timeoutMs is rmcp's request timeout (a cancel sent to the client, the late answer dropped, the handler goes on)`, async () => {
       const program = { steps: [{ kind: 'call', method: 'sampling/createMessage', timeoutMs: 1 }, { kind: 'progress', progress: 1 }], end: { kind: 'result' }, onAbort: 'honour' } as HandlerProgram;
       // The client answers 200 ms late, so a 1 ms timeout always expires first (no race).
