@@ -17,7 +17,7 @@ export const TESTBED_TRANSPORTS: readonly SdkTestbedTransport[] = ['stdio', ...H
  * The two interpreters of a test bed (testbeds/PROGRAM.md, "Layers"): `low` on the SDK's
  * low-level request handlers (the request context as the SDK hands it over), `high` on the API
  * most servers are written with (FastMCP/`MCPServer` with `Context`, go-sdk's typed `mcp.AddTool`,
- * rmcp's `#[tool]` router, Java's sync tool specifications, TypeScript's `McpServer.registerTool`),
+ * rmcp's `#[tool]` router, Java's McpServer tool specifications (its one layer), TypeScript's `McpServer.registerTool`),
  * where the SDK adds its own routing of progress, errors and cancellation between the wire and
  * the handler. The same program and side channel on both, so the one oracle judges both.
  */
