@@ -49,7 +49,7 @@ describe('test-bed layers', () => {
     const high = sdkTestbed('go', { root, cache, layer: 'high' });
     if ('skipped' in high) throw new Error(high.skipped);
     expect(high).toMatchObject({ layer: 'high', lacks: ['the high layer drops something'], stdio: { command: [server, '--layer', 'high'] } });
-    expect(high.http('stateful-sse')?.start.command).toEqual([server, '--layer', 'high', '--http', '--mode', 'stateful-sse']);
+    expect(high.http('stateful-sse')?.start?.command).toEqual([server, '--layer', 'high', '--http', '--mode', 'stateful-sse']);
   });
 
   it('a release may offer fewer layers: the one it lacks is refused by name', () => {
