@@ -54,6 +54,7 @@ function valueOf(flag: string, kind: TargetKind): string[] {
     '--start': 'node server.mjs --port {port}',
     '--transport': kind === 'client' ? 'http' : 'http-stateful-sse',
     '--scenario': 'result',
+    '--layer': 'high',
   };
   const value = values[flag];
   const withStart = kind === 'url' && (flag === '--cwd' || flag === '--env') ? ['--start', 'node server.mjs --port {port}'] : [];
