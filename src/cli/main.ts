@@ -164,14 +164,14 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option(`${SPEC_FLAG} <revision>`, `${SPEC_HELP} (with --seed/--case)`)
     .option('--rate-runs <n>', `a real-time case: how many times to run it for its rate (default: ${DEFAULT_RATE_RUNS})`, wholeNumberArg('--rate-runs'))
     .option('--hang-after <ms>', 'a real-time case: the bound it is judged with (default: the one it was found with)', wholeNumberArg('--hang-after'))
-    .option('--args <file>', "a module's case (replay ./server.ts --seed S --case N): the fixed argument sets its campaign was given")
-    .option('--config <json>', "a module's case: the config its campaign gave the server's factory")
+    .option('--args <file>', "a module's case: the fixed argument sets its campaign was given (check's --args)")
+    .option('--config <json|file>', "a module's case: the factory config its campaign was given (check's --config)")
     .addHelpText('after', REPLAY_EXIT_HELP)
     .action(async (file: string | undefined, opts: ReplayFlags & { args?: string; config?: string }) => {
       // A module (replay ./server.ts --seed S --case N), or a replay file of another target than the SDK in process.
       const other = file === undefined ? undefined : await (await commands.replayTarget()).otherTarget(file);
       if (other !== 'module' && (opts.args !== undefined || opts.config !== undefined)) {
-        process.stderr.write(`mcp-sim replay: ${opts.args !== undefined ? '--args' : '--config'} is for a module's case by seed and index (replay ./server.ts --seed S --case N); a replay file holds its case whole.\n`);
+        process.stderr.write(`mcp-sim replay: ${opts.args !== undefined ? '--args' : '--config'} is for a case of a server module's campaign (replay ./server.ts --seed S --case K); a replay file keeps its target's own.\n`);
         code = 2;
         return;
       }
@@ -249,6 +249,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   matrix.action(async (argument: string | undefined, opts: MatrixFlags) => {
     const target = await releasesTarget('matrix', argument, opts);
     if (target.kind === 'testbed') {
+      refuseFor('matrix', 'testbed:<language>', opts, ['json', 'chart', 'out', ...IN_PROCESS_WORKLOAD]);
       code = await (await commands.targetReleases()).matrixTargetCommand(target.spec, target.releases, { ...opts, ...(opts.report !== undefined && { report: opts.report }) });
       return;
     }
@@ -283,7 +284,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   bisect.action(async (argument: string | undefined, opts: BisectFlags) => {
     const target = await releasesTarget('bisect', argument, opts);
     if (target.kind === 'testbed') {
-      refuseFor('bisect', 'testbed:<language>', opts, ['good', 'bad', 'cause']);
+      refuseFor('bisect', 'testbed:<language>', opts, ['good', 'bad', 'cause', 'out', ...IN_PROCESS_WORKLOAD]);
       code = await (await commands.targetReleases()).bisectTargetCommand(target.spec, opts.invariant, target.releases, opts);
       return;
     }
@@ -382,7 +383,9 @@ export async function main(argv: readonly string[]): Promise<number> {
       }
       if (typeof opts.case === 'number') {
         if (module === undefined) throw new InvalidArgumentError('fuzz --case: give the module whose case to replay (replay ./server.ts --seed S --case N).');
-        say(`fuzz ${module} --case ${opts.case}`, `replay ${module} --seed S --case ${opts.case}`);
+        // The seed the case is drawn with (--seed, else MCP_SIM_SEED, else the default), named in the new spelling.
+        const seed = typeof opts.seed === 'number' ? opts.seed : Number(process.env[ENV_SEED]) || DEFAULT_CAMPAIGN_SEED;
+        say(`fuzz ${module}${typeof opts.seed === 'number' ? ` --seed ${opts.seed}` : ''} --case ${opts.case}`, `replay ${module} --seed ${seed} --case ${opts.case}`);
         code = await (await commands.replayTarget()).replayModuleByCase(module, opts);
         return;
       }
@@ -404,6 +407,12 @@ export async function main(argv: readonly string[]): Promise<number> {
   } catch (error) {
     const e = error as { code?: string; exitCode?: number; message?: string };
     if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
+    // A usage error an action throws (matrix sdk without --releases, an old spelling that names half a target):
+    // commander printed nothing of it (it prints only what its own parsing rejects), so say it here.
+    if (error instanceof InvalidArgumentError) {
+      process.stderr.write(`mcp-sim ${e.message}\n`);
+      return 2;
+    }
     if (typeof e.exitCode === 'number') return e.exitCode === 0 ? 0 : 2;
     process.stderr.write(`mcp-sim: ${e.message ?? String(error)}\n`);
     return 2;
@@ -453,6 +462,8 @@ const SPEC_HELP = `the spec revision whose rules judge the runs: ${SPEC_REVISION
 
 /** What commander parses for `replay`. */
 interface ReplayFlags extends WorkloadFlags, ReplayCoordinateFlags {
+  args?: string;
+  config?: string;
   rateRuns?: number;
   hangAfter?: number;
   seed?: number;
@@ -530,6 +541,9 @@ async function releasesTarget(command: string, argument: string | undefined, opt
   if (spec.release !== undefined) throw new InvalidArgumentError(`${command} ${argument}: name the releases with --releases, not @ in the target.`);
   return { kind: 'testbed', spec, releases };
 }
+
+/** The workload flags of the in-process campaign (commander's names) that a test bed's real-time campaign has no use for. */
+const IN_PROCESS_WORKLOAD = ['profiles', 'actionsMax', 'stepsMax', 'leaveOut'] as const;
 
 /** Refuses, with one line and exit 2, the flags of `names` given to `command` on a target of another kind. */
 function refuseFor(command: string, target: string, opts: object, names: readonly string[]): void {

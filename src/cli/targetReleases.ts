@@ -2,7 +2,7 @@ import pc from 'picocolors';
 import { pool } from '../campaign/real/pool.ts';
 import { determinismOf } from '../campaign/real/rate.ts';
 import { realCampaign, runAndJudge, type RealCampaignReport } from '../campaign/real/realCampaign.ts';
-import type { InvariantId } from '../model/invariants.ts';
+import { invariants, type InvariantId } from '../model/invariants.ts';
 import { DEFAULT_CAMPAIGN_SEED, DEFAULT_RATE_RUNS } from '../options/defaults.ts';
 import { resolveRealCampaignOptions } from '../options/realCampaignOptions.ts';
 import { targetKind } from '../targets/kinds.ts';
@@ -88,6 +88,7 @@ export async function bisectTargetCommand(spec: SpecOf<'testbed'>, invariant: st
   try {
     const versions = releasesOf(spec.language, releases);
     const id = invariant as InvariantId;
+    if (!invariants.has(id)) throw new TargetArgumentError(`mcp-sim bisect testbed:${spec.language}: --invariant ${invariant}: no such invariant (docs/invariants.md lists them; a test bed's findings are searched by id, without a clause)`);
     console.log(pc.bold(`mcp-sim bisect testbed:${spec.language} --invariant ${id}  seed=${flags.seed ?? DEFAULT_CAMPAIGN_SEED}  (real time)  ${versions.join(' → ')} over ${spec.transport ?? 'stdio'}, ${spec.layer === undefined ? 'both layers' : `${spec.layer} layer`}`));
     let minimal: unknown;
     for (const version of [versions[0]!, versions.at(-1)!]) {

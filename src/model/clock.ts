@@ -63,6 +63,8 @@ export const JUDGED_ON_A_REAL_CLOCK: Readonly<Record<Side, ReadonlySet<Invariant
     'rpc.well-formed',
     'rpc.response-matches-request',
     'rpc.single-response',
+    'rpc.error-code',
+    'rpc.survives-bad-input',
     'progress.token-requested',
     'progress.after-response',
     'progress.increasing',

@@ -256,6 +256,9 @@ export const DEFAULT_PROCESS_RUNS = 60;
 /** How many times a finding's minimal case is run again to measure its reproduction rate. @default 10 */
 export const DEFAULT_RATE_RUNS = 10;
 
+/** Re-runs of an SDK client's finding for its rate: a scenario has no schedule to vary, and a first check of a release finds tens of them. @default 3 */
+export const DEFAULT_CLIENT_RATE_RUNS = 3;
+
 /** Shrinking in real time: a candidate is kept when it fails in any of this many tries. @default 3 */
 export const DEFAULT_SHRINK_TRIES = 3;
 

@@ -25,7 +25,7 @@ describe('mcp-sim fuzz: the command', () => {
     const out = mkdtempSync(join(tmpdir(), 'mcp-sim-fuzz-'));
     const r = await runMain(['check', 'examples/servers/faulty/progressNotIncreasing.ts', '--runs', '40', '--out', out]);
     expect(r.code).toBe(1);
-    expect(r.lines[0]).toBe('mcp-sim fuzz  seed=20261130');
+    expect(r.lines[0]).toBe('mcp-sim check examples/servers/faulty/progressNotIncreasing.ts  seed=20261130  (in process, virtual time)');
     expect(r.stdout).toMatch(/VIOLATION progress\.increasing/);
     expect(r.stdout).toMatch(/tool {7}crawl/);
     const commands = r.lines.filter((l) => l.startsWith('  replay ')).map((l) => l.replace(/^ {2}replay {5}/, ''));
@@ -41,7 +41,7 @@ describe('mcp-sim fuzz: the command', () => {
   it('fuzz: every replay command docs/fuzz-findings.md cites reproduces its finding in a fresh process', async () => {
     const { readFileSync } = await import('node:fs');
     const doc = readFileSync('docs/fuzz-findings.md', 'utf8');
-    const cited = [...doc.matchAll(/^npx mcp-sim fuzz .* --case \d+ --expect [a-z.-]+$/gm)].map((m) => m[0]);
+    const cited = [...doc.matchAll(/^npx mcp-sim replay \S+ --seed \d+ --case \d+ --expect [a-z.-]+$/gm)].map((m) => m[0]);
     // Servers that `npm run fuzz:testbed` installs from the registry (never `npm test`) are
     // replayed by that script; every other cited module must be here.
     const { existsSync } = await import('node:fs');
@@ -138,5 +138,18 @@ describe('mcp-sim fuzz: the command', () => {
     const bad = await runMain(['check', 'examples/servers/crawler.ts', '--args', join(dir, 'bad.json')]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--args crawl\[0\] is not valid for the tool's input schema/);
+    // The printed replay of a case drawn with --args carries it, and replay takes it for a module's case.
+    const printed = good.lines.find((l) => l.includes(' --case '))!.replace(/^ {2}replay {5}/, '');
+    expect(printed).toMatch(/^npx mcp-sim replay examples\/servers\/faulty\/zombieWork\.ts --args \S+ --seed 20261130 --case \d+ --expect /);
+    expect((await fresh(printed)).code, printed).toBe(0);
+  }, 60_000);
+
+  it("replay <module> --config: a module's case with its factory config; --config and --args are refused for the SDK's case (exit 2)", async () => {
+    const r = await runMain(['replay', 'examples/servers/lowLevel.ts', '--config', '{"stepMs":5}', '--seed', '20261130', '--case', '0']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^trace hash /m);
+    const refused = await runMain(['replay', '--seed', '20261130', '--case', '0', '--config', '{}']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--config is for a case of a server module's campaign/);
   });
 });
