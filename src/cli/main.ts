@@ -242,6 +242,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--chart <file.svg>', 'also write a heat map (Vega-Lite spec next to it as <file>.vl.json; the SVG when vega is installed)')
     .option('--out <dir>', `folder for the counterexamples, one subfolder per release (default: ${DEFAULT_MATRIX_DIR})`)
     .option('--transport <transport>', 'a test bed: stdio (default) or http-<mode>')
+    .option('--layer <layer>', 'a test bed: low, high or both (default): the SDK API its interpreter is written on')
     .option('--parallel <n>', 'a test bed: processes at once', wholeNumberArg('--parallel'))
     .option('--rate-runs <n>', 'a test bed: re-runs of each minimal case on its release', wholeNumberArg('--rate-runs'));
   for (const [flag, value] of [['--sdk', '<list>'], ['--target', '<language>'], ['--sdk-version', '<list>'], ['--markdown', '<file>']] as const) matrix.addOption(new Option(`${flag} ${value}`).hideHelp());
@@ -252,7 +253,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       code = await (await commands.targetReleases()).matrixTargetCommand(target.spec, target.releases, { ...opts, ...(opts.report !== undefined && { report: opts.report }) });
       return;
     }
-    refuseFor('matrix', 'sdk', opts, ['transport', 'parallel', 'rateRuns']);
+    refuseFor('matrix', 'sdk', opts, ['transport', 'layer', 'parallel', 'rateRuns']);
     if (target.releases === undefined) throw new InvalidArgumentError("matrix sdk: give the releases: --releases 1.25.3,1.26.0 (versions or folders).");
     code = await (await commands.matrix()).matrixCommand(target.releases.join(','), matrixCampaignOf(opts), {
       out: opts.out ?? DEFAULT_MATRIX_DIR,
@@ -275,6 +276,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   addWorkloadOptions(bisect)
     .option('--out <dir>', `folder for the replay files of the answer (default: ${DEFAULT_BISECT_DIR})`)
     .option('--transport <transport>', 'a test bed: stdio (default) or http-<mode>')
+    .option('--layer <layer>', 'a test bed: low, high or both (default): the SDK API its interpreter is written on')
     .option('--parallel <n>', 'a test bed: processes at once', wholeNumberArg('--parallel'))
     .option('--rate-runs <n>', 'a test bed: re-runs of the minimal case on each release', wholeNumberArg('--rate-runs'))
     .addHelpText('after', BISECT_EXIT_HELP);
@@ -286,7 +288,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       code = await (await commands.targetReleases()).bisectTargetCommand(target.spec, opts.invariant, target.releases, opts);
       return;
     }
-    refuseFor('bisect', 'sdk', opts, ['transport', 'parallel', 'rateRuns']);
+    refuseFor('bisect', 'sdk', opts, ['transport', 'layer', 'parallel', 'rateRuns']);
     if (opts.good === undefined || opts.bad === undefined) {
       process.stderr.write(`error: required option '${opts.good === undefined ? '--good <release>' : '--bad <release>'}' not specified\n`);
       code = 2;
@@ -314,7 +316,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--start <command>', 'a URL: start the server first ({port} is a free loopback port)')
     .option('--cwd <dir>', "a process or --start: the server's working directory")
     .option('--env <K=V>', 'a process or --start: a variable for the server (repeatable)', (v: string, all: string[] = []) => [...all, v])
-    .option('--transport <transport>', 'a test bed: stdio (default) or http-<mode>');
+    .option('--transport <transport>', 'a test bed: stdio (default) or http-<mode>')
+    .option('--layer <layer>', 'a test bed: low or high (default: low): the SDK API its interpreter is written on');
   for (const [flag, value] of [['--target', '<side>'], ['--sdk', '<version|path>'], ['--stdio', '<command>'], ['--url', '<url>']] as const) rogue.addOption(new Option(`${flag} ${value}`).hideHelp());
   rogue.action(async (argument: string | undefined, opts: Record<string, unknown>) => {
     code = await (await commands.front()).rogueFront(argument, after, opts);
@@ -495,6 +498,7 @@ interface ReleasesFlags {
   target?: string;
   sdkVersion?: string;
   transport?: string;
+  layer?: string;
 }
 
 /** What commander parses for `bisect`. */
@@ -532,7 +536,7 @@ async function releasesTarget(command: string, argument: string | undefined, opt
     releases ??= opts.sdk.split(',').map((v) => v.trim()).filter(Boolean);
   }
   if (argument === undefined || argument === 'sdk') return { kind: 'sdk', releases };
-  const spec = await parseTarget(argument, undefined, { ...(opts.transport !== undefined && { transport: opts.transport }) });
+  const spec = await parseTarget(argument, undefined, { ...(opts.transport !== undefined && { transport: opts.transport }), ...(opts.layer !== undefined && { layer: opts.layer }) });
   if (spec.kind !== 'testbed') throw new InvalidArgumentError(`${command} ${argument}: only sdk and testbed:<language> have releases to go over (a ${spec.kind} target is one server).`);
   if (spec.release !== undefined) throw new InvalidArgumentError(`${command} ${argument}: name the releases with --releases, not @ in the target.`);
   return { kind: 'testbed', spec, releases };

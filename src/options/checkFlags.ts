@@ -105,7 +105,8 @@ const PROCESS: readonly CheckFlag[] = [
 /** An SDK's test bed: its transport, its baseline, the client's scenarios. */
 const TEST_BEDS: readonly CheckFlag[] = [
   { name: '--transport', value: '<transport>', help: 'testbed: stdio (default), http-stateful-sse, http-stateful-json, http-stateless-sse or http-stateless-json; client: stdio or http' },
-  { name: '--update-baseline', help: "write the release's confirmed findings on this transport as its baseline" },
+  { name: '--layer', value: '<layer>', help: "testbed: the SDK API its interpreter is written on: low (the low-level handlers), high (FastMCP/MCPServer, typed AddTool, #[tool], Java's McpServer tool specifications, registerTool) or both (default: each case on one, in turn)" },
+  { name: '--update-baseline', help: "write the release's confirmed findings on this transport (and layer) as its baseline" },
   { name: '--scenario', value: '<list>', help: "client: only these client scenarios, comma-separated" },
 ];
 

@@ -35,8 +35,11 @@ export interface TargetSpecs {
   process: { readonly kind: 'process' } & CommandSpec;
   /** A Streamable HTTP endpoint, already running or started by `start` (`{port}` filled in both). */
   url: { readonly kind: 'url'; readonly url: string; readonly start?: CommandSpec };
-  /** An SDK's test-bed server (testbeds/<language>/); `release` absent: the bed's default; `transport` absent: stdio. */
-  testbed: { readonly kind: 'testbed'; readonly language: string; readonly release?: string; readonly transport?: string };
+  /**
+   * An SDK's test-bed server (testbeds/<language>/); `release` absent: the bed's default;
+   * `transport` absent: stdio; `layer` (`low` or `high`) absent: every layer the release offers.
+   */
+  testbed: { readonly kind: 'testbed'; readonly language: string; readonly release?: string; readonly transport?: string; readonly layer?: string };
   /** An SDK's test-bed client, mcp-sim being the server; `transport` absent: every one the client offers. */
   client: { readonly kind: 'client'; readonly language: string; readonly release?: string; readonly transport?: string };
 }
@@ -200,6 +203,8 @@ export interface TargetFlags {
   readonly cwd?: string;
   readonly env?: readonly string[];
   readonly transport?: string;
+  /** An SDK test bed's interpreter: `low`, `high` or `both`. */
+  readonly layer?: string;
   readonly config?: string;
 }
 

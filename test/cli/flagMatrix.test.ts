@@ -55,6 +55,7 @@ function valueOf(flag: string, kind: TargetKind): string[] {
     '--transport': kind === 'client' ? 'http' : 'http-stateful-sse',
     '--scenario': 'result',
     '--tool-duration': 'work=30000',
+    '--layer': 'high',
   };
   const value = values[flag];
   const withStart = kind === 'url' && (flag === '--cwd' || flag === '--env') ? ['--start', 'node server.mjs --port {port}'] : [];
