@@ -130,14 +130,16 @@ for (const e of chosen) {
   const reportFile = join(outDir, `${e.language}-${e.name.replace(/[^\w.-]+/g, '_')}-${e.transport}.json`);
   writeFileSync(reportFile, `${JSON.stringify({ language: e.language, server: e.name, transport: e.transport, expect: e.expect, ...report }, null, 2)}\n`);
   // The SDK's way on the author's server (an answer to a cancelled request) is listed apart and meets no expect.
-  const found = report.findings.map((f) => `${f.owner === 'sdk' ? "the SDK's " : ''}${f.confirmed ? '' : 'unconfirmed '}${f.invariant} (${f.determinism})`);
+  // Two causes of one invariant are two findings: the cause tells them apart in the row.
+  const named = (f: (typeof report.findings)[number]) => `${f.invariant}${report.findings.filter((g) => g.invariant === f.invariant).length > 1 ? ` [${f.cause.variant} ${f.cause.shape}]` : ''}`;
+  const found = report.findings.map((f) => `${f.owner === 'sdk' ? "the SDK's " : ''}${f.confirmed ? '' : 'unconfirmed '}${named(f)} (${f.determinism})`);
   const ok = e.expect.length === 0 ? report.passed : e.expect.every((id) => report.findings.some((f) => f.invariant === id && f.confirmed && f.owner === 'target'));
   if (!ok) failures++;
   const eff = report.efficiency;
   rows.push(`| ${e.language} | ${e.name} | ${e.transport} | ${e.expect.join(', ') || 'clean'} | ${found.join('; ') || 'none'} | ${report.runs} | ${report.runsPerSecond} | ${report.startupMs} | ${Math.round(eff.busyShare * 100)}% | ${(eff.wallMs / 1000).toFixed(1)} | ${ok ? 'ok' : 'FAIL'} |`);
   // Every finding's rate on fresh processes beside its rate on shared connections (shared: state may carry over).
   for (const f of report.findings.filter((x) => !x.known)) {
-    rates.push(`| ${e.language} | ${e.name} | ${e.transport} | ${f.owner === 'sdk' ? "the SDK's " : ''}\`${f.invariant}\` | ${f.rate.hits}/${f.rate.runs} | ${f.reuse ? `${f.reuse.rate.hits}/${f.reuse.rate.runs}` : '(needs its own connection)'} | ${report.verdict.failing.includes(f) ? 'fails' : f.reuse?.onlyShared ? 'only shared: not failing' : f.confirmed ? (f.owner === 'target' ? 'below --fail-on' : 'listed apart') : 'unconfirmed'} |`);
+    rates.push(`| ${e.language} | ${e.name} | ${e.transport} | ${f.owner === 'sdk' ? "the SDK's " : ''}\`${named(f)}\` | ${f.rate.hits}/${f.rate.runs} | ${f.reuse ? `${f.reuse.rate.hits}/${f.reuse.rate.runs}` : '(needs its own connection)'} | ${report.verdict.failing.includes(f) ? 'fails' : f.reuse?.onlyShared ? 'only shared: not failing' : f.confirmed ? (f.owner === 'target' ? 'below --fail-on' : 'listed apart') : 'unconfirmed'} |`);
   }
   console.error(`${e.language} ${e.name} ${e.transport}: ${ok ? 'ok' : 'FAIL'} ${found.join('; ') || 'no finding'} (${report.runs} runs, ${report.runsPerSecond} runs/s, start-up ${report.startupMs} ms, server busy ${Math.round(eff.busyShare * 100)}%, ${(eff.wallMs / 1000).toFixed(1)} s)`);
 }
