@@ -19,7 +19,7 @@ describe('check testbed:<language> on built test beds (black box, real time)', (
     const run = await runMain(['check', 'testbed:typescript', '--runs', '6', '--seed', '3', '--rate-runs', '2', '--parallel', '2', '--json', json, '--html', html, '--md', md, '--out', scratch]);
     expect(run.lines[0]).toMatch(/^mcp-sim check testbed:typescript@\d+\.\d+\.\d+  seed=3  \(real time: every finding carries its reproduction rate\)$/);
     expect(run.stdout).toMatch(/^ {2}target {8}@modelcontextprotocol\/sdk \d+\.\d+\.\d+, typescript test bed \(low and high layers\), over stdio$/m);
-    expect(run.stdout).toMatch(/^speed: [\d.]+ runs\/s \(\d+ ms wall\), start-up \d+ ms/m);
+    expect(run.stdout).toMatch(/^efficiency: [\d.]+ runs\/s \(\d+ ms wall: .*\); start-up \d+ ms median/m);
     type Report = { kind: string; clock: string; runs: number; target: { kind: string; spec: { language: string }; system: { version: string } }; verdict: { result: string; exitCode: number }; findings: { known: boolean; invariant: string; cause: { variant: string } }[] };
     const report = JSON.parse(readFileSync(json, 'utf8')) as Report;
     expect(report).toMatchObject({ kind: 'campaign', clock: 'real', runs: 6, target: { kind: 'testbed', spec: { language: 'typescript' } } });
