@@ -16,7 +16,7 @@ export const REUSE_NOTE = 'shared connections: state may carry over between case
  * Whether a case left a call running: written, and never settled at the client (nobody gave it
  * up and no answer came within its bound).
  */
-export function leftACallRunning(trace: readonly TraceEvent[]): boolean {
+function leftACallRunning(trace: readonly TraceEvent[]): boolean {
   const settled = new Set(trace.flatMap((e) => (e.kind === 'call-settle' ? [e.call] : [])));
   return trace.some((e) => e.kind === 'call-start' && !settled.has(e.call));
 }

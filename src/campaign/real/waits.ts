@@ -77,7 +77,7 @@ const CAP_GROWS_AFTER_MS = 1_000;
  * connection saturates it, then half the calls that connection carried; it grows again by half
  * after each `CAP_GROWS_AFTER_MS` of pings answered in time.
  */
-export class CallCapacity implements Capacity {
+class CallCapacity implements Capacity {
   callCap = Number.POSITIVE_INFINITY;
   lowest = Number.POSITIVE_INFINITY;
   saturations = 0;
