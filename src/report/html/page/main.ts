@@ -306,7 +306,9 @@ function renderLifecycles(r: ViewerRun): HTMLElement {
   const rows = lifecycleRows(r);
   const n = r.events.length;
   const width = 900;
-  const x = (i: number) => 190 + (i / Math.max(1, n - 1)) * (width - 210);
+  // An event's place in the run (a real-time run's events are in time order, not record order).
+  const place = new Map(r.events.map((e, k) => [e.i, k]));
+  const x = (i: number) => 190 + ((place.get(i) ?? i) / Math.max(1, n - 1)) * (width - 210);
   const svg = s('svg', { viewBox: `0 0 ${width} ${(rows.length + 1) * 28}`, width, height: (rows.length + 1) * 28, role: 'img', 'aria-label': `One row per request: ${rows.length} requests` });
   const table: HTMLElement[] = [];
   rows.forEach((row, k) => {
