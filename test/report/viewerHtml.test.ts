@@ -112,6 +112,9 @@ describe('viewerHtml', () => {
     expect(events.map((e) => e.step)).toEqual(events.map((_, k) => k + 1));
     expect(real.runs[0]!.steps).toHaveLength(events.length + 1);
     expect(real.runs[0]!.steps.slice(1).map((s) => s.t)).toEqual(events.map((e) => e.t));
+    // A trace whose events carry no step (what a report may hold): its steps are still one per event, never "step 0 / 0".
+    const unstepped = await viewerData({ kind: 'campaign', clock: 'real', findings: [{ invariant: 'cancel.late-response-silent', trace: shrunk.events.map(({ step: _s, ...e }) => e) }] }, { sdk });
+    expect(unstepped.runs[0]!.steps).toHaveLength(shrunk.events.length + 1);
     expect(real.runs[0]!.steps.every((s) => s.enabled === undefined && s.maps === undefined)).toBe(true);
     expect(real.findings[0]!.absent.join(' ')).toMatch(/real-time run is recorded, not replayed/);
     expect(viewerHtml({ clock: 'real' }, real)).toContain('"clock":"real"');
