@@ -16,6 +16,7 @@ import { judgeReal } from './judgeReal.ts';
 import { pool } from './pool.ts';
 import { determinismOf, type Rate } from './rate.ts';
 import { REUSE_NOTE, sharedRuns } from './sharedRuns.ts';
+import { toolCounts, toolOfCall, type ToolCount } from './toolCounts.ts';
 
 /** How the real clock's campaign runs: every field resolved (src/options/realCampaignOptions.ts fills the defaults). */
 export interface RealCampaignSettings {
@@ -47,6 +48,9 @@ export interface RealFinding<Case = unknown> extends Whose {
   readonly level: Finding['level'];
   readonly severity: Finding['severity'];
   readonly message: string;
+  /** The call of the minimal case the finding is about (`c1`), when it names one, and the tool that call called. */
+  readonly call?: string;
+  readonly tool?: string;
   /** Where the case ran and the features of its minimal case: the cause that tells this finding apart. */
   readonly cause: { readonly variant: string; readonly shape: string };
   /** A known cause of the target's baseline (listed, not failing, not shrunk again). */
@@ -91,6 +95,8 @@ export interface RealCampaignReport<Case = unknown> {
   readonly startupMs: number;
   /** `--reuse`: how many processes (or sessions) the runs shared, and how many frames of a case came after its barrier. */
   readonly reuse?: { readonly note: typeof REUSE_NOTE; readonly connections: number; readonly lateFrames: number };
+  /** Per tool, over the campaign's runs: calls, cancels, calls with a progress token, closes in flight. */
+  readonly toolCounts: readonly ToolCount[];
 }
 
 /** A run of a case, judged. */
@@ -156,6 +162,7 @@ export async function realCampaign<Case>(target: RealTarget<Case>, settings: Rea
     wallMs: Math.round(wallMs),
     runsPerSecond: Math.round((cases.length / (wallMs / 1000)) * 10) / 10,
     startupMs: Math.round(startups[Math.floor(startups.length / 2)] ?? 0),
+    toolCounts: toolCounts(results.map((r) => r.trace), preparation.tools),
     ...(reuse && { reuse: { note: REUSE_NOTE, connections: opened.length, lateFrames: results.reduce((n, r) => n + r.lateFrames, 0) } }),
   };
 }
@@ -274,11 +281,14 @@ function finding<Case>(
   trace: readonly TraceEvent[],
 ): RealFinding<Case> {
   const onFresh = determinismOf(rate.hits, rate.runs);
+  const call = shown.subjects?.call ?? (shown.request !== undefined && !shown.request.includes(':') ? shown.request : undefined);
+  const tool = toolOfCall(trace, call);
   return {
     invariant: shown.invariant,
     level: shown.level,
     severity: shown.severity,
     message: shown.message,
+    ...(call !== undefined && tool !== undefined && { call, tool }),
     ...whoseOf(shown),
     cause,
     known,

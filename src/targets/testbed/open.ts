@@ -10,7 +10,7 @@ import { TESTBED_TOOL } from './programCall.ts';
 import { checkTransport, resolveTestbed } from './resolve.ts';
 import { endpointOf } from './runProgram.ts';
 import type { SdkTestbed, SdkTestbedLanguage } from './sdkTestbed.ts';
-import { programShrinks, testbedCases } from './testbedCases.ts';
+import { labelledCall, programShrinks, testbedCases } from './testbedCases.ts';
 import { testbedBaselineOf } from './testbedBaseline.ts';
 import { testbedScript } from './caseScript.ts';
 import { testbedTrace } from './testbedTrace.ts';
@@ -54,6 +54,8 @@ export async function openTestbed(spec: SpecOf<'testbed'>, settings: RealOpenSet
       argument: argumentOf(resolved),
       spec: resolved,
       system: { name: testbed.manifest.sdk.name, version: testbed.version },
+      language: testbed.language,
+      author: 'sdk',
     }),
     async prepare() {
       const discovery = await runPlan(endpoint, { calls: [], serverRequests: 'answer' }, { tailMs: 0, startMs: DEFAULT_PROCESS_START_MS });
@@ -75,7 +77,7 @@ export async function openTestbed(spec: SpecOf<'testbed'>, settings: RealOpenSet
     },
     script: (plan, observed, bounds) => testbedScript(plan, observed, bounds.hangAfterMs),
     withoutCancels,
-    shrinks: (plan) => [...planShrinks(plan, new Set([TESTBED_TOOL])), ...programShrinks(plan)],
+    shrinks: (plan) => [...planShrinks(plan, { fixed: new Set([TESTBED_TOOL]), labelled: labelledCall }), ...programShrinks(plan)],
     causeOf: (plan) => ({ variant: transport, shape: planShape(plan) }),
     describeCase: describePlan,
   };
