@@ -7,9 +7,12 @@ import type { JsonValue } from '../util/json.ts';
  */
 export class Inbox {
   readonly frames: JsonValue[] = [];
-  private ended: string | undefined;
+  private why: string | undefined;
   private readonly waiters = new Set<{ match: (f: JsonValue) => boolean; done: (f: JsonValue | undefined) => void }>();
   private readonly listeners = new Set<(frame: JsonValue) => void>();
+  private onEnd: () => void = () => {};
+  /** Resolves when the connection ends (the process exited, the stream closed, the client closed it). */
+  readonly ended: Promise<void> = new Promise((resolve) => (this.onEnd = resolve));
 
   /**
    * Calls `listener` for every frame pushed from now on, until the returned function is called:
@@ -29,19 +32,20 @@ export class Inbox {
 
   /** The connection ended (the process exited, the stream closed): every waiter gives up. */
   end(why: string): void {
-    this.ended ??= why;
+    this.why ??= why;
     for (const w of [...this.waiters]) w.done(undefined);
+    this.onEnd();
   }
 
   /** Why the connection ended, once it has. */
   get endedBecause(): string | undefined {
-    return this.ended;
+    return this.why;
   }
 
   waitFor(match: (frame: JsonValue) => boolean, ms: number): Promise<JsonValue | undefined> {
     const seen = this.frames.find(match);
     if (seen !== undefined) return Promise.resolve(seen);
-    if (this.ended !== undefined) return Promise.resolve(undefined);
+    if (this.why !== undefined) return Promise.resolve(undefined);
     return new Promise((resolve) => {
       const waiter = {
         match,

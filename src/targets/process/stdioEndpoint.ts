@@ -64,6 +64,7 @@ export function stdioEndpoint(spec: CommandSpec, options: ProcessTargetOptions =
         get exited() {
           return started.exited;
         },
+        startedProcess: true,
       };
     },
   };
