@@ -46,6 +46,8 @@ export const LANGUAGE_ADVICE: Readonly<Partial<Record<InvariantId, Fixes>>> = {
   'rpc.well-formed': STDOUT_LOGS,
   'rpc.response-matches-request': transport('Answer only requests the client sent, each with its own id.'),
   'rpc.single-response': transport('Answer each request once.'),
+  'rpc.error-code': transport('Answer a request you cannot take with the JSON-RPC error code that says why (-32700 parse error, -32600 invalid request, -32601 method not found, -32602 invalid params).'),
+  'rpc.survives-bad-input': transport('Stay up whatever the client writes: answer a malformed frame with an error, never exit or close the connection on it.'),
   'progress.token-requested': {
     python: 'send progress only through `await ctx.report_progress(done, total)`: the SDK sends it only when the request carried `_meta.progressToken`, with that token; never `ctx.session.send_progress_notification` with a token of your own.',
     go: 'send progress only when `req.Params.GetProgressToken()` is not nil, with that token: `req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: ..., Total: ...})`; never a token of your own.',
@@ -136,4 +138,15 @@ export const LANGUAGE_ADVICE: Readonly<Partial<Record<InvariantId, Fixes>>> = {
 /** The fix for `invariant` in `language` (the language-neutral one when it is not known); undefined when the table has none. */
 export function adviceFor(invariant: InvariantId, language: ServerLanguage | undefined): string | undefined {
   return LANGUAGE_ADVICE[invariant]?.[language ?? 'any'];
+}
+
+/** Each language's official SDK, as an author names it. */
+const SDK_NAMES: Readonly<Record<AdviceLanguage, string>> = { python: 'the `mcp` package', go: 'the go-sdk', rust: 'rmcp', java: 'the Java SDK', typescript: '`@modelcontextprotocol/sdk`', any: 'the server\'s SDK' };
+
+/**
+ * The advice for a finding listed apart as the server SDK's way (`owner: sdk`): it is the SDK's,
+ * not the author's code, so nothing in a tool changes it; update the SDK or report it there.
+ */
+export function sdkAdvice(language: ServerLanguage | undefined): string {
+  return `this is ${SDK_NAMES[language ?? 'any']}'s own way, not your code: nothing in your tools changes it; update the SDK, or report it to its maintainers (the replay file shows it).`;
 }

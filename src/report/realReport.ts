@@ -4,7 +4,7 @@ import type { ToolCount } from '../campaign/real/toolCounts.ts';
 import { JUDGED_ON_A_REAL_CLOCK } from '../model/clock.ts';
 import type { InvariantId } from '../model/invariants.ts';
 import { formatTrace } from '../sim/trace.ts';
-import { adviceFor, LANGUAGE_NAMES } from './languageAdvice.ts';
+import { adviceFor, LANGUAGE_NAMES, sdkAdvice } from './languageAdvice.ts';
 import { listByOwner, OWNER_WORDS, whoseLines, whoseParagraphs } from './whose.ts';
 import { TOOL } from '../util/toolVersion.ts';
 import { REPORT_SCHEMA_VERSION } from './jsonReport.ts';
@@ -45,12 +45,15 @@ const toolCountLines = (report: RealCampaignReport): string[] => (report.toolCou
 
 /**
  * What to change, in the server's language, for a finding on a user's own code (`author: user`):
- * `fix (Python): …`. None for what the SDK does on its own, nor for an SDK's test bed.
+ * `fix (Python, tool resize): …`; for one listed apart as the server SDK's way, that it is the
+ * SDK's. None for the script's own, nor for an SDK's test bed or client (the SDK is the target).
  */
 export function realAdvice(report: Pick<RealCampaignReport, 'target'>, f: RealFinding): string | undefined {
-  if (report.target.author !== 'user' || f.owner !== 'target') return undefined;
+  if (report.target.author !== 'user' || f.owner === 'script') return undefined;
+  const language = LANGUAGE_NAMES[report.target.language ?? 'any'];
+  if (f.owner === 'sdk') return `the SDK's (${language}): ${sdkAdvice(report.target.language)}`;
   const advice = adviceFor(f.invariant, report.target.language);
-  return advice === undefined ? undefined : `fix (${LANGUAGE_NAMES[report.target.language ?? 'any']}${f.tool ? `, tool ${f.tool}` : ''}): ${advice}`;
+  return advice === undefined ? undefined : `fix (${language}${f.tool ? `, tool ${f.tool}` : ''}): ${advice}`;
 }
 
 /** `3 processes`, `1 session`. */

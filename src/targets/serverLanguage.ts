@@ -51,7 +51,7 @@ export function languageOfCommand(command: string | readonly string[], cwd?: str
   let words = typeof command === 'string' ? shellWords(command) : [...command];
   // `sh -c "…"`: the line the shell runs.
   if (words.length >= 3 && /^(ba|da|z)?sh$/.test(basename(words[0]!)) && words[1] === '-c') words = shellWords(words[2]!);
-  while (words.length > 0 && (PASS_THROUGH.test(words[0]!) || /^\w+=/.test(words[0]!))) words.shift();
+  while (words.length > 0 && (PASS_THROUGH.test(basename(words[0]!)) || /^\w+=/.test(words[0]!))) words.shift();
   const [program, ...args] = words;
   if (program === undefined) return undefined;
   for (const [pattern, language] of PROGRAMS) if (pattern.test(basename(program))) return language;

@@ -206,7 +206,8 @@ export async function realCampaign<Case>(target: RealTarget<Case>, settings: Rea
       startupMs: efficiency.startup.medianMs,
       efficiency,
       waits: waits.summary(),
-      toolCounts: toolCounts(results.map((r) => r.raw), preparation.tools),
+      // A target whose cases call no tool of its own (an SDK's client calls the scripted server's) counts none.
+      toolCounts: preparation.tools.length === 0 ? [] : toolCounts(results.map((r) => r.raw), preparation.tools),
       ...(shared && sharing && { reuse: { note: REUSE_NOTE, ...sharing } }),
     };
   } finally {
