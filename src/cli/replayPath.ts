@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import { canonicalJson } from '../util/json.ts';
 
 /** Hex digits of the target's hash in a replay file's name: enough that two targets of one directory never meet. */
@@ -17,7 +17,8 @@ export function targetHash(spec: unknown): string {
  * The same target's next run writes the same names: its replay files are the latest.
  */
 export function replayFileName(target: { readonly argument: readonly string[]; readonly kind: string; readonly spec: unknown }, invariant: string, n: number): string {
-  const words = target.argument.filter((w) => !w.startsWith('-')).join('-').replace(/[^\w.@-]+/g, '_').replace(/^[._-]+/, '').slice(0, 60) || target.kind;
+  // A path says its last part (`server.py`, not the folders to it): the hash tells the rest apart.
+  const words = target.argument.filter((w) => !w.startsWith('-')).map((w) => (w.includes('://') ? w.replace(/^\w+:\/\//, '') : basename(w) || w)).join('-').replace(/[^\w.@-]+/g, '_').replace(/^[._-]+/, '').slice(0, 60) || target.kind;
   return `${words}-${targetHash(target.spec)}-${invariant}${n > 0 ? `-${n + 1}` : ''}.json`;
 }
 

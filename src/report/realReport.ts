@@ -134,10 +134,10 @@ export function realMarkdownReport(report: RealCampaignReport, verdict: RealVerd
 }
 
 /**
- * JUnit: one test case per tool and invariant the campaign judged (`<tool>: <invariant>`), so a CI
+ * JUnit: one test case per tool and invariant of a call the campaign judged (`<tool>: <invariant>`), so a CI
  * page lists what held as well as what broke, failing where the verdict fails on a finding of that
  * tool (its message, rate, the fix in the server's language, its minimal case and replay command in
- * the failure body); findings about no one call (`lifecycle.stdio-exit`) under `server`. A target
+ * the failure body); a finding about no one call (`lifecycle.stdio-exit`) gets one per invariant (`server: <invariant>`). A target
  * whose cases call no tool (an SDK's client) gets one test case per finding. The per-tool counts
  * are properties of the suite; one test case names the campaign.
  */
@@ -171,19 +171,38 @@ export function realJunitReport(report: RealCampaignReport, verdict: RealVerdict
     for (const f of report.findings) judge(`mcp-sim.${f.invariant.slice(0, f.invariant.indexOf('.'))}`, `${f.invariant} [${f.cause.variant} ${f.cause.shape}]`, [f]);
     return builder.build();
   }
-  const ids = judgedIds(report);
-  for (const tool of tools) for (const id of ids) judge(`mcp-sim.${tool}`, `${tool}: ${id}`, report.findings.filter((f) => f.tool === tool && f.invariant === id));
+  for (const tool of tools) {
+    const mine = report.findings.filter((f) => f.tool === tool);
+    for (const id of new Set([...judgedCallIds(report), ...mine.map((f) => f.invariant)])) judge(`mcp-sim.${tool}`, `${tool}: ${id}`, mine.filter((f) => f.invariant === id));
+  }
+  // A finding about no one call of a listed tool (the process's exit, a frame no request asked for): per invariant.
   const unattributed = report.findings.filter((f) => f.tool === undefined || !tools.includes(f.tool));
-  for (const id of [...new Set(unattributed.map((f) => f.invariant))]) judge('mcp-sim.server', `server: ${id}`, unattributed.filter((f) => f.invariant === id));
+  for (const id of new Set(unattributed.map((f) => f.invariant))) judge('mcp-sim.server', `server: ${id}`, unattributed.filter((f) => f.invariant === id));
   return builder.build();
 }
 
-/** The invariants a real campaign on a server judged: the server's, less what the target says it cannot judge; and any it found. */
-function judgedIds(report: RealCampaignReport): InvariantId[] {
+/**
+ * What a server can break in one call of a tool, on every transport: the invariants each tool's
+ * test case lists whether it held or not (one of another transport, or about no call, gets its
+ * test case where it was found).
+ */
+const CALL_INVARIANTS: readonly InvariantId[] = [
+  'rpc.single-response',
+  'progress.token-requested',
+  'progress.after-response',
+  'progress.increasing',
+  'progress.total-stable',
+  'progress.after-cancel',
+  'cancel.no-response-after',
+  'lifecycle.close-settles',
+  'liveness.call-settles',
+];
+
+/** Of `CALL_INVARIANTS`, the ones the campaign judged: on a server's real clock, less what the target says it cannot judge. */
+function judgedCallIds(report: RealCampaignReport): InvariantId[] {
   const not = new Set(report.sees.notJudged.flatMap((n) => (n.invariants === 'family' ? [] : n.invariants)));
   const families = new Set(report.sees.notJudged.flatMap((n) => (n.invariants === 'family' && n.family ? [n.family] : [])));
-  const judged = [...JUDGED_ON_A_REAL_CLOCK.server].filter((id) => !not.has(id) && !families.has(id.slice(0, id.indexOf('.'))));
-  return [...new Set([...judged, ...report.findings.map((f) => f.invariant)])];
+  return CALL_INVARIANTS.filter((id) => JUDGED_ON_A_REAL_CLOCK.server.has(id) && !not.has(id) && !families.has(id.slice(0, id.indexOf('.'))));
 }
 
 /**
