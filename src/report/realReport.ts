@@ -162,7 +162,8 @@ export function realJunitReport(report: RealCampaignReport, verdict: RealVerdict
   const judge = (className: string, name: string, findings: readonly RealFinding[]) => {
     const test = suite.testCase().className(className).name(name);
     const failing = findings.filter((f) => verdict.failing.includes(f));
-    if (failing.length > 0) test.failure(failing.map(body).join('\n\n'));
+    // The message is the headline a CI page lists; the body (the fix, the minimal case, the replay command) what it opens.
+    if (failing.length > 0) test.failure(failing.map((f) => `${f.message} (${f.determinism})`).join('; '), 'finding').stacktrace(failing.map(body).join('\n\n'));
     const rest = findings.filter((f) => !failing.includes(f));
     if (rest.length > 0) test.standardOutput(rest.map((f) => `${standing(f)}: ${body(f)}`).join('\n\n'));
   };
