@@ -190,7 +190,13 @@ export async function realCampaign<Case>(target: RealTarget<Case>, settings: Rea
     // What the runs broke so far, for the display: a fresh run is judged as it ends (shared ones once all are cut).
     const broken = new Set<string>();
     const onDone = (run?: RealRun, c?: Case) => {
-      if (run && settings.onProgress) for (const f of judgeReal(target, run.trace, c as Case, waits.bounds()).findings) broken.add(f.invariant);
+      if (run && settings.onProgress) {
+        try {
+          for (const f of judgeReal(target, run.trace, c as Case, waits.bounds()).findings) broken.add(f.invariant);
+        } catch {
+          // The display's count only: the run is judged once all are done, where an error tells.
+        }
+      }
       settings.onProgress?.(++done, cases.length, 'run', run ? broken.size : undefined);
     };
     const results = await runs.many(cases, { judgeClose: true, onDone });
