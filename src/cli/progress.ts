@@ -116,8 +116,8 @@ const duration = (ms: number) => (ms < 90_000 ? `${Math.max(1, Math.round(ms / 1
 export function realProgressLine(s: RealProgressState, phaseMs: number, totalMs: number): string {
   const left = s.done > 0 && s.done < s.total ? `, ~${duration((phaseMs / s.done) * (s.total - s.done))} left` : '';
   if (s.phase === 'run') return `runs ${s.done}/${s.total}${s.found !== undefined ? `, ${s.found} invariant(s) broken so far` : ''}${left} (${duration(totalMs)} in)`;
-  const doing = s.phase === 'shrink' ? 'shrinking' : 'rate re-runs';
-  return `findings ${s.done}/${s.total} worked out (${doing})${left} (${duration(totalMs)} in)`;
+  const doing = s.done >= s.total ? '' : s.phase === 'shrink' ? ' (shrinking)' : ' (rate re-runs)';
+  return `findings ${s.done}/${s.total} worked out${doing}${left} (${duration(totalMs)} in)`;
 }
 
 /** Where a real-time progress display writes, and the clock it reads (a test gives its own). */

@@ -21,6 +21,7 @@ describe('the progress of a real-time campaign', () => {
     expect(realProgressLine({ phase: 'run', done: 40, total: 40 }, 20_000, 21_000)).toBe('runs 40/40 (21 s in)');
     expect(realProgressLine({ phase: 'shrink', done: 1, total: 3 }, 60_000, 300_000)).toBe('findings 1/3 worked out (shrinking), ~2 min left (5 min in)');
     expect(realProgressLine({ phase: 'rate', done: 0, total: 3 }, 1_000, 2_000)).toBe('findings 0/3 worked out (rate re-runs) (2 s in)');
+    expect(realProgressLine({ phase: 'shrink', done: 3, total: 3 }, 9_000, 12_000)).toBe('findings 3/3 worked out (12 s in)');
   });
 
   it('in a log (no terminal): at most one plain line a minute, none for a run shorter than that', () => {
