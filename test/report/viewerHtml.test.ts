@@ -121,6 +121,14 @@ describe('viewerHtml', () => {
     expect(data.clock).toBe('virtual');
   });
 
+  it("a real-time campaign's page shows its calls by tool (what the runs exercised), escaped", async () => {
+    const counts = [{ tool: 'work<1>', calls: 11, cancels: 1, withToken: 10, closes: 0 }];
+    const page = await viewerData({ kind: 'campaign', clock: 'real', toolCounts: counts, findings: [] }, { sdk });
+    expect(page.toolCounts).toEqual(['calls of work<1>: 11 call(s), 1 cancelled, 10 with a progress token, 0 in flight at a close']);
+    expect(viewerHtml({ clock: 'real' }, page)).toContain('<p class="efficiency">calls of work&lt;1&gt;: 11 call(s), 1 cancelled');
+    expect((await viewerData({ kind: 'campaign', clock: 'real', toolCounts: [], findings: [] }, { sdk })).toolCounts).toBeUndefined();
+  });
+
   it('a report that is not one: one line naming what it takes', async () => {
     await expect(viewerData({ kind: 'rogue' }, { sdk })).rejects.toThrow(/^view: the JSON is not a report of check \(a campaign or a sweep\), replay, explore or fuzz \(kind "rogue"\)/);
   });

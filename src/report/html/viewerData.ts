@@ -6,7 +6,8 @@ import type { SdkAdapter } from '../../sdk/SdkAdapter.ts';
 import type { TraceEvent } from '../../sim/index.ts';
 import { chronological, recordRun, simulated, stepsOf, type RunCase } from './recordRun.ts';
 import type { RealCampaignReport } from '../../campaign/real/realCampaign.ts';
-import { efficiencyLine } from '../realReport.ts';
+import type { ToolCount } from '../../campaign/real/toolCounts.ts';
+import { efficiencyLine, toolCountLine } from '../realReport.ts';
 import type { ViewerData, ViewerFinding, ViewerRun } from './viewerTypes.ts';
 
 /** A case the viewer can run: a scenario, its tape and seed. */
@@ -54,7 +55,8 @@ export async function viewerData(report: Json, options: ViewerDataOptions): Prom
     const server = t?.server?.name ? `${t.server.name}${t.server.version ? `@${t.server.version}` : ''}` : undefined;
     const target = t?.label ? `${t.kind ?? 'target'} ${t.label}${server ? ` (server ${server})` : ''}` : subtitle;
     const efficiency = report.efficiency ? { efficiency: efficiencyLine(report as Pick<RealCampaignReport, 'efficiency'>) } : {};
-    return { version: 1, clock: 'real', title: `mcp-sim ${kindOf(report)}${options.source ? `: ${options.source}` : ''}`, subtitle: target, ...efficiency, ...recorded(report) };
+    const counts = Array.isArray(report.toolCounts) && report.toolCounts.length > 0 ? { toolCounts: (report.toolCounts as ToolCount[]).map((c) => `calls of ${toolCountLine(c)}`) } : {};
+    return { version: 1, clock: 'real', title: `mcp-sim ${kindOf(report)}${options.source ? `: ${options.source}` : ''}`, subtitle: target, ...efficiency, ...counts, ...recorded(report) };
   }
   const runner = options.runner ?? ((c: Case) => simulated(c, options.sdk));
   const planned = plan(report);

@@ -93,6 +93,8 @@ export interface ViewerData {
   readonly subtitle: string;
   /** A real-time campaign's efficiency line: runs/s, start-up, the share of wall time the server worked on calls. */
   readonly efficiency?: string;
+  /** A real-time campaign's calls by tool (`work: 40 call(s), 12 cancelled, …`): what its runs exercised, so a clean page can be checked. */
+  readonly toolCounts?: readonly string[];
   readonly findings: readonly ViewerFinding[];
   /** Every run the findings show, each once. */
   readonly runs: readonly ViewerRun[];
