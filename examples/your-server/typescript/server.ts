@@ -8,7 +8,7 @@
  * increase), and nothing checks the signal, so a cancelled call keeps working.
  *
  * Check it (README, "Check your server"): in process, in virtual time, its tools with generated
- * arguments; `check -- npx tsx server.ts` checks the same file as a stdio process in real time.
+ * arguments (mcp-sim takes the server at its `connect` call and never starts the stdio transport).
  *
  *     npx mcp-sim check examples/your-server/typescript/server.ts
  */
