@@ -40,7 +40,10 @@ export const EXIT_INTERRUPTED = 130;
  */
 export type ShrinkMemoUse = 'kept' | 'fresh' | 'record';
 
-export async function checkCommand(asked: ResolvedCampaignOptions, use: { readonly shrinks?: ShrinkMemoUse } = {}): Promise<number> {
+export async function checkCommand(
+  asked: ResolvedCampaignOptions,
+  use: { readonly shrinks?: ShrinkMemoUse; readonly allFindings?: boolean; readonly sdkRelease?: string } = {},
+): Promise<number> {
   // Loaded before the campaign: a release is imported once, not inside its first run.
   const adapter = await defaultSdk();
   const { options, leftOut, limits } = fitToRelease(asked, adapter);
@@ -50,6 +53,7 @@ export async function checkCommand(asked: ResolvedCampaignOptions, use: { readon
   const known = knownCausesFor(sdk, workload.profiles);
 
   console.log(pc.bold(options.seeds ? `mcp-sim check  seeds=${options.seeds[0]}..${options.seeds.at(-1)}` : `mcp-sim check  seed=${seed}`));
+  for (const line of whatRunsLines(sdk, use.sdkRelease)) console.log(line);
   printCampaignOptions(sdk, { ...options, runs }, workload);
   printSpec(options.spec);
   const how = [...(options.workers === 1 ? ['in process'] : []), ...(options.workersAuto ? [`default: one per core, at most one per ${AUTO_WORKER_RUNS_MIN} runs`] : [])];
@@ -100,10 +104,24 @@ export async function checkCommand(asked: ResolvedCampaignOptions, use: { readon
       failOn: options.failOn,
       strictCauses: options.strictCauses,
       fitted: { leftOut, limits },
+      knownFindings: use.allFindings ? 'full' : 'summary',
     });
   } finally {
     interrupt.dispose();
   }
+}
+
+/**
+ * The two lines under `check`'s first: what this campaign tests (a TypeScript SDK release, not
+ * the reader's server) and the one command that checks their own server instead. A first-time
+ * reader runs `check` with no target and must not take its findings for their server's.
+ */
+export function whatRunsLines(sdk: PackageId, release: string | undefined): string[] {
+  const which = release === undefined ? 'the installed TypeScript SDK' : `the TypeScript SDK release sdk@${release}`;
+  return [
+    `  tests         ${which}, ${sdk.name}@${sdk.version}: its own client and server in process, in virtual time (not your server)`,
+    `  your server   ${pc.bold('mcp-sim check -- <your server command>')} (any language, over stdio; mcp-sim check --help lists every target)`,
+  ];
 }
 
 /** The option lines `check` and `merge` print under their first line. */
@@ -193,6 +211,8 @@ export interface Presentation {
   readonly strictCauses?: boolean;
   /** What the campaign left out for the release, and its limits: the JSON and Markdown reports list them. */
   readonly fitted?: ReleaseFit;
+  /** How the text report prints the findings the baseline explains. @default 'full' */
+  readonly knownFindings?: 'full' | 'summary';
 }
 
 /** The lines that say a report covers less than its campaign: cut, interrupted or one shard. */
@@ -270,7 +290,7 @@ function failures(v: ReturnType<typeof verdictOf>): string {
 export function presentCampaign(report: CampaignReport, p: Presentation): number {
   const replayFiles = writeReplayFiles(report, p.sdk, p.reproDir);
   for (const line of scopeLines(report)) console.log(pc.yellow(line));
-  console.log(formatCampaignReport(report, { replayFiles, madeWith: { tool: TOOL, sdk: p.sdk }, ...sdkArg() }));
+  console.log(formatCampaignReport(report, { replayFiles, madeWith: { tool: TOOL, sdk: p.sdk }, knownFindings: p.knownFindings ?? 'full', ...sdkArg() }));
 
   const failOn = p.failOn ?? DEFAULT_FAIL_ON;
   const strictCauses = p.strictCauses ?? false;

@@ -25,6 +25,7 @@ interface SdkCheckFlags extends WorkloadFlags {
   spec?: string;
   freshShrinks?: boolean;
   recordShrinks?: boolean;
+  allFindings?: boolean;
 }
 
 /**
@@ -68,5 +69,9 @@ export async function checkSdk(spec: SpecOf<'sdk'>, opts: CheckOpts): Promise<nu
     return 2;
   }
   const { checkCommand } = await import('./check.ts');
-  return checkCommand(options, { shrinks: flags.recordShrinks ? 'record' : flags.freshShrinks ? 'fresh' : 'kept' });
+  return checkCommand(options, {
+    shrinks: flags.recordShrinks ? 'record' : flags.freshShrinks ? 'fresh' : 'kept',
+    allFindings: flags.allFindings === true,
+    ...(spec.release !== undefined && { sdkRelease: spec.release }),
+  });
 }

@@ -33,7 +33,7 @@ import { ENV_SDK } from '../sdk/envNames.ts';
 import { addReplayCoordinateOptions, addWorkloadOptions, workloadOf, type ReplayCoordinateFlags, type WorkloadFlags } from './workloadFlags.ts';
 import { DEFAULT_FUZZ_FAIL_ON, DEFAULT_FUZZ_RUNS, resolveFuzzOptions } from '../options/index.ts';
 import { addHtmlOption, addViewCommand } from './view.ts';
-import { CHECK_FLAGS, LEGACY_CHECK_FLAGS, type CheckFlag } from '../options/checkFlags.ts';
+import { CHECK_FLAGS, checkFlag, LEGACY_CHECK_FLAGS, type CheckFlag } from '../options/checkFlags.ts';
 import { parseTarget, targetKinds } from '../targets/kinds.ts';
 import type { SpecOf } from '../targets/Target.ts';
 
@@ -135,10 +135,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--quiet', 'print only the verdict line (and errors)')
     .option('--report <file>', 'also write the merged report as Markdown')
     .option('--out <dir>', `folder for replay files of counterexamples (default: ${DEFAULT_REPRO_DIR})`)
+    .option('--all-findings', checkFlag('--all-findings')!.help)
     .addHelpText('after', '\nExit status: 0 pass, 1 a violation beyond the baseline, 2 shards that do not make one campaign (other seeds, workloads, SDK or mcp-sim versions; a shard missing, twice, or cut short).')
-    .action(async (files: string[], opts: { json?: string; junit?: string; report?: string; out?: string }) => {
+    .action(async (files: string[], opts: { json?: string; junit?: string; report?: string; out?: string; allFindings?: boolean }) => {
       code = await (await commands.merge()).mergeCommand({
         files,
+        ...(opts.allFindings === true && { allFindings: true }),
         ...(opts.json !== undefined && { jsonFile: opts.json }),
         ...(opts.junit !== undefined && { junitFile: opts.junit }),
         ...(opts.report !== undefined && { markdownFile: opts.report }),

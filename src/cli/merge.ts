@@ -14,6 +14,8 @@ export interface MergeFlags {
   readonly junitFile?: string;
   readonly markdownFile?: string;
   readonly reproDir?: string;
+  /** Print the findings the baseline explains in full, as `check --all-findings` does. */
+  readonly allFindings?: boolean;
 }
 
 /**
@@ -64,5 +66,6 @@ export async function mergeCommand(flags: MergeFlags): Promise<number> {
     jsonFile: flags.jsonFile,
     junitFile: flags.junitFile,
     markdownFile: flags.markdownFile,
+    knownFindings: flags.allFindings ? 'full' : 'summary',
   });
 }

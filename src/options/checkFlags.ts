@@ -78,6 +78,11 @@ const IN_PROCESS: readonly CheckFlag[] = [
   { name: '--leave-out', value: '<list>', parse: 'list', help: `workload parts to leave out: ${LEAVABLE_PARTS.join(', ')} (check leaves out by itself what the release lacks)` },
 ];
 
+/** An SDK release's text report. */
+const SDK_REPORT: readonly CheckFlag[] = [
+  { name: '--all-findings', help: "print every finding in full, with its counterexample and replay commands, those the baseline explains too (default: a known one is one line; the --json, --junit, --report and --html reports hold them all)" },
+];
+
 /** A user's server's tools: which ones, with which arguments. */
 const TOOLS: readonly CheckFlag[] = [
   { name: '--args', value: '<file>', help: 'JSON file of fixed argument sets by tool ({"tool": [{...}, ...]}); other tools get generated arguments' },
@@ -112,7 +117,7 @@ const TEST_BEDS: readonly CheckFlag[] = [
 
 const MODULE: readonly CheckFlag[] = [{ name: '--config', value: '<json|file>', help: "a module's factory config (a JSON object, or a JSON file)" }];
 
-export const CHECK_FLAGS: readonly CheckFlag[] = [...COMMON, ...IN_PROCESS, ...TOOLS, ...MODULE, ...REAL_TIME, ...PROCESS, ...TEST_BEDS];
+export const CHECK_FLAGS: readonly CheckFlag[] = [...COMMON, ...IN_PROCESS, ...SDK_REPORT, ...TOOLS, ...MODULE, ...REAL_TIME, ...PROCESS, ...TEST_BEDS];
 
 /** The names of a group of flags, for the kinds' own lists. */
 const names = (...groups: (readonly CheckFlag[])[]) => new Set(groups.flat().map((f) => f.name));
@@ -121,6 +126,7 @@ const names = (...groups: (readonly CheckFlag[])[]) => new Set(groups.flat().map
 export const COMMON_FLAGS: ReadonlySet<string> = names(COMMON);
 /** The in-process campaign's flags. */
 export const IN_PROCESS_FLAGS: ReadonlySet<string> = names(IN_PROCESS);
+export const SDK_REPORT_FLAGS: ReadonlySet<string> = names(SDK_REPORT);
 export const TOOL_FLAGS: ReadonlySet<string> = names(TOOLS);
 export const MODULE_FLAGS: ReadonlySet<string> = names(MODULE);
 export const REAL_TIME_FLAGS: ReadonlySet<string> = names(REAL_TIME);

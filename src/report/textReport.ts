@@ -43,6 +43,13 @@ export interface ReportContext {
   madeWith: MadeWith;
   /** The `--sdk` folder the campaign ran (not the installed release): each printed replay command repeats it. */
   sdkArg?: string;
+  /**
+   * How the findings a baseline explains (known causes) are printed: `full`, each with its
+   * counterexample and replay commands, like a new one (the default; `--all-findings`); or
+   * `summary`, one line each (the invariant, how often, its replay file), so that what is new
+   * is what a first reader sees. Reports written to files (JSON, JUnit, HTML) hold them all.
+   */
+  knownFindings?: 'full' | 'summary';
 }
 
 function formatSummary(s: FindingSummary, report: CampaignReport, ctx: ReportContext): string {
@@ -76,6 +83,23 @@ function causeNote(s: FindingSummary, report: CampaignReport): string {
   return s.fresh.runs === s.runs ? pc.bold(' (new: no baseline entry explains it)') : pc.bold(' (new cause of a known invariant)');
 }
 
+/**
+ * The known findings in one line each: the invariant, its level, how often, its replay file;
+ * what `--all-findings` prints in full.
+ */
+function knownLines(known: readonly FindingSummary[], report: CampaignReport, ctx: ReportContext): string[] {
+  if (known.length === 0) return [];
+  const width = Math.max(...known.map((s) => s.invariant.length));
+  return [
+    `known findings: ${known.length} invariant(s) broken here are explained by the baseline of ${ctx.madeWith.sdk.name}@${ctx.madeWith.sdk.version} (its own known bugs, not failing); one line each, --all-findings prints each with its counterexample:`,
+    ...known.map((s) => {
+      const file = ctx.replayFiles.get(s.invariant);
+      return `  ${badge[s.example.severity]} ${s.invariant.padEnd(width)}  ${s.example.level.padEnd(7)} in ${s.runs} of ${report.runs} runs${file ? pc.dim(`; replay: ${replayFileCommand(file, ctx.sdkArg)}`) : ''}`;
+    }),
+    '',
+  ];
+}
+
 /** The rate check's lines: causes firing significantly more often than the baseline says, or why there is no check. */
 function rateLines(report: CampaignReport): string[] {
   const rates = report.rates;
@@ -97,13 +121,18 @@ function rateLines(report: CampaignReport): string[] {
 export function formatCampaignReport(report: CampaignReport, ctx: ReportContext): string {
   const count = (sev: Finding['severity']) => report.findings.filter((f) => f.example.severity === sev).length;
   const outcomes = Object.entries(report.outcomes).map(([k, v]) => `${k} ${v}`).join(', ');
+  // Known only where a baseline judged the campaign (report.rates): without one, every finding is printed in full.
+  const summarised = ctx.knownFindings === 'summary' && report.rates !== undefined;
+  const known = summarised ? report.findings.filter((s) => !s.fresh) : [];
+  const inFull = summarised ? report.findings.filter((s) => s.fresh) : report.findings;
   const out = [
     '',
     `${report.runs} runs in ${(report.wallMs / 1000).toFixed(1)} s (${report.runsPerSecond.toFixed(0)} runs/s), ` +
       `${report.steps} steps, ${(report.virtualMs / 1000).toFixed(0)} s of virtual time; outcomes: ${outcomes}`,
     `findings: ${count('violation')} violation(s), ${count('warning')} warning(s), ${count('note')} note(s)`,
     '',
-    ...report.findings.map((s) => formatSummary(s, report, ctx) + '\n'),
+    ...inFull.map((s) => formatSummary(s, report, ctx) + '\n'),
+    ...knownLines(known, report, ctx),
     ...rateLines(report),
   ];
   const races = Object.entries(report.coverage.races).map(([pair, n]) => `${n > 0 ? '✓' : pc.yellow('✗')} ${pair} ${n}`);

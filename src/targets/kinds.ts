@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { stdioSuggestion } from './stdioSuggestion.ts';
 import { TargetArgumentError, type TargetFlags, type TargetKindDefinition, type TargetSpec } from './Target.ts';
 
 /**
@@ -38,9 +39,6 @@ export async function targetKind(kind: TargetSpec['kind']): Promise<TargetKindDe
   return found;
 }
 
-/** Interpreters a stdio server file is often run with, by extension: to suggest `check -- <interpreter> <file>`. */
-const INTERPRETERS: Readonly<Record<string, string>> = { '.py': 'python', '.rb': 'ruby', '.php': 'php', '.pl': 'perl', '.jar': 'java -jar', '.go': 'go run', '.sh': 'sh' };
-
 /**
  * The target `argument` (and the words after `--`, and the flags that say more of it) names.
  * Exactly one kind recognises a form; an argument no kind takes is refused with the forms there
@@ -55,9 +53,9 @@ export async function parseTarget(argument: string | undefined, command: readonl
   }
   if (matches.length > 1) throw new Error(`parseTarget: ${JSON.stringify(argument)} is a form of ${matches.map((m) => m.kind).join(' and ')}: each kind's parse must claim its own forms only`);
   if (matches.length === 1) return matches[0]!;
-  const interpreter = argument === undefined ? undefined : INTERPRETERS[extname(argument).toLowerCase()];
-  if (argument !== undefined && interpreter !== undefined) {
-    throw new TargetArgumentError(`mcp-sim check: ${argument} is not a TypeScript or JavaScript module: to check it as a stdio server, run: mcp-sim check -- ${interpreter} ${argument}`);
+  const stdio = argument === undefined ? undefined : stdioSuggestion(argument);
+  if (argument !== undefined && stdio !== undefined) {
+    throw new TargetArgumentError(`mcp-sim check: ${argument} is not a TypeScript or JavaScript module; check it as the stdio server it is: mcp-sim check ${stdio}`);
   }
   throw new TargetArgumentError(`mcp-sim check: ${JSON.stringify(argument)} names no target. A target is one of:\n${kinds.flatMap((k) => k.forms).map((f) => `  ${f}`).join('\n')}`);
 }

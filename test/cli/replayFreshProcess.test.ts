@@ -123,7 +123,8 @@ const dir = mkdtempSync(join(tmpdir(), 'mcp-sim-fresh-'));
 async function campaign(name: string, args: string, out: string): Promise<Campaign> {
   const json = join(dir, `${name}.json`);
   const started = Date.now();
-  const run = await sh(`node bin/mcp-sim.js check ${args} --json ${json} --out ${shellArg(out)}`);
+  // --all-findings: every finding in full, each with both its replay commands (by default a known one is one line).
+  const run = await sh(`node bin/mcp-sim.js check ${args} --all-findings --json ${json} --out ${shellArg(out)}`);
   return {
     args,
     stdout: run.stdout,

@@ -12,7 +12,7 @@ import { runMain } from './runMain.ts';
 describe('check → "replay the original case" → replay', () => {
   it('every printed command replays a case that shows the same invariant', async () => {
     const workload = ['--profiles', 'http', '--actions-max', '3', '--steps-max', '2', '--no-faults'];
-    const check = await runMain(['check', '--seed', '4242', '--runs', '12', '--no-shrink', ...workload, '--out', mkdtempSync(join(tmpdir(), 'mcp-sim-rt-'))]);
+    const check = await runMain(['check', '--seed', '4242', '--runs', '12', '--no-shrink', '--all-findings', ...workload, '--out', mkdtempSync(join(tmpdir(), 'mcp-sim-rt-'))]);
     // Each finding block: a head line naming the invariant, then its replay command.
     const pairs: { invariant: string; args: string[] }[] = [];
     let invariant: string | undefined;

@@ -52,7 +52,7 @@ describe('mcp-sim --spec 2026-07-28', () => {
   });
 
   it('should run a campaign on the 2.x folder, say what it does not judge, and print replay commands that reproduce in a fresh process', async () => {
-    const check = await sh(`node bin/mcp-sim.js check --spec 2026-07-28 --sdk ${folder} --runs 25 --no-shrink --workers 1 --out ${out}`);
+    const check = await sh(`node bin/mcp-sim.js check --spec 2026-07-28 --sdk ${folder} --runs 25 --no-shrink --workers 1 --all-findings --out ${out}`);
     expect(check.stdout).toMatch(/^ {2}sdk {11}@modelcontextprotocol\/server@2\.4\.0$/m);
     expect(check.stdout).toMatch(/^ {2}profiles {6}http-2026$/m);
     expect(check.stdout).toMatch(/^ {2}spec {10}2026-07-28/m);

@@ -85,7 +85,7 @@ describe('baseline of the 2026-07-28 rule set on the 2.x pair', () => {
   });
 
   it('should be named by check --spec 2026-07-28 and replayed by replay --baseline', async () => {
-    const check = await runMain(['check', '--spec', '2026-07-28', '--sdk', v2Folder, '--runs', '60', '--no-shrink', '--workers', '1', '--out', out]);
+    const check = await runMain(['check', '--spec', '2026-07-28', '--sdk', v2Folder, '--runs', '60', '--no-shrink', '--workers', '1', '--all-findings', '--out', out]);
     expect(check.stdout).toMatch(
       new RegExp(`^ {2}baseline {6}@modelcontextprotocol/server@${sdk.version.replace(/\./g, '\\.')} \\(rule set 2026-07-28\\): ${baseline.entries.length} known cause`, 'm'),
     );

@@ -27,6 +27,19 @@ fi
 venv="$cache/venv"
 marker="$venv/.mcp-sim-requirements"
 want="$( { cat "$here/requirements.txt"; "$python" -c 'import sys; print(sys.version)'; } | sha256sum | cut -d' ' -f1)"
+
+# The same pinned wheels kept as a local index (<cache>/python/wheels): the README's "your own
+# venv" command (`python3 -m venv .venv && .venv/bin/pip install mcp==<pin>`) is run by
+# test/docs/yourServer.test.ts as printed, offline (PIP_NO_INDEX, PIP_FIND_LINKS=<wheels>), so
+# nothing is fetched when the tests run. Kept apart from the venv: filling it never touches it.
+wheels="$cache/wheels"
+if [[ ! -f "$wheels/.mcp-sim-requirements" || "$(cat "$wheels/.mcp-sim-requirements")" != "$want" ]]; then
+  rm -rf "$wheels"
+  mkdir -p "$wheels"
+  "$python" -m pip download --quiet --disable-pip-version-check --no-input \
+    --only-binary=:all: --no-deps -d "$wheels" -r "$here/requirements.txt"
+  echo "$want" > "$wheels/.mcp-sim-requirements"
+fi
 if [[ -f "$marker" && "$(cat "$marker")" == "$want" && -x "$venv/bin/python" ]]; then
   echo "examples python: ready (cached venv, $(seconds) s)"
   exit 0

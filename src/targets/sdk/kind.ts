@@ -1,4 +1,4 @@
-import { COMMON_FLAGS, flagSet, IN_PROCESS_FLAGS } from '../../options/checkFlags.ts';
+import { COMMON_FLAGS, flagSet, IN_PROCESS_FLAGS, SDK_REPORT_FLAGS } from '../../options/checkFlags.ts';
 import { atRelease } from '../words.ts';
 import type { TargetKindDefinition } from '../Target.ts';
 
@@ -20,7 +20,7 @@ export const sdkKind: TargetKindDefinition<'sdk'> = {
     return { kind: 'sdk', ...(release !== undefined && { release }) };
   },
   argumentOf: (spec) => (spec.release === undefined ? [] : [`sdk@${spec.release}`]),
-  flags: flagSet(COMMON_FLAGS, IN_PROCESS_FLAGS),
+  flags: flagSet(COMMON_FLAGS, IN_PROCESS_FLAGS, SDK_REPORT_FLAGS),
   refusal: (flag) =>
     `${flag} is for a server mcp-sim talks to from outside (a module, a process, a URL or a test bed); an SDK release runs in process, in virtual time, with generated scenarios and its own schedules`,
 };

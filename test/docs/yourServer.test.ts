@@ -1,0 +1,91 @@
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { allCommands, cloneLikeFolder, runCommand, type DocCommand } from '../../scripts/docCommands.ts';
+
+/**
+ * The README's "Check your server": each language's block runs as printed, in a folder like the
+ * clone, on the server of examples/your-server/<language>/, and finds the faulty tool (`resize`)
+ * while the correct one (`count`) stays out of the author's findings.
+ *
+ * Nothing is fetched while it runs. The Python block's `pip install mcp==<pin>` runs as printed,
+ * but offline: PIP_NO_INDEX and PIP_FIND_LINKS point pip at the wheels `npm run examples` kept
+ * (examples/servers/python/install.sh, the same pins), so the venv it makes is the one a user
+ * gets from PyPI. The Go block's `go run .` runs with GOPROXY=off and -mod=readonly: its modules
+ * are the example servers' own pins, in the module cache since `npm run examples`. Where those
+ * are missing the test says so and is skipped, never passed in silence. (The Rust and Java lines
+ * run mcp-sim's example builds: test/docs/exampleCommands.test.ts runs them.)
+ */
+const root = join(import.meta.dirname, '..', '..');
+const examples = process.env.MCP_SIM_EXAMPLES_CACHE ?? join(root, 'node_modules', '.cache', 'mcp-sim', 'examples');
+const wheels = join(examples, 'python', 'wheels');
+const readme = allCommands(root).filter((c) => c.file === 'README.md');
+const folders: string[] = [];
+afterAll(() => folders.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+/** The README block whose commands name `marker`, in order. */
+function blockOf(marker: string): DocCommand[] {
+  const one = readme.find((c) => c.command.includes(marker));
+  expect(one, `README.md shows no command with ${marker}`).toBeDefined();
+  return readme.filter((c) => c.block === one!.block);
+}
+
+/** Runs a block's commands in order in a folder like the clone, with `env` added; the last one's run. */
+async function runBlock(block: readonly DocCommand[], env: Record<string, string>) {
+  const dir = cloneLikeFolder(root);
+  folders.push(dir);
+  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, env);
+  try {
+    let last;
+    for (const c of block) {
+      last = await runCommand(root, dir, c.command, 240_000);
+      if (c !== block.at(-1)) expect(last.code, `${c.command}\n${last.output.slice(-2000)}`).toBe(0);
+    }
+    // runCommand sets FORCE_COLOR=0, which picocolors reads as "colour on": read the text without it.
+    return { ...last!, output: stripVTControlCharacters(last!.output) };
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
+/** The author's findings of a real-time report: what comes before the SDK's own and the verdict. */
+const authorPart = (output: string) => output.slice(output.search(/^(VIOLATION|WARNING|NOTE) /m)).split(/^what the server's SDK does on its own|^(FAIL|PASS) /m)[0]!;
+
+describe("the README's Check your server, as printed", () => {
+  it.skipIf(!existsSync(join(wheels, '.mcp-sim-requirements')))(
+    `Python: a venv of the user's own, then check -- .venv/bin/python server.py${existsSync(wheels) ? '' : ' (skipped: no pinned wheels; npm run examples)'}`,
+    async () => {
+      const run = await runBlock(blockOf('examples/your-server/python/server.py'), { PIP_NO_INDEX: '1', PIP_FIND_LINKS: wheels });
+      expect(run.code, run.output.slice(-3000)).toBe(1);
+      expect(run.output).toContain('real time (black box)');
+      const mine = authorPart(run.output);
+      expect(mine).toMatch(/progress\.(increasing|after-cancel)/);
+      expect(mine).toMatch(/c\d+: resize /);
+      expect(mine).not.toMatch(/c\d+: count /);
+    },
+    300_000,
+  );
+
+  it.skipIf(!existsSync(join(examples, 'go', 'bin', 'server')))('Go: check --cwd <module> -- go run .', async () => {
+    const run = await runBlock(blockOf('examples/your-server/go'), { GOPROXY: 'off', GOFLAGS: '-mod=readonly' });
+    expect(run.code, run.output.slice(-3000)).toBe(1);
+    const mine = authorPart(run.output);
+    expect(mine).toMatch(/^VIOLATION progress\.increasing/m);
+    expect(mine).toMatch(/c\d+: resize /);
+    expect(mine).not.toMatch(/c\d+: count /);
+  }, 300_000);
+
+  it('TypeScript: check server.ts (the module, in process)', async () => {
+    const run = await runBlock(blockOf('examples/your-server/typescript/server.ts'), {});
+    expect(run.code, run.output.slice(-3000)).toBe(1);
+    expect(run.output).toContain('(in process, virtual time)');
+    expect(run.output).toMatch(/your handler of tool "resize"/);
+    expect(run.output).not.toMatch(/your handler of tool "count"/);
+    expect(run.output).toMatch(/^FAIL examples\/your-server\/typescript\/server\.ts: .*progress\.increasing/m);
+  }, 300_000);
+});
