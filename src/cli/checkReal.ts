@@ -9,6 +9,7 @@ import type { RealTarget } from '../targets/Target.ts';
 import { writeFileAtomic, writeJsonAtomic } from '../util/atomicWrite.ts';
 import { JSON_TO_STDOUT } from './commandHelp.ts';
 import { createProgress } from './progress.ts';
+import { boundsText } from '../report/boundsText.ts';
 
 /** The invariants of `findings`, each once, with how many causes it has where more than one (an SDK client's scenarios: `http.close-deletes-session ×16`). */
 function idsOf(findings: readonly RealFinding[]): string {
@@ -33,7 +34,7 @@ export async function checkReal(target: RealTarget, options: ResolvedRealCampaig
   say(pc.bold(`mcp-sim check ${description.argument.join(' ')}  seed=${options.seed}  (real time: every finding carries its reproduction rate)`));
   say(`  target        ${description.label}`);
   say(`  runs          ${options.runs}, ${options.parallel} at once${options.reuse ? ' (--reuse: many cases per process or session)' : ''}${options.duplicateIds ? ' (some calls reuse the id of a call in flight: --duplicate-ids)' : ''}`);
-  say(`  bounds        --hang-after ${options.bounds.hangAfterMs} ms, in-flight ${options.bounds.inFlightMs} ms, grace ${options.bounds.graceMs} ms`);
+  say(`  bounds        ${boundsText(options.bounds)}`);
   say(`  rate runs     ${options.rateRuns} per minimal case`);
   say(`  fail on       ${options.failOn}`);
   for (const line of target.lacks ?? []) say(pc.yellow(`  lacks         ${line}`));

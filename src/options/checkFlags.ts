@@ -14,6 +14,9 @@ import {
   DEFAULT_CAMPAIGN_SEED,
   DEFAULT_FAIL_ON,
   DEFAULT_HANG_AFTER_MS,
+  DEFAULT_MAX_FRAME_BYTES,
+  DEFAULT_MAX_NOTIFICATION_RATE,
+  DEFAULT_MAX_NOTIFICATIONS,
   DEFAULT_PROCESS_RUNS,
   DEFAULT_RATE_RUNS,
   DEFAULT_REPRO_DIR,
@@ -87,6 +90,9 @@ const REAL_TIME: readonly CheckFlag[] = [
   { name: '--hang-after', value: '<ms>', parse: 'whole', help: `a call silent this long (no progress, no answer), or a POST that never ends, is a finding (default: ${DEFAULT_HANG_AFTER_MS})` },
   { name: '--duplicate-ids', help: 'some calls reuse the id of a call in flight (a client fault; off by default)' },
   { name: '--reuse', help: 'many cases on one process (or session), separated by a barrier; each finding re-run on a fresh process too' },
+  { name: '--max-frame-bytes', value: '<n>', parse: 'whole', help: `the largest frame read from the server; a larger one is cut there, not buffered, and is a finding (default: ${DEFAULT_MAX_FRAME_BYTES})` },
+  { name: '--max-notifications', value: '<n>', parse: 'whole', help: `the most frames of one stream (a call's progress, one method's notifications) recorded; past it they are counted, and a flood is a finding (default: ${DEFAULT_MAX_NOTIFICATIONS})` },
+  { name: '--max-notification-rate', value: '<n>', parse: 'whole', help: `the most frames of one such stream a second, sustained; past it, as past --max-notifications (default: ${DEFAULT_MAX_NOTIFICATION_RATE})` },
 ];
 
 /** How a process is started (a stdio server, or a URL's `--start`). */

@@ -4,6 +4,7 @@ import { formatTrace } from '../sim/trace.ts';
 import { listByOwner, OWNER_WORDS, whoseLines, whoseParagraphs } from './whose.ts';
 import { TOOL } from '../util/toolVersion.ts';
 import { REPORT_SCHEMA_VERSION } from './jsonReport.ts';
+import { boundsText } from './boundsText.ts';
 import { junitSuite } from './junitSuite.ts';
 import { toMermaid } from './mermaid.ts';
 
@@ -21,7 +22,7 @@ export function realReportHead(report: RealCampaignReport): string[] {
     `seed ${report.seed}, ${report.runs} runs, ${report.parallel} at once, ${report.reuse ? `${report.reuse.note} (${report.reuse.connections} ${what(report)}s for ${report.runs} runs; ${report.reuse.lateFrames} frames of a case read after its barrier, not judged)` : `one ${what(report)} per run`}`,
     // An SDK's client calls the scripted server's one tool, of no interest: its scenarios are its cases.
     ...(p.tools.length > 0 || p.skipped.length > 0 ? [`tools ${p.tools.join(', ')}${p.skipped.length ? `; skipped ${p.skipped.map((s) => `${s.name} (${s.reason})`).join(', ')}` : ''}`] : []),
-    `bounds: --hang-after ${report.bounds.hangAfterMs} ms, in-flight ${report.bounds.inFlightMs} ms, grace ${report.bounds.graceMs} ms`,
+    `bounds: ${boundsText(report.bounds)}`,
     `speed: ${report.runsPerSecond} runs/s (${report.wallMs} ms wall), start-up ${report.startupMs} ms (median, spawn to initialized)`,
     `sees: ${report.sees.sees.join('; ')}`,
     `cannot see: ${report.sees.cannotSee.join('; ')}`,

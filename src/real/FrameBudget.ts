@@ -1,0 +1,99 @@
+import { performance } from 'node:perf_hooks';
+import type { Side } from '../sim/scenario.ts';
+import type { TraceEventBody, TraceRecorder } from '../sim/trace.ts';
+import type { JsonValue } from '../util/json.ts';
+import { isJsonObject } from '../util/jsonrpc.ts';
+import type { WireBounds } from './wireBounds.ts';
+
+/**
+ * Streams told apart on one connection before the rest share one (`…:*`): a server that names a
+ * new token, id or method in every frame gets no bucket of its own for each.
+ */
+const STREAMS_MAX = 256;
+
+/** One stream's bucket: frames recorded, tokens left, when it was last refilled, and its count once past a bound. */
+interface Bucket {
+  recorded: number;
+  tokens: number;
+  refilledAt: number;
+  counted?: { readonly event: Extract<TraceEventBody, { kind: 'frames-counted' }>; readonly since: number };
+}
+
+/**
+ * What one connection records of the frames a side reads (`WireBounds`): each frame belongs to a
+ * stream (one call's progress by its token, one request's answers, one method's other messages,
+ * lines that are not JSON-RPC), and each stream is recorded up to `maxNotifications` frames in
+ * all, at most `maxNotificationRate` a second sustained (a bucket of that many, refilled that
+ * many a second). A frame past either bound is not recorded nor passed on: the stream's one
+ * `frames-counted` event, recorded at the first such frame, counts it, and so does every later
+ * frame of that stream (a flood is judged once, from that event: `progress.rate-limited`,
+ * `rpc.rate-limited`). Memory is bounded by the streams times `maxNotifications`; time, because a
+ * counted frame is no sign of life to the run's client.
+ */
+export class FrameBudget {
+  private readonly buckets = new Map<string, Bucket>();
+
+  constructor(
+    private readonly bounds: WireBounds,
+    private readonly recorder: TraceRecorder,
+    private readonly to: Side = 'client',
+    private readonly conn = 0,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /** Whether `frame`, just read, is recorded and passed on; false: it was counted instead. */
+  admit(frame: JsonValue): boolean {
+    const { key, method, token } = this.streamOf(frame);
+    const t = this.now();
+    let bucket = this.buckets.get(key);
+    if (!bucket) {
+      bucket = { recorded: 0, tokens: this.bounds.maxNotificationRate, refilledAt: t };
+      this.buckets.set(key, bucket);
+    }
+    if (bucket.counted) {
+      bucket.counted.event.count++;
+      bucket.counted.event.spanMs = Math.round(t - bucket.counted.since);
+      return false;
+    }
+    const rate = this.bounds.maxNotificationRate;
+    bucket.tokens = Math.min(rate, bucket.tokens + ((t - bucket.refilledAt) * rate) / 1000);
+    bucket.refilledAt = t;
+    const past = bucket.recorded >= this.bounds.maxNotifications ? 'count' : bucket.tokens < 1 ? 'rate' : undefined;
+    if (past === undefined) {
+      bucket.tokens -= 1;
+      bucket.recorded++;
+      return true;
+    }
+    const event: Extract<TraceEventBody, { kind: 'frames-counted' }> = {
+      kind: 'frames-counted',
+      to: this.to,
+      conn: this.conn,
+      stream: key,
+      method,
+      ...(token !== undefined && { token }),
+      past,
+      bound: past === 'count' ? this.bounds.maxNotifications : rate,
+      recorded: bucket.recorded,
+      count: 1,
+      spanMs: 0,
+    };
+    this.recorder.record(event);
+    bucket.counted = { event, since: t };
+    return false;
+  }
+
+  /** The stream a frame belongs to, and what the judge needs of it. */
+  private streamOf(frame: JsonValue): { key: string; method: string; token?: JsonValue } {
+    const known = (key: string, family: string) => (this.buckets.has(key) || this.buckets.size < STREAMS_MAX ? key : `${family}:*`);
+    if (!isJsonObject(frame)) return { key: 'not JSON-RPC', method: '(not JSON-RPC)' };
+    const method = typeof frame.method === 'string' ? frame.method : undefined;
+    if (method === 'notifications/progress' && isJsonObject(frame.params) && frame.params.progressToken !== undefined) {
+      const token = frame.params.progressToken;
+      const key = known(`progress token ${JSON.stringify(token)}`, 'progress token');
+      return key.endsWith('*') ? { key, method } : { key, method, token };
+    }
+    if (method !== undefined) return { key: known(method.slice(0, 100), 'method'), method };
+    if ('id' in frame) return { key: known(`answers to id ${JSON.stringify(frame.id).slice(0, 100)}`, 'answers to id'), method: '(answer)' };
+    return { key: 'not JSON-RPC', method: '(not JSON-RPC)' };
+  }
+}
