@@ -5,6 +5,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
+// A reader that stops early (`mcp-sim check --help | head`) closes the pipe: that ends the output, not in a crash.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
+
 // Colour only on a terminal (picocolors would also colour a CI log), and never with NO_COLOR.
 if (!process.stdout.isTTY && process.env.FORCE_COLOR === undefined) process.env.NO_COLOR ??= '1';
 

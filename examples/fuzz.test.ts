@@ -8,7 +8,7 @@ import { formatFuzzReport, fuzzServer } from 'mcp-sim';
 import { createServer } from './servers/crawler.ts';
 
 describe('crawler server', () => {
-  it('survives mcp-sim fuzz: no pitfall in its tools', async () => {
+  it('survives mcp-sim check: no pitfall in its tools', async () => {
     // A fixed seed: the same runs every time; raise `runs` in a nightly job.
     const report = await fuzzServer(createServer, { runs: 200, seed: 1 });
     expect(report.passed, formatFuzzReport(report, new Map())).toBe(true);

@@ -10,7 +10,7 @@ import { checkTarget, formatRealReport } from 'mcp-sim';
 const server = new URL('../test/target/fixtures/workServer.mjs', import.meta.url).pathname;
 
 describe('work server, as a process (black box, real time)', () => {
-  it('survives mcp-sim fuzz over stdio: no lifecycle bug in 6 runs', async () => {
+  it('survives mcp-sim check over stdio: no lifecycle bug in 6 runs', async () => {
     // A fixed seed draws the same cases every time; real time makes each finding's rate part of the report.
     const report = await checkTarget({ command: [process.execPath, server] }, { runs: 6, seed: 1, parallel: 2 });
     expect(report.passed, formatRealReport(report)).toBe(true);

@@ -23,6 +23,8 @@ export function documents(root: string): string[] {
  * The commands of a document's `sh` and `bash` blocks. Lines that are only a comment (what a
  * command printed, `#   PASS: …`) are not commands; a trailing ` # …` is a comment; a line
  * ending in `\` continues on the next. Unlabelled blocks are synopses (`[--runs N]`), not commands.
+ * A table cell that is one `npx mcp-sim …` command in backticks (the README's table of targets)
+ * is a command too, each row a block of its own.
  */
 export function commandsOf(file: string, text: string): DocCommand[] {
   const out: DocCommand[] = [];
@@ -34,6 +36,16 @@ export function commandsOf(file: string, text: string): DocCommand[] {
       out.push({ file, block, command: line.replace(/\s+#\s.*$/, '').trim() });
     }
   });
+  // Outside code blocks: table rows whose cell is a whole command.
+  const prose = text.replace(/^```[\s\S]*?^```/gm, '');
+  let row = blocks.length;
+  for (const line of prose.split('\n')) {
+    if (!line.startsWith('|')) continue;
+    for (const cell of line.split(/(?<!\\)\|/)) {
+      const m = /^\s*`(npx mcp-sim [^`]+)`\s*$/.exec(cell);
+      if (m) out.push({ file, block: row++, command: m[1]! });
+    }
+  }
   return out;
 }
 

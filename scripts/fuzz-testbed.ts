@@ -42,13 +42,13 @@ for (const module of targets) {
 }
 
 const TESTBED = join('node_modules', '.cache', 'mcp-sim', 'testbed');
-const cited = [...readFileSync('docs/fuzz-findings.md', 'utf8').matchAll(/^npx mcp-sim fuzz (\S+) (.* --expect ([a-z.-]+))$/gm)];
+const cited = [...readFileSync('docs/fuzz-findings.md', 'utf8').matchAll(/^npx mcp-sim replay (\S+) (--seed \d+ --case \d+ --expect ([a-z.-]+))$/gm)];
 let failed = false;
 for (const [command, module, rest, expected] of cited) {
   if (!module!.startsWith(TESTBED)) continue;
   let stdout: string;
   try {
-    stdout = execFileSync(process.execPath, ['bin/mcp-sim.js', 'fuzz', module!, ...rest!.split(' ')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    stdout = execFileSync(process.execPath, ['bin/mcp-sim.js', 'replay', module!, ...rest!.split(' ')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
   } catch (error) {
     stdout = (error as { stdout?: string }).stdout ?? '';
   }

@@ -29,8 +29,8 @@ process.chdir(root);
 const started = Date.now();
 const table = 'docs/.matrix-table.md';
 const args = [
-  'matrix', '--sdk', MATRIX_DOC_RELEASES.join(','), '--runs', String(MATRIX_DOC_RUNS),
-  '--markdown', table, '--json', 'docs/matrix/matrix.json', '--chart', 'docs/matrix/heatmap.svg', '--out', 'docs/matrix/repro',
+  'matrix', 'sdk', '--releases', MATRIX_DOC_RELEASES.join(','), '--runs', String(MATRIX_DOC_RUNS),
+  '--report', table, '--json', 'docs/matrix/matrix.json', '--chart', 'docs/matrix/heatmap.svg', '--out', 'docs/matrix/repro',
 ];
 rmSync('docs/matrix/repro', { recursive: true, force: true });
 const code = await main(['node', 'mcp-sim', ...args]);

@@ -1,6 +1,6 @@
 /**
  * `npm run sdks:docs [-- --runs N --seed S --rate-runs R --languages a,b]`: one run of
- * `check --target`'s campaign on every SDK test bed, on its newest release and its oldest pinned
+ * `check testbed:<language>`'s campaign on every SDK test bed, on its newest release and its oldest pinned
  * one, over stdio and stateful SSE where the release offers it; then it rewrites the part of
  * docs/sdks.md between its markers: the wall time, runs/s and start-up per SDK release and
  * transport, one table invariant × SDK release (each violated cell linked to its minimal case),

@@ -16,7 +16,9 @@ export interface TargetCheck<Case = unknown> extends RealCampaignReport<Case> {
 }
 
 /** The options of `checkTarget`: the command line's, by name (all optional, the same defaults). */
-export interface TargetCheckOptions extends Omit<RealCampaignFlags, 'hangAfter' | 'tools' | 'args'> {
+export interface TargetCheckOptions extends Omit<RealCampaignFlags, 'hangAfter' | 'tools' | 'args' | 'toolDuration'> {
+  /** How long tools are expected to take, ms (`--tool-duration`). */
+  readonly toolMs?: Readonly<Record<string, number>>;
   /** Fixed argument sets by tool (`--args`'s content). */
   readonly args?: FixedArguments;
   /** `--hang-after`, in ms. */
@@ -45,9 +47,15 @@ export async function checkTarget(target: TargetSpec | string | CommandSpec | { 
     typeof target === 'string' ? await parseTarget(target, undefined) : 'kind' in target ? target : 'url' in target ? { kind: 'url', ...target } : { kind: 'process', ...target };
   const kind = await targetKind(spec.kind);
   if (!kind.openReal) throw new Error(`checkTarget: a ${spec.kind} target runs in process: use check() (an SDK release) or fuzzServer() (a module)`);
-  const { hangAfterMs, tools, args, argsFile, onProgress: _p, inFlightMs, graceMs, shrinkTries, ...flags } = options;
+  const { hangAfterMs, tools, args, argsFile, onProgress: _p, inFlightMs, graceMs, shrinkTries, toolMs, ...flags } = options;
   const resolved = resolveRealCampaignOptions(
-    { ...flags, ...(hangAfterMs !== undefined && { hangAfter: hangAfterMs }), ...(tools && { tools: tools.join(',') }), ...(argsFile !== undefined && { args: argsFile }) },
+    {
+      ...flags,
+      ...(hangAfterMs !== undefined && { hangAfter: hangAfterMs }),
+      ...(tools && { tools: tools.join(',') }),
+      ...(argsFile !== undefined && { args: argsFile }),
+      ...(toolMs && { toolDuration: Object.entries(toolMs).map(([tool, ms]) => `${tool}=${ms}`) }),
+    },
     { userServer: kind.author === 'user', ...(inFlightMs !== undefined && { inFlightMs }), ...(graceMs !== undefined && { graceMs }) },
   );
   const fixed = args ?? resolved.args;
@@ -60,6 +68,7 @@ export async function checkTarget(target: TargetSpec | string | CommandSpec | { 
     rateRuns: resolved.rateRuns,
     shrink: resolved.shrink,
     reuse: resolved.reuse,
+    toolMs: resolved.toolMs,
     ...(shrinkTries !== undefined && { shrinkTries }),
     ...(opened.baseline && { known: opened.baseline.known }),
     ...(options.onProgress && { onProgress: (done, total, phase) => phase === 'run' && options.onProgress!(done, total) }),

@@ -103,7 +103,7 @@ export function moduleReplayFile(target: TargetSpec, invariant: InvariantId, c: 
   return { schemaVersion: REPLAY_FILE_SCHEMA_VERSION, madeWith: { tool: { name: TOOL.name, version: TOOL.version }, sdk: { name: sdk.name, version: sdk.version } }, target, clock: 'virtual', invariant, case: c };
 }
 
-/** The replay file of a real-time finding's minimal case, with its rate and the bounds it was judged with. */
+/** The replay file of a real-time finding's minimal case (a known cause's first case), with its rate and the bounds it was judged with. */
 export function realReplayFile(target: TargetSpec, f: { readonly invariant: InvariantId; readonly minimal: unknown; readonly rate: Rate; readonly cause: { readonly variant: string; readonly shape: string } }, bounds: RealBounds, system?: PackageId): ReplayFile<unknown> {
   return {
     schemaVersion: REPLAY_FILE_SCHEMA_VERSION,
@@ -113,7 +113,8 @@ export function realReplayFile(target: TargetSpec, f: { readonly invariant: Inva
     invariant: f.invariant,
     case: f.minimal,
     cause: f.cause,
-    rate: f.rate,
+    // A known cause of the baseline is not re-run when found: its file has no rate.
+    ...(f.rate.runs > 0 && { rate: f.rate }),
     bounds,
   } as ReplayFile<unknown>;
 }

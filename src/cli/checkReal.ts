@@ -9,7 +9,7 @@ import type { RealTarget } from '../targets/Target.ts';
 import { writeFileAtomic, writeJsonAtomic } from '../util/atomicWrite.ts';
 import { JSON_TO_STDOUT } from './commandHelp.ts';
 import { createProgress } from './progress.ts';
-import { boundsText } from '../report/boundsText.ts';
+import { wireBoundsText } from '../report/boundsText.ts';
 
 /** The invariants of `findings`, each once, with how many causes it has where more than one (an SDK client's scenarios: `http.close-deletes-session ×16`). */
 function idsOf(findings: readonly RealFinding[]): string {
@@ -33,8 +33,11 @@ export async function checkReal(target: RealTarget, options: ResolvedRealCampaig
   const description = target.describe();
   say(pc.bold(`mcp-sim check ${description.argument.join(' ')}  seed=${options.seed}  (real time: every finding carries its reproduction rate)`));
   say(`  target        ${description.label}`);
-  say(`  runs          ${options.runs}, ${options.parallel} at once${options.reuse ? ' (--reuse: many cases per process or session)' : ''}${options.duplicateIds ? ' (some calls reuse the id of a call in flight: --duplicate-ids)' : ''}`);
-  say(`  bounds        ${boundsText(options.bounds)}`);
+  say(`  runs          ${options.runs}, ${options.reuse ? `many at once on ${options.parallel} shared processes or sessions (--fresh: one each)` : `${options.parallel} at once, one process or session each`}${options.duplicateIds ? ' (some calls reuse the id of a call in flight: --duplicate-ids)' : ''}`);
+  say(`  bounds        --hang-after ${options.bounds.hangAfterMs} ms at least (slow is not stuck: twice what a tool showed it takes), in-flight ${options.bounds.inFlightMs} ms at least (sized to the server's round trips), grace ${options.bounds.graceMs} ms`);
+  say(`  wire bounds   ${wireBoundsText(options.bounds)}`);
+  const stated = Object.entries(options.toolMs);
+  if (stated.length > 0) say(`  tool duration ${stated.map(([tool, ms]) => `${tool} ${ms} ms`).join(', ')} (--tool-duration)`);
   say(`  rate runs     ${options.rateRuns} per minimal case`);
   say(`  fail on       ${options.failOn}`);
   for (const line of target.lacks ?? []) say(pc.yellow(`  lacks         ${line}`));
@@ -50,6 +53,7 @@ export async function checkReal(target: RealTarget, options: ResolvedRealCampaig
       rateRuns: options.rateRuns,
       shrink: options.shrink,
       reuse: options.reuse,
+      toolMs: options.toolMs,
       // Writing the baseline shrinks every cause afresh: none is taken as known.
       ...(target.baseline && !options.updateBaseline && { known: target.baseline.known }),
       onProgress: (done, total, phase) => phase === 'run' && progress.update(done, total),
@@ -60,7 +64,8 @@ export async function checkReal(target: RealTarget, options: ResolvedRealCampaig
   const verdict = realVerdict(report, options.failOn);
   const replays = new Map<RealFinding, { file: string; command: string }>();
   const perInvariant = new Map<string, number>();
-  for (const f of report.findings.filter((x) => !x.known)) {
+  // Every finding has its file, a known cause's too (its first case: known causes are not shrunk).
+  for (const f of report.findings) {
     const n = perInvariant.get(f.invariant) ?? 0;
     perInvariant.set(f.invariant, n + 1);
     const file = join(options.reproDir, fileName(report, f, n));

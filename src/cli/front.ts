@@ -33,6 +33,7 @@ export async function checkFront(request: CheckRequest): Promise<number> {
       ...(typeof opts.cwd === 'string' && { cwd: opts.cwd }),
       ...(Array.isArray(opts.env) && { env: opts.env as string[] }),
       ...(typeof opts.transport === 'string' && { transport: opts.transport }),
+      ...(typeof opts.layer === 'string' && { layer: opts.layer }),
       ...(typeof opts.config === 'string' && { config: opts.config }),
     };
     const spec = await parseTarget(request.argument, request.command, flags);
@@ -164,6 +165,7 @@ export async function rogueFront(argument: string | undefined, command: readonly
       ...(typeof opts.cwd === 'string' && { cwd: opts.cwd }),
       ...(Array.isArray(opts.env) && { env: opts.env as string[] }),
       ...(typeof opts.transport === 'string' && { transport: opts.transport }),
+      ...(typeof opts.layer === 'string' && { layer: opts.layer }),
     };
     const spec = await parseTarget(argument, words, flags);
     const rogue = await import('./rogue.ts');

@@ -41,7 +41,7 @@ function targetArgs(options: ResolvedFuzzOptions): string[] {
   return args;
 }
 
-/** `mcp-sim fuzz <module>`: a campaign, or a replay of one of its cases. */
+/** `mcp-sim check <module>`: a campaign (or `replay <module> --seed S --case K`: one of its cases). */
 export async function fuzzCommand(options: ResolvedFuzzOptions, choice: { readonly tools?: readonly string[] } = {}): Promise<number> {
   let plan: FuzzPlan;
   try {
@@ -57,7 +57,7 @@ export async function fuzzCommand(options: ResolvedFuzzOptions, choice: { readon
   if (options.replay) return replay(plan, options);
 
   const { target } = plan;
-  console.log(pc.bold(`mcp-sim fuzz  seed=${options.seed}`));
+  console.log(pc.bold(`mcp-sim check ${targetArgs(options).join(' ')}  seed=${options.seed}  (in process, virtual time)`));
   console.log(`  module        ${options.module} (${target.kind === 'factory' ? 'server factory' : target.kind === 'import-connect' ? 'connects at import: captured, imported again per run' : 'exports a server: imported again per run'})`);
   console.log(`  sdk           ${target.sdk.name}@${target.sdk.version} (${target.sdk.root})`);
   console.log(`  runs          ${options.runs}`);
@@ -65,7 +65,7 @@ export async function fuzzCommand(options: ResolvedFuzzOptions, choice: { readon
   for (const s of plan.skipped) console.log(pc.yellow(`  skipped       ${s.name}: ${s.reason}`));
   console.log(`  fail on       ${options.failOn}`);
   for (const limit of limitsOf(target)) console.log(pc.yellow(`  limit         ${limit}`));
-  const progress = createProgress('fuzz');
+  const progress = createProgress('runs');
   let report: FuzzReport;
   try {
     report = await fuzzCampaign(plan, {
@@ -91,8 +91,8 @@ export async function fuzzCommand(options: ResolvedFuzzOptions, choice: { readon
     // A stateful server shows a case's finding only after the runs before it: replay that prefix of the campaign.
     commands.push(
       report.stateful
-        ? `npx mcp-sim fuzz ${[...targetArgs(options), '--seed', String(options.seed), '--runs', String(f.firstCase + 1), '--no-shrink'].join(' ')}`
-        : `npx mcp-sim fuzz ${[...targetArgs(options), '--seed', String(options.seed), '--case', String(f.firstCase), '--expect', f.invariant].join(' ')}`,
+        ? `npx mcp-sim check ${[...targetArgs(options), '--seed', String(options.seed), '--runs', String(f.firstCase + 1), '--no-shrink'].join(' ')}`
+        : `npx mcp-sim replay ${[...targetArgs(options), '--seed', String(options.seed), '--case', String(f.firstCase), '--expect', f.invariant].join(' ')}`,
     );
     replays.set(f.invariant, commands);
   }

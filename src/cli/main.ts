@@ -164,10 +164,17 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option(`${SPEC_FLAG} <revision>`, `${SPEC_HELP} (with --seed/--case)`)
     .option('--rate-runs <n>', `a real-time case: how many times to run it for its rate (default: ${DEFAULT_RATE_RUNS})`, wholeNumberArg('--rate-runs'))
     .option('--hang-after <ms>', 'a real-time case: the bound it is judged with (default: the one it was found with)', wholeNumberArg('--hang-after'))
+    .option('--args <file>', "a module's case: the fixed argument sets its campaign was given (check's --args)")
+    .option('--config <json|file>', "a module's case: the factory config its campaign was given (check's --config)")
     .addHelpText('after', REPLAY_EXIT_HELP)
-    .action(async (file: string | undefined, opts: ReplayFlags) => {
+    .action(async (file: string | undefined, opts: ReplayFlags & { args?: string; config?: string }) => {
       // A module (replay ./server.ts --seed S --case N), or a replay file of another target than the SDK in process.
       const other = file === undefined ? undefined : await (await commands.replayTarget()).otherTarget(file);
+      if (other !== 'module' && (opts.args !== undefined || opts.config !== undefined)) {
+        process.stderr.write(`mcp-sim replay: ${opts.args !== undefined ? '--args' : '--config'} is for a case of a server module's campaign (replay ./server.ts --seed S --case K); a replay file keeps its target's own.\n`);
+        code = 2;
+        return;
+      }
       if (other !== undefined) {
         code = other === 'module' ? await (await commands.replayTarget()).replayModuleByCase(file!, opts as unknown as Record<string, unknown>) : await (await commands.replayTarget()).replayTargetFile(file!, opts);
         return;
@@ -235,16 +242,18 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--chart <file.svg>', 'also write a heat map (Vega-Lite spec next to it as <file>.vl.json; the SVG when vega is installed)')
     .option('--out <dir>', `folder for the counterexamples, one subfolder per release (default: ${DEFAULT_MATRIX_DIR})`)
     .option('--transport <transport>', 'a test bed: stdio (default) or http-<mode>')
+    .option('--layer <layer>', 'a test bed: low, high or both (default): the SDK API its interpreter is written on')
     .option('--parallel <n>', 'a test bed: processes at once', wholeNumberArg('--parallel'))
     .option('--rate-runs <n>', 'a test bed: re-runs of each minimal case on its release', wholeNumberArg('--rate-runs'));
   for (const [flag, value] of [['--sdk', '<list>'], ['--target', '<language>'], ['--sdk-version', '<list>'], ['--markdown', '<file>']] as const) matrix.addOption(new Option(`${flag} ${value}`).hideHelp());
   matrix.action(async (argument: string | undefined, opts: MatrixFlags) => {
     const target = await releasesTarget('matrix', argument, opts);
     if (target.kind === 'testbed') {
+      refuseFor('matrix', 'testbed:<language>', opts, ['json', 'chart', 'out', ...IN_PROCESS_WORKLOAD]);
       code = await (await commands.targetReleases()).matrixTargetCommand(target.spec, target.releases, { ...opts, ...(opts.report !== undefined && { report: opts.report }) });
       return;
     }
-    refuseFor('matrix', 'sdk', opts, ['transport', 'parallel', 'rateRuns']);
+    refuseFor('matrix', 'sdk', opts, ['transport', 'layer', 'parallel', 'rateRuns']);
     if (target.releases === undefined) throw new InvalidArgumentError("matrix sdk: give the releases: --releases 1.25.3,1.26.0 (versions or folders).");
     code = await (await commands.matrix()).matrixCommand(target.releases.join(','), matrixCampaignOf(opts), {
       out: opts.out ?? DEFAULT_MATRIX_DIR,
@@ -267,6 +276,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   addWorkloadOptions(bisect)
     .option('--out <dir>', `folder for the replay files of the answer (default: ${DEFAULT_BISECT_DIR})`)
     .option('--transport <transport>', 'a test bed: stdio (default) or http-<mode>')
+    .option('--layer <layer>', 'a test bed: low, high or both (default): the SDK API its interpreter is written on')
     .option('--parallel <n>', 'a test bed: processes at once', wholeNumberArg('--parallel'))
     .option('--rate-runs <n>', 'a test bed: re-runs of the minimal case on each release', wholeNumberArg('--rate-runs'))
     .addHelpText('after', BISECT_EXIT_HELP);
@@ -274,11 +284,11 @@ export async function main(argv: readonly string[]): Promise<number> {
   bisect.action(async (argument: string | undefined, opts: BisectFlags) => {
     const target = await releasesTarget('bisect', argument, opts);
     if (target.kind === 'testbed') {
-      refuseFor('bisect', 'testbed:<language>', opts, ['good', 'bad', 'cause']);
+      refuseFor('bisect', 'testbed:<language>', opts, ['good', 'bad', 'cause', 'out', ...IN_PROCESS_WORKLOAD]);
       code = await (await commands.targetReleases()).bisectTargetCommand(target.spec, opts.invariant, target.releases, opts);
       return;
     }
-    refuseFor('bisect', 'sdk', opts, ['transport', 'parallel', 'rateRuns']);
+    refuseFor('bisect', 'sdk', opts, ['transport', 'layer', 'parallel', 'rateRuns']);
     if (opts.good === undefined || opts.bad === undefined) {
       process.stderr.write(`error: required option '${opts.good === undefined ? '--good <release>' : '--bad <release>'}' not specified\n`);
       code = 2;
@@ -306,7 +316,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--start <command>', 'a URL: start the server first ({port} is a free loopback port)')
     .option('--cwd <dir>', "a process or --start: the server's working directory")
     .option('--env <K=V>', 'a process or --start: a variable for the server (repeatable)', (v: string, all: string[] = []) => [...all, v])
-    .option('--transport <transport>', 'a test bed: stdio (default) or http-<mode>');
+    .option('--transport <transport>', 'a test bed: stdio (default) or http-<mode>')
+    .option('--layer <layer>', 'a test bed: low or high (default: low): the SDK API its interpreter is written on');
   for (const [flag, value] of [['--target', '<side>'], ['--sdk', '<version|path>'], ['--stdio', '<command>'], ['--url', '<url>']] as const) rogue.addOption(new Option(`${flag} ${value}`).hideHelp());
   rogue.action(async (argument: string | undefined, opts: Record<string, unknown>) => {
     code = await (await commands.front()).rogueFront(argument, after, opts);
@@ -372,7 +383,9 @@ export async function main(argv: readonly string[]): Promise<number> {
       }
       if (typeof opts.case === 'number') {
         if (module === undefined) throw new InvalidArgumentError('fuzz --case: give the module whose case to replay (replay ./server.ts --seed S --case N).');
-        say(`fuzz ${module} --case ${opts.case}`, `replay ${module} --seed S --case ${opts.case}`);
+        // The seed the case is drawn with (--seed, else MCP_SIM_SEED, else the default), named in the new spelling.
+        const seed = typeof opts.seed === 'number' ? opts.seed : Number(process.env[ENV_SEED]) || DEFAULT_CAMPAIGN_SEED;
+        say(`fuzz ${module}${typeof opts.seed === 'number' ? ` --seed ${opts.seed}` : ''} --case ${opts.case}`, `replay ${module} --seed ${seed} --case ${opts.case}`);
         code = await (await commands.replayTarget()).replayModuleByCase(module, opts);
         return;
       }
@@ -394,6 +407,12 @@ export async function main(argv: readonly string[]): Promise<number> {
   } catch (error) {
     const e = error as { code?: string; exitCode?: number; message?: string };
     if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
+    // A usage error an action throws (matrix sdk without --releases, an old spelling that names half a target):
+    // commander printed nothing of it (it prints only what its own parsing rejects), so say it here.
+    if (error instanceof InvalidArgumentError) {
+      process.stderr.write(`mcp-sim ${e.message}\n`);
+      return 2;
+    }
     if (typeof e.exitCode === 'number') return e.exitCode === 0 ? 0 : 2;
     process.stderr.write(`mcp-sim: ${e.message ?? String(error)}\n`);
     return 2;
@@ -443,6 +462,8 @@ const SPEC_HELP = `the spec revision whose rules judge the runs: ${SPEC_REVISION
 
 /** What commander parses for `replay`. */
 interface ReplayFlags extends WorkloadFlags, ReplayCoordinateFlags {
+  args?: string;
+  config?: string;
   rateRuns?: number;
   hangAfter?: number;
   seed?: number;
@@ -477,6 +498,7 @@ interface ReleasesFlags {
   target?: string;
   sdkVersion?: string;
   transport?: string;
+  layer?: string;
 }
 
 /** What commander parses for `bisect`. */
@@ -514,11 +536,14 @@ async function releasesTarget(command: string, argument: string | undefined, opt
     releases ??= opts.sdk.split(',').map((v) => v.trim()).filter(Boolean);
   }
   if (argument === undefined || argument === 'sdk') return { kind: 'sdk', releases };
-  const spec = await parseTarget(argument, undefined, { ...(opts.transport !== undefined && { transport: opts.transport }) });
+  const spec = await parseTarget(argument, undefined, { ...(opts.transport !== undefined && { transport: opts.transport }), ...(opts.layer !== undefined && { layer: opts.layer }) });
   if (spec.kind !== 'testbed') throw new InvalidArgumentError(`${command} ${argument}: only sdk and testbed:<language> have releases to go over (a ${spec.kind} target is one server).`);
   if (spec.release !== undefined) throw new InvalidArgumentError(`${command} ${argument}: name the releases with --releases, not @ in the target.`);
   return { kind: 'testbed', spec, releases };
 }
+
+/** The workload flags of the in-process campaign (commander's names) that a test bed's real-time campaign has no use for. */
+const IN_PROCESS_WORKLOAD = ['profiles', 'actionsMax', 'stepsMax', 'leaveOut'] as const;
 
 /** Refuses, with one line and exit 2, the flags of `names` given to `command` on a target of another kind. */
 function refuseFor(command: string, target: string, opts: object, names: readonly string[]): void {

@@ -62,7 +62,7 @@ async function replayReal(file: LoadedReplayFile, invariant: string | undefined,
   const runs = typeof flags.rateRuns === 'number' ? flags.rateRuns : DEFAULT_RATE_RUNS;
   console.log(`replay of ${invariant ?? 'a case'} on ${target.describe().label} (real time), ${runs} runs of:`);
   for (const line of target.describeCase(file.case)) console.log(`  ${line}`);
-  if (file.rate) console.log(`  (when found: reproduced ${file.rate.hits}/${file.rate.runs})`);
+  console.log(file.rate ? `  (when found: reproduced ${file.rate.hits}/${file.rate.runs})` : '  (when found: a known cause of the baseline, not re-run)');
   let hits = 0;
   let first: { readonly finding: Finding; readonly trace: readonly TraceEvent[] } | undefined;
   for (let k = 0; k < runs; k++) {

@@ -1,7 +1,7 @@
 import pc from 'picocolors';
 import { formatFinding } from '../report/textReport.ts';
-import { formatHttpRogueTable, httpRogueCampaign } from '../rogue/http/index.ts';
-import { formatRogueTable, rogueCampaign } from '../rogue/index.ts';
+import { formatHttpRogueTable, httpRogueCampaign, type HttpRogueRow } from '../rogue/http/index.ts';
+import { countedFindings, formatRogueTable, rogueCampaign } from '../rogue/index.ts';
 import type { Side } from '../sim/index.ts';
 import { installedSdk } from '../sdk/load.ts';
 import type { Finding } from '../model/finding.ts';
@@ -17,7 +17,7 @@ export interface RogueFlags {
   json?: string;
 }
 
-/** A finding of the rogue peer as the JSON report lists it. */
+/** A finding of the model on a rogue run as the JSON report lists it: a knock-on names its root (`rootCause`), and does not fail the run. */
 const findingEntry = (f: Finding & { readonly kind: string; readonly framing?: string }) => ({
   invariant: f.invariant,
   level: f.level,
@@ -25,9 +25,15 @@ const findingEntry = (f: Finding & { readonly kind: string; readonly framing?: s
   message: f.message,
   kind: f.kind,
   ...(f.framing !== undefined && { framing: f.framing }),
+  ...(f.clause !== undefined && { clause: f.clause }),
+  ...(f.rootCause && { rootCause: f.rootCause.invariant }),
+  ...(f.reason && { reason: f.reason }),
 });
 
-/** `mcp-sim rogue`: forbidden frames against the real SDK endpoints; a behaviour table and findings. */
+/** The run fails on a violation (MUST, DERIVED) of the attacked side's own: not a knock-on of another finding. */
+const fails = (findings: readonly Finding[]) => countedFindings(findings).some((f) => f.severity === 'violation');
+
+/** `mcp-sim rogue`: forbidden frames against the real SDK endpoints; a behaviour table and the model's findings. */
 export async function rogueCommand(flags: RogueFlags): Promise<number> {
   if (flags.side !== undefined && flags.side !== 'client' && flags.side !== 'server') {
     throw new Error(`rogue: --side takes 'client' or 'server', got "${flags.side}"`);
@@ -43,7 +49,7 @@ export async function rogueCommand(flags: RogueFlags): Promise<number> {
   console.log(formatRogueTable(rows));
   console.log('');
   console.log(findings.length === 0 ? pc.green('no findings') : findings.map((f) => `${formatFinding(f)} (${f.kind}, ${f.framing})`).join('\n'));
-  const write = (code: number, http?: { rows: readonly unknown[]; findings: readonly (Finding & { kind: string })[] }) => {
+  const write = (code: number, http?: { rows: readonly HttpRogueRow[]; findings: readonly (Finding & { kind: string })[] }) => {
     if (flags.json) {
       writeJsonReport(flags.json, {
         schemaVersion: REPORT_SCHEMA_VERSION,
@@ -52,14 +58,14 @@ export async function rogueCommand(flags: RogueFlags): Promise<number> {
         sdk,
         options: { ...(flags.side && { target: flags.side }), ...(flags.filter && { filter: flags.filter }) },
         verdict: { result: code === 0 ? 'pass' : 'fail', exitCode: code },
-        rows,
+        rows: rows.map((r) => ({ ...r, findings: r.findings.map((f) => findingEntry({ ...f, kind: r.kind, framing: r.framing })) })),
         findings: findings.map(findingEntry),
-        ...(http && { http: { rows: http.rows, findings: http.findings.map(findingEntry) } }),
+        ...(http && { http: { rows: http.rows.map((r) => ({ ...r, findings: r.findings.map((f) => findingEntry({ ...f, kind: r.kind })) })), findings: http.findings.map(findingEntry) } }),
       });
     }
     return code;
   };
-  if (flags.side === 'client') return write(findings.some((f) => f.severity === 'violation') ? 1 : 0);
+  if (flags.side === 'client') return write(fails(findings) ? 1 : 0);
   // A raw HTTP peer against the real Streamable HTTP server transport (stateful sessions).
   const http = await httpRogueCampaign();
   const httpRows = flags.filter ? http.rows.filter((r) => r.kind.includes(flags.filter!)) : http.rows;
@@ -68,18 +74,18 @@ export async function rogueCommand(flags: RogueFlags): Promise<number> {
   console.log(formatHttpRogueTable(httpRows));
   console.log('');
   console.log(httpFindings.length === 0 ? pc.green('no findings') : httpFindings.map((f) => `${formatFinding(f)} (${f.kind})`).join('\n'));
-  return write([...findings, ...httpFindings].some((f) => f.severity === 'violation') ? 1 : 0, { rows: httpRows, findings: httpFindings });
+  return write(fails([...findings, ...httpFindings]) ? 1 : 0, { rows: httpRows, findings: httpFindings });
 }
 
 /**
  * `mcp-sim rogue TARGET` on a server mcp-sim talks to from outside (a process, a URL, an SDK's
- * test bed): every rogue frame against it, real time, and whether it stayed usable after each.
+ * test bed): every rogue frame against it, real time, each run judged by the model on a real clock.
  */
 export async function rogueTargetCommand(target: RealTarget, flags: { readonly filter?: string; readonly json?: string }): Promise<number> {
   const endpoint = target.endpoint;
   if (!endpoint) throw new TargetArgumentError(`mcp-sim rogue ${target.describe().argument.join(' ')}: a ${target.kind} target has no server connection to send raw frames on`);
   const { runPlan } = await import('../real/runPlan.ts');
-  const { rogueProcess, formatRogueProcessTable } = await import('../rogue/rogueProcess.ts');
+  const { rogueProcess, formatRogueProcessTable, countedRowFindings } = await import('../rogue/rogueProcess.ts');
   const discovery = await runPlan(endpoint, { calls: [], serverRequests: 'answer' }, { tailMs: 0 });
   const tool = discovery.tools[0]?.name ?? 'work';
   console.log(pc.bold(`mcp-sim rogue ${target.describe().argument.join(' ')}  (real time) ${target.describe().label}`));
@@ -88,11 +94,24 @@ export async function rogueTargetCommand(target: RealTarget, flags: { readonly f
   console.log(formatRogueProcessTable(rows));
   console.log(`not judged from outside: ${report.cannotJudge.join('; ')}`);
   if (report.leftOut.length > 0) console.log(`left out: ${report.leftOut.map((l) => `${l.kind} (${l.why})`).join(', ')}`);
-  const bad = rows.filter((r) => r.verdicts.some((v) => !v.met));
-  console.log(bad.length === 0 ? pc.green(`every rogue frame answered as judged, the server stayed usable (${rows.length} kinds)`) : pc.red(`${bad.length} of ${rows.length} kinds: ${bad.map((r) => `${r.kind} (${r.verdicts.filter((v) => !v.met).map((v) => v.invariant).join(', ')})`).join(', ')}`));
+  const findings = rows.flatMap((r) => r.findings.map((f) => ({ ...f, kind: r.kind })));
+  console.log(findings.length === 0 ? pc.green(`no findings: every rogue frame answered as the model judges, the server stayed usable (${rows.length} kind${rows.length === 1 ? '' : 's'})`) : findings.map((f) => `${formatFinding(f)} (${f.kind})`).join('\n'));
+  const code = rows.some((r) => countedRowFindings(r).some((f) => f.severity === 'violation')) ? 1 : 0;
   if (flags.json !== undefined) {
     // `rogueProcess` of schemas/report.schema.json: the endpoint the frames were written to.
-    writeJsonReport(flags.json, { schemaVersion: REPORT_SCHEMA_VERSION, kind: 'rogue-process', tool: TOOL, mode: 'black box, real time', target: { kind: endpoint.kind, label: endpoint.label }, ...report });
+    writeJsonReport(flags.json, {
+      schemaVersion: REPORT_SCHEMA_VERSION,
+      kind: 'rogue',
+      clock: 'real',
+      tool: TOOL,
+      mode: 'black box, real time',
+      target: { kind: endpoint.kind, label: endpoint.label },
+      verdict: { result: code === 0 ? 'pass' : 'fail', exitCode: code },
+      rows: rows.map((r) => ({ ...r, findings: r.findings.map((f) => findingEntry({ ...f, kind: r.kind })) })),
+      findings: findings.map(findingEntry),
+      cannotJudge: report.cannotJudge,
+      leftOut: report.leftOut,
+    });
   }
-  return bad.length === 0 ? 0 : 1;
+  return code;
 }

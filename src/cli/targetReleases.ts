@@ -2,13 +2,14 @@ import pc from 'picocolors';
 import { pool } from '../campaign/real/pool.ts';
 import { determinismOf } from '../campaign/real/rate.ts';
 import { realCampaign, runAndJudge, type RealCampaignReport } from '../campaign/real/realCampaign.ts';
-import type { InvariantId } from '../model/invariants.ts';
+import { invariants, type InvariantId } from '../model/invariants.ts';
 import { DEFAULT_CAMPAIGN_SEED, DEFAULT_RATE_RUNS } from '../options/defaults.ts';
 import { resolveRealCampaignOptions } from '../options/realCampaignOptions.ts';
 import { targetKind } from '../targets/kinds.ts';
 import { TargetArgumentError, type RealTarget, type SpecOf } from '../targets/Target.ts';
 import { sdkTestbedManifest, sdkTestbedReleases } from '../targets/testbed/sdkTestbed.ts';
 import type { SdkTestbedLanguage } from '../targets/testbed/languages.ts';
+import { layerOfCase, type TestbedCase } from '../targets/testbed/testbedCases.ts';
 import { writeFileAtomic } from '../util/atomicWrite.ts';
 import { usageExit } from './usageExit.ts';
 
@@ -53,11 +54,13 @@ async function campaignAt(spec: SpecOf<'testbed'>, release: string, flags: Targe
 export async function matrixTargetCommand(spec: SpecOf<'testbed'>, releases: readonly string[] | undefined, flags: TargetReleasesFlags): Promise<number> {
   try {
     const versions = releasesOf(spec.language, releases);
-    console.log(pc.bold(`mcp-sim matrix testbed:${spec.language}  seed=${flags.seed ?? DEFAULT_CAMPAIGN_SEED}  (real time)  ${versions.join(', ')} over ${spec.transport ?? 'stdio'}`));
-    const columns: { version: string; findings: Map<InvariantId, string>; speed: string; lacks: readonly string[] }[] = [];
+    console.log(pc.bold(`mcp-sim matrix testbed:${spec.language}  seed=${flags.seed ?? DEFAULT_CAMPAIGN_SEED}  (real time)  ${versions.join(', ')} over ${spec.transport ?? 'stdio'}, ${spec.layer === undefined ? 'both layers' : `${spec.layer} layer`}`));
+    const columns: { version: string; findings: Map<string, string>; speed: string; lacks: readonly string[] }[] = [];
     for (const version of versions) {
       const report = await campaignAt(spec, version, flags);
-      columns.push({ version, findings: new Map(report.findings.filter((f) => f.confirmed).map((f) => [f.invariant, `${f.rate.hits}/${f.rate.runs}`])), speed: `${report.runsPerSecond} runs/s`, lacks: [] });
+      // Both layers: a row per invariant and layer, so what one layer shows is never filed under the other.
+      const row = (f: RealCampaignReport['findings'][number]) => (spec.layer === undefined ? `${f.invariant} (${layerOfCase(f.minimal as TestbedCase)} layer)` : f.invariant);
+      columns.push({ version, findings: new Map(report.findings.filter((f) => f.confirmed).map((f) => [row(f), `${f.rate.hits}/${f.rate.runs}`])), speed: `${report.runsPerSecond} runs/s`, lacks: [] });
     }
     const rows = [...new Set(columns.flatMap((c) => [...c.findings.keys()]))].sort();
     const table = [
@@ -85,7 +88,8 @@ export async function bisectTargetCommand(spec: SpecOf<'testbed'>, invariant: st
   try {
     const versions = releasesOf(spec.language, releases);
     const id = invariant as InvariantId;
-    console.log(pc.bold(`mcp-sim bisect testbed:${spec.language} --invariant ${id}  seed=${flags.seed ?? DEFAULT_CAMPAIGN_SEED}  (real time)  ${versions.join(' → ')} over ${spec.transport ?? 'stdio'}`));
+    if (!invariants.has(id)) throw new TargetArgumentError(`mcp-sim bisect testbed:${spec.language}: --invariant ${invariant}: no such invariant (docs/invariants.md lists them; a test bed's findings are searched by id, without a clause)`);
+    console.log(pc.bold(`mcp-sim bisect testbed:${spec.language} --invariant ${id}  seed=${flags.seed ?? DEFAULT_CAMPAIGN_SEED}  (real time)  ${versions.join(' → ')} over ${spec.transport ?? 'stdio'}, ${spec.layer === undefined ? 'both layers' : `${spec.layer} layer`}`));
     let minimal: unknown;
     for (const version of [versions[0]!, versions.at(-1)!]) {
       const report = await campaignAt(spec, version, flags);

@@ -129,7 +129,7 @@ export async function planFuzz(target: FuzzTarget, options: Pick<FuzzOptions, 'a
   if (named && tools.length === 0) throw new TargetError('no-tools', `mcp-sim check ${target.label}: --tools ${named.join(',')} names no tool it lists (it lists ${listed.map((t) => t.name).join(', ')}).`);
   const { fuzzable, skipped } = planTools(tools, options.args);
   if (fuzzable.length === 0) {
-    throw new TargetError('no-tools', `mcp-sim fuzz: none of the tools of ${target.label} can be fuzzed: ${skipped.map((s) => `${s.name}: ${s.reason}`).join('; ')}`);
+    throw new TargetError('no-tools', `mcp-sim check: none of the tools of ${target.label} can be fuzzed: ${skipped.map((s) => `${s.name}: ${s.reason}`).join('; ')}`);
   }
   return {
     target,

@@ -17,7 +17,7 @@ export function fuzzJunitReport(report: FuzzReport, replays: Replays, failOn: Fa
   const builder = junit.newBuilder();
   const suite = builder
     .testSuite()
-    .name(`mcp-sim fuzz ${report.target.label} seed=${report.seed}`)
+    .name(`mcp-sim check ${report.target.label} seed=${report.seed}`)
     .time(report.durationMs / 1000)
     .property('seed', String(report.seed))
     .property('runs', String(report.runsDone))
@@ -38,7 +38,7 @@ export function fuzzJunitReport(report: FuzzReport, replays: Replays, failOn: Fa
 /** A fuzz campaign as Markdown (renders on GitHub): the verdict, each finding on the server with its replay, then the SDK's. */
 export function fuzzMarkdownReport(report: FuzzReport, replays: Replays): string {
   const lines = [
-    `# mcp-sim fuzz: ${report.target.label}`,
+    `# mcp-sim check: ${report.target.label}`,
     '',
     `**${report.passed ? 'PASS' : 'FAIL'}**: ${report.runsDone} runs (seed ${report.seed}) on ${report.target.sdk.name}@${report.target.sdk.version}; tools fuzzed: ${report.tools.fuzzed.map((t) => `\`${t}\``).join(', ')}.`,
     ...report.tools.skipped.map((s) => `- skipped \`${s.name}\`: ${s.reason}`),

@@ -21,7 +21,6 @@ export {
 export { explain, callOf, type FindingCall } from './explain.ts';
 export { formatFuzzReport } from './formatFuzzReport.ts';
 export { fuzzJunitReport, fuzzMarkdownReport, type Replays } from './fuzzReportViews.ts';
-export { fuzzReplayFile, readFuzzReplayFile, FUZZ_REPLAY_SCHEMA_VERSION, type FuzzReplayFile } from './fuzzReplayFile.ts';
 export { ownerOf, SERVER_CONDUCT } from './ownership.ts';
 export { FixedArgumentsError, planTools, type FixedArguments, type SkippedTool } from '../workload/toolArguments.ts';
 export { loadTarget, factoryTargetOf, type FuzzTarget } from '../targets/module/loadModule.ts';

@@ -24,6 +24,13 @@ export type Clock =
       /** The grace period of a stdio server after stdin EOF. */
       readonly graceMs: number;
       /**
+       * Slow is not stuck: how long a call of each tool may stay silent before it is stuck, in ms,
+       * when that is longer than `hangAfterMs`: the campaign's, from what the tool has shown it
+       * takes (the longest call of it that ended, the latest progress of one still running) or is
+       * stated to take (`--tool-duration`), times `SLOW_FACTOR`.
+       */
+      readonly toolSilenceMs?: Readonly<Record<string, number>>;
+      /**
        * The side whose conduct the run judges: the far one, which mcp-sim sees only through what
        * it wrote, read and (a test bed) told on its side channel; mcp-sim plays the other side
        * (`observedTrace` adds the far side's events). A server process, URL or test bed: the
@@ -34,6 +41,9 @@ export type Clock =
 
 /** The real clock's bounds. */
 export type RealClock = Extract<Clock, { kind: 'real' }>;
+
+/** Slow is not stuck: the one bound of a silent call, the runner's and the model's (src/util/silenceBound.ts). */
+export { silenceBoundMs } from '../util/silenceBound.ts';
 
 /** The simulator's clock: every obligation is due when its scheduler step ends. */
 export const VIRTUAL_CLOCK: Clock = { kind: 'virtual' };
@@ -63,11 +73,16 @@ export const JUDGED_ON_A_REAL_CLOCK: Readonly<Record<Side, ReadonlySet<Invariant
     'rpc.well-formed',
     'rpc.response-matches-request',
     'rpc.single-response',
+    'rpc.error-code',
+    'rpc.survives-bad-input',
+    'rpc.frame-size',
+    'rpc.rate-limited',
     'progress.token-requested',
     'progress.after-response',
     'progress.increasing',
     'progress.total-stable',
     'progress.after-cancel',
+    'progress.rate-limited',
     'progress.reaches-requester',
     'cancel.no-response-after',
     'cancel.handler-aborted',

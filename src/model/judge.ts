@@ -11,19 +11,25 @@ import { leaksRule } from './leaks.ts';
 import { livenessRule } from './liveness.ts';
 import type { RuleFactory } from './rule.ts';
 import { cancelRaceRule, cancelRule } from './rules/cancel.ts';
+import { cancelScopeRule } from './rules/cancelScope.ts';
+import { errorCodesRule } from './rules/errorCodes.ts';
 import { harnessRule } from './rules/harness.ts';
 import { httpRule, httpRule2026 } from './rules/http.ts';
+import { httpBadInputRule } from './rules/httpBadInput.ts';
 import { httpSessionsRule } from './rules/httpSessions.ts';
 import { stdioExitRule } from './rules/stdioExit.ts';
 import { clientCloseRule } from './rules/clientClose.ts';
 import { realRunEndRule } from './rules/realRunEnd.ts';
 import { lifecycleRule } from './rules/lifecycle.ts';
 import { progressRule } from './rules/progress.ts';
+import { requesterMatchingRule } from './rules/requesterMatching.ts';
 import { rpcRule } from './rules/rpc.ts';
 import { methodsRule, methodsRuleFor } from './rules/methods.ts';
 import { modernRule } from './rules/modern.ts';
 import { MODERN_ERA, notJudgedUnder, SESSION_ERA, type SpecRevision } from './specRevision.ts';
+import { staysUsableRule } from './rules/staysUsable.ts';
 import { timeoutRule } from './rules/timeout.ts';
+import { wireBoundsRule } from './rules/wireBounds.ts';
 import { TraceWalker } from './walker.ts';
 
 /**
@@ -31,7 +37,9 @@ import { TraceWalker } from './walker.ts';
  * verdict: findings of one trace event come out in it (obligations, checked at the end of a
  * step, keep the order they were made in; end-of-run checks run liveness, leaks, HTTP).
  * `cancelRaceRule` sits after `timeoutRule` so that a settle's race finding follows its
- * timeout findings, as `cancelRule`'s late-response finding precedes them.
+ * timeout findings, as `cancelRule`'s late-response finding precedes them. The rules that judge
+ * what only a rogue peer (or a black-box client's pings) makes a trace show come last: the order
+ * of every finding a simulated run had before them stays as it was.
  */
 export const oracleRules: readonly RuleFactory[] = [
   rpcRule,
@@ -49,6 +57,12 @@ export const oracleRules: readonly RuleFactory[] = [
   httpSessionsRule,
   clientCloseRule,
   realRunEndRule,
+  requesterMatchingRule,
+  errorCodesRule,
+  staysUsableRule,
+  httpBadInputRule,
+  cancelScopeRule,
+  wireBoundsRule,
 ];
 
 /**
@@ -79,6 +93,15 @@ export interface JudgeOptions {
    * (`JUDGED_ON_A_REAL_CLOCK`, `conductOf`). @default VIRTUAL_CLOCK
    */
   readonly clock?: Clock;
+  /**
+   * The side a rogue peer plays (`src/rogue/`): raw frames the model forbids, written on purpose
+   * toward the other side, whose conduct is what the run tests. The rogue's own breaches are the
+   * point of the run and never findings: a finding of the rogue's conduct (`conductOf` given the
+   * trace: its subjects, else the side of the event the rule saw the breach at) is left out,
+   * after attribution, so a finding of the side under test that follows from the rogue's breach
+   * still says so (`rootCause`). @default none: both sides are judged
+   */
+  readonly rogue?: Side;
 }
 
 /**
@@ -105,7 +128,7 @@ export function judgeWithCoverage(
     readonly coverage?: boolean;
   },
 ): { findings: Finding[]; coverage: Coverage | undefined } {
-  const { facts, coverage: countCoverage = true, spec = SESSION_ERA, clock = VIRTUAL_CLOCK } = options;
+  const { facts, coverage: countCoverage = true, spec = SESSION_ERA, clock = VIRTUAL_CLOCK, rogue } = options;
   const rules = rulesOf(spec);
   const walker = new TraceWalker({
     facts,
@@ -118,8 +141,9 @@ export function judgeWithCoverage(
   walker.finish(trace.at(-1), endState);
   const notJudged = notJudgedUnder(spec);
   const judged = isReal(clock) ? walker.findings.filter(ofSideUnderTest(underTestOf(clock))) : walker.findings;
+  const attributed = attribute(notJudged.size === 0 ? judged : judged.filter((f) => !notJudged.has(f.invariant)));
   return {
-    findings: attribute(notJudged.size === 0 ? judged : judged.filter((f) => !notJudged.has(f.invariant))),
+    findings: rogue === undefined ? attributed : attributed.filter((f) => conductOf(f, trace) !== rogue),
     coverage: countCoverage ? { transitions: { ...walker.transitions }, races: { ...walker.races } } : undefined,
   };
 }

@@ -1,4 +1,5 @@
 import type { SdkFacts } from '../sdk/facts.ts';
+import type { Side } from '../sim/scenario.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import type { RealClock } from './clock.ts';
 import type { Finding } from './finding.ts';
@@ -44,9 +45,10 @@ export interface ObservedVerdict {
  * channel merged in; an SDK's test-bed client, `clock.underTest` the client) with the oracle's
  * own rules: the run as the model sees it (`observedTrace`), walked by `judge()` on a real clock
  * with `clock`'s bounds. `facts`: the client's, as far as the walker reads them (how a call's
- * timeouts are worded). @default REAL_CLIENT_FACTS
+ * timeouts are worded). @default REAL_CLIENT_FACTS. `rogue`: mcp-sim's side is a rogue peer
+ * (`JudgeOptions.rogue`), whose own breaches are no findings.
  */
-export function judgeObserved(raw: readonly TraceEvent[], options: ObserveOptions & { readonly clock: RealClock; readonly facts?: SdkFacts }): ObservedVerdict {
+export function judgeObserved(raw: readonly TraceEvent[], options: ObserveOptions & { readonly clock: RealClock; readonly facts?: SdkFacts; readonly rogue?: Side }): ObservedVerdict {
   const { trace, undecided } = observedTrace(raw, options);
-  return { trace, findings: judge(trace, undefined, { facts: options.facts ?? REAL_CLIENT_FACTS, clock: options.clock }), undecided };
+  return { trace, findings: judge(trace, undefined, { facts: options.facts ?? REAL_CLIENT_FACTS, clock: options.clock, ...(options.rogue && { rogue: options.rogue }) }), undecided };
 }

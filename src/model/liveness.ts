@@ -45,7 +45,7 @@ export const livenessRule: RuleFactory = (walk, facts) => {
     },
 
     finish({ at, t, outcome }) {
-      if (walk.clock.kind === 'real') return settles.finish(at, t, walk.clock.hangAfterMs);
+      if (walk.clock.kind === 'real') return settles.finish(at, t, walk.clock);
       const quiescent = outcome === 'quiescent';
       if (!quiescent) walk.flag(finding('liveness.quiescent', at, `the run ended on its ${outcome} instead of reaching quiescence.`));
       for (const call of walk.calls()) {

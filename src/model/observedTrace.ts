@@ -26,7 +26,9 @@ import { idKey, other } from './ids.ts';
  *   latest point the observations allow (least blame), that is right before the earliest of
  *   (a) the first far-side event that proves it had read it: an answer or progress for that
  *       request (or its token), or a side-channel event for it (a handler's start; the caller's
- *       settle that reports that answer, its onprogress for that token and value); for a cancel,
+ *       settle that reports that answer, its onprogress for that token and value); for a frame
+ *       that is no request, notification or answer (a rogue's), an answer naming its id or none;
+ *       for a request with id null (a rogue's), an answer with id null; for a cancel,
  *       the answer to its barrier ping (`barrierPingId`), the handler's abort (before the far
  *       side's own close, which aborts every handler anyway), or an answer to it that says it
  *       was cancelled; over one pipe (stdio, read in order) any proof that a later frame was
@@ -114,6 +116,8 @@ export function observedTrace(raw: readonly TraceEvent[], options: ObserveOption
 
   // What the far side's events say: answers, progress and handler events, by request id or token.
   const answers = new Map<string, number[]>();
+  /** Answers with id null (or none): JSON-RPC's reply to a frame whose id could not be read. */
+  const nullAnswers: number[] = [];
   const cancelAnswers = new Map<string, number[]>();
   const progress = new Map<string, number[]>();
   const handler = new Map<string, number[]>();
@@ -140,7 +144,7 @@ export function observedTrace(raw: readonly TraceEvent[], options: ObserveOption
       if (isAnswer(f) && f.id !== undefined && f.id !== null) {
         push(answers, idKey(f.id), k);
         if (answersCancel(f)) push(cancelAnswers, idKey(f.id), k);
-      }
+      } else if (isAnswer(f)) nullAnswers.push(k);
       if (f.method === 'notifications/progress' && isJsonObject(f.params)) push(progress, idKey(f.params.progressToken), k);
       if (f.method === 'notifications/initialized') initialized.push(k);
       if (typeof f.method === 'string' && 'id' in f && !farRequests.has(idKey(f.id))) farRequests.set(idKey(f.id), f.method);
@@ -197,10 +201,14 @@ export function observedTrace(raw: readonly TraceEvent[], options: ObserveOption
     } else {
       const { e } = w.what;
       const f = isJsonObject(e.frame) ? (e.frame as Record<string, JsonValue>) : {};
-      if (typeof f.method === 'string' && 'id' in f) {
+      if (typeof f.method !== 'string' && !isAnswer(f)) {
+        // No request, notification or answer (a rogue's frame): its answer, if any, names its id or none.
+        proof = Math.min(firstAfter(nullAnswers, k), 'id' in f ? firstAfter(answers.get(idKey(f.id)), k) : Infinity);
+      } else if (typeof f.method === 'string' && 'id' in f) {
         const id = idKey(f.id);
         const meta = isJsonObject(f.params) && isJsonObject(f.params._meta) ? f.params._meta : undefined;
-        proof = Math.min(firstAfter(answers.get(id), k), firstAfter(handler.get(id), k), meta?.progressToken === undefined ? Infinity : firstAfter(progress.get(idKey(meta.progressToken)), k), postHead(e));
+        // A request with id null (a rogue's) is answered with id null.
+        proof = Math.min(firstAfter(f.id === null ? nullAnswers : answers.get(id), k), firstAfter(handler.get(id), k), meta?.progressToken === undefined ? Infinity : firstAfter(progress.get(idKey(meta.progressToken)), k), postHead(e));
       } else if (f.method === 'notifications/cancelled' && isJsonObject(f.params)) {
         const requestId = f.params.requestId ?? null;
         const id = idKey(requestId);

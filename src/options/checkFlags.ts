@@ -19,8 +19,12 @@ import {
   DEFAULT_MAX_NOTIFICATIONS,
   DEFAULT_PROCESS_RUNS,
   DEFAULT_RATE_RUNS,
+  DEFAULT_CLIENT_RATE_RUNS,
+  DEFAULT_FUZZ_RUNS,
+  DEFAULT_FUZZ_FAIL_ON,
   DEFAULT_REPRO_DIR,
   ENV_RUNS,
+  SLOW_FACTOR,
   ENV_SEED,
 } from './defaults.ts';
 
@@ -42,11 +46,11 @@ export interface CheckFlag {
 
 /** The flags a report, a verdict and the replay files of any campaign take. */
 const COMMON: readonly CheckFlag[] = [
-  { name: '--runs', value: '<n>', parse: 'whole', help: `number of generated runs (default: ${DEFAULT_CAMPAIGN_RUNS} in process, ${DEFAULT_PROCESS_RUNS} in real time; env ${ENV_RUNS})` },
+  { name: '--runs', value: '<n>', parse: 'whole', help: `number of generated runs (default: ${DEFAULT_CAMPAIGN_RUNS} on an SDK release, ${DEFAULT_FUZZ_RUNS} on a module, ${DEFAULT_PROCESS_RUNS} in real time, one pass over its scenarios on a client; env ${ENV_RUNS})` },
   { name: '--seed', value: '<n>', parse: 'whole', help: `campaign seed, printed first; the same seed draws the same cases (default: ${DEFAULT_CAMPAIGN_SEED}; env ${ENV_SEED})` },
   { name: '--shrink', help: `shrink each finding to a minimal case (default: ${DEFAULT_SHRINK ? 'on' : 'off'})` },
   { name: '--no-shrink', help: 'report first cases as found, without shrinking' },
-  { name: '--fail-on', value: '<level>', help: `lowest severity beyond the baseline that fails: must, should or advice (default: ${DEFAULT_FAIL_ON})` },
+  { name: '--fail-on', value: '<level>', help: `lowest severity beyond the baseline that fails: must, should or advice (default: ${DEFAULT_FAIL_ON} on an SDK release, test bed or client; ${DEFAULT_FUZZ_FAIL_ON} on your own server: a module, a process, a URL)` },
   { name: '--json', value: '<file>', help: "also write the report as JSON (schemas/report.schema.json); '-' writes it to stdout and everything else to stderr" },
   { name: '--junit', value: '<file>', help: 'also write the report as JUnit XML' },
   { name: '--report', value: '<file>', help: 'also write a Markdown report (renders on GitHub)' },
@@ -86,10 +90,12 @@ const TOOLS: readonly CheckFlag[] = [
 /** Real time: how many at once, how long to wait, how often to re-run. */
 const REAL_TIME: readonly CheckFlag[] = [
   { name: '--parallel', value: '<n>', parse: 'whole', help: 'server processes (or sessions) at once (default: the number of cores)' },
-  { name: '--rate-runs', value: '<n>', parse: 'whole', help: `re-runs of each minimal case for its reproduction rate (default: ${DEFAULT_RATE_RUNS})` },
+  { name: '--rate-runs', value: '<n>', parse: 'whole', help: `re-runs of each minimal case for its reproduction rate (default: ${DEFAULT_RATE_RUNS}; ${DEFAULT_CLIENT_RATE_RUNS} on a client)` },
   { name: '--hang-after', value: '<ms>', parse: 'whole', help: `a call silent this long (no progress, no answer), or a POST that never ends, is a finding (default: ${DEFAULT_HANG_AFTER_MS})` },
   { name: '--duplicate-ids', help: 'some calls reuse the id of a call in flight (a client fault; off by default)' },
-  { name: '--reuse', help: 'many cases on one process (or session), separated by a barrier; each finding re-run on a fresh process too' },
+  { name: '--reuse', help: 'many cases at once on one process (or session), each on its own ids and judged on its own slice; every finding confirmed on a fresh process (the default of a process or URL)' },
+  { name: '--fresh', help: 'one process (or session) per case instead of shared ones: no state carries over, every run pays the start-up' },
+  { name: '--tool-duration', value: '<tool=ms>', parse: 'repeat', help: `how long a tool is expected to take (repeatable): a call of it is waited for ${SLOW_FACTOR}× that before it counts as stuck (what the tools show is learned as the campaign runs)` },
   { name: '--max-frame-bytes', value: '<n>', parse: 'whole', help: `the largest frame read from the server; a larger one is cut there, not buffered, and is a finding (default: ${DEFAULT_MAX_FRAME_BYTES})` },
   { name: '--max-notifications', value: '<n>', parse: 'whole', help: `the most frames of one stream (a call's progress, one method's notifications) recorded; past it they are counted, and a flood is a finding (default: ${DEFAULT_MAX_NOTIFICATIONS})` },
   { name: '--max-notification-rate', value: '<n>', parse: 'whole', help: `the most frames of one such stream a second, sustained; past it, as past --max-notifications (default: ${DEFAULT_MAX_NOTIFICATION_RATE})` },
@@ -105,7 +111,8 @@ const PROCESS: readonly CheckFlag[] = [
 /** An SDK's test bed: its transport, its baseline, the client's scenarios. */
 const TEST_BEDS: readonly CheckFlag[] = [
   { name: '--transport', value: '<transport>', help: 'testbed: stdio (default), http-stateful-sse, http-stateful-json, http-stateless-sse or http-stateless-json; client: stdio or http' },
-  { name: '--update-baseline', help: "write the release's confirmed findings on this transport as its baseline" },
+  { name: '--layer', value: '<layer>', help: "testbed: the SDK API its interpreter is written on: low (the low-level handlers), high (FastMCP/MCPServer, typed AddTool, #[tool], Java's McpServer tool specifications, registerTool) or both (default: each case on one, in turn)" },
+  { name: '--update-baseline', help: "write the release's confirmed findings on this transport (and layer) as its baseline" },
   { name: '--scenario', value: '<list>', help: "client: only these client scenarios, comma-separated" },
 ];
 

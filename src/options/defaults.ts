@@ -256,11 +256,73 @@ export const DEFAULT_PROCESS_RUNS = 60;
 /** How many times a finding's minimal case is run again to measure its reproduction rate. @default 10 */
 export const DEFAULT_RATE_RUNS = 10;
 
+/** Re-runs of an SDK client's finding for its rate: a scenario has no schedule to vary, and a first check of a release finds tens of them. @default 3 */
+export const DEFAULT_CLIENT_RATE_RUNS = 3;
+
 /** Shrinking in real time: a candidate is kept when it fails in any of this many tries. @default 3 */
 export const DEFAULT_SHRINK_TRIES = 3;
 
 /** Real-time budget of shrinking one black-box finding, in ms (each candidate is a server process or more). @default 30_000 */
 export const DEFAULT_PROCESS_SHRINK_MS_MAX = 30_000;
+
+/**
+ * Process and URL targets share connections by default: many cases at once on one process (stdio)
+ * or session (HTTP), each on its own request ids and progress tokens and judged on its own slice
+ * of the trace; every finding a shared connection shows is confirmed on a fresh process before it
+ * fails the run. `--fresh` runs one process (or session) per case instead. @default true
+ */
+export const DEFAULT_SHARED = true;
+
+/**
+ * Slow is not stuck: a call nobody cancelled is left as stuck only when it was silent (no
+ * progress, no answer) for this many times the longest its tool has shown it takes (calls of it
+ * that ended, progress of calls still running, `--tool-duration`), and never before `--hang-after`.
+ * @default 2
+ */
+export const SLOW_FACTOR = 2;
+
+/**
+ * Cases in flight on one shared connection when it opens; the campaign then widens or narrows the
+ * allowance by the server's answer times (`CASES_AT_ONCE_MAX` at most). @default 4
+ */
+export const CASES_AT_ONCE_START = 4;
+
+/** Most cases in flight on one shared connection. @default 32 */
+export const CASES_AT_ONCE_MAX = 32;
+
+/**
+ * The in-flight bound of a cancel is this many times the slowest ping round trip the server showed
+ * under load (its 95th percentile), and never under `DEFAULT_IN_FLIGHT_MS`: a loaded server gets
+ * the allowance its own answer times ask for. @default 10
+ */
+export const IN_FLIGHT_PER_ROUND_TRIP = 10;
+
+/**
+ * A shared connection narrows its cases in flight when a ping takes longer than this share of the
+ * in-flight bound (the server or the machine is saturated, and frames would cross the bound), and
+ * widens it when pings stay under a quarter of it. @default 0.5
+ */
+export const SATURATED_SHARE = 0.5;
+
+/**
+ * Rate re-runs stop as soon as the rate is decided: every one of the first this many reproduced
+ * ("reproduced 5/5, stopped early"), or it both reproduced and did not ("2/4: timing-dependent,
+ * stopped early"); a case that never reproduces is run the full `--rate-runs`. @default 5
+ */
+export const RATE_DECIDED_RUNS = 5;
+
+/**
+ * Spare server processes (or sessions) started ahead of need, so that a fresh run does not wait
+ * for one to start: per parallel slot. @default 1
+ */
+export const WARM_SPARES = 1;
+
+/**
+ * A case waits, once its calls are done, until its own frames were quiet for this many times the
+ * longest progress interval its tools showed (never under twice the in-flight bound, never over
+ * `--hang-after`): what comes after a cancel of a tool that reports every second is seen. @default 2
+ */
+export const QUIET_PER_PROGRESS_GAP = 2;
 
 /**
  * `--max-frame-bytes`: the largest frame mcp-sim reads from a server (a stdio line, an SSE

@@ -12,6 +12,7 @@ import {
   DEFAULT_PROCESS_RUNS,
   DEFAULT_RATE_RUNS,
   DEFAULT_REPRO_DIR,
+  DEFAULT_SHARED,
   ENV_RUNS,
   ENV_SEED,
   FAIL_ON_LEVELS,
@@ -35,6 +36,10 @@ export interface RealCampaignFlags {
   readonly maxNotificationRate?: number;
   readonly shrink?: boolean;
   readonly reuse?: boolean;
+  /** One process (or session) per case (`--fresh`): the opposite of `--reuse`, the default of a process or URL. */
+  readonly fresh?: boolean;
+  /** `--tool-duration tool=ms`, repeatable: how long a tool is expected to take. */
+  readonly toolDuration?: readonly string[];
   readonly duplicateIds?: boolean;
   readonly tools?: string;
   readonly args?: string;
@@ -55,7 +60,10 @@ export interface ResolvedRealCampaignOptions {
   readonly rateRuns: number;
   readonly bounds: { readonly hangAfterMs: number; readonly inFlightMs: number; readonly graceMs: number } & WireBounds;
   readonly shrink: boolean;
+  /** Many cases at once on shared connections, every finding confirmed on a fresh process (a process or URL, unless `--fresh`). */
   readonly reuse: boolean;
+  /** How long each tool is expected to take (`--tool-duration`), in ms: a silent call of it is waited for `SLOW_FACTOR` times that. */
+  readonly toolMs: Readonly<Record<string, number>>;
   readonly duplicateIds: boolean;
   readonly tools: readonly string[] | undefined;
   readonly args: FixedArguments | undefined;
@@ -104,6 +112,9 @@ export function resolveRealCampaignOptions(
   const tools = flags.tools?.split(',').map((t) => t.trim()).filter(Boolean);
   if (tools !== undefined && tools.length === 0) throw new OptionError({ option: 'tools', flag: '--tools' }, flags.tools, 'names no tool', 'give tool names, comma-separated, or leave --tools out for every tool');
   const scenarios = flags.scenario?.split(',').map((t) => t.trim()).filter(Boolean);
+  if (flags.reuse === true && flags.fresh === true) {
+    throw new OptionError({ option: 'fresh', flag: '--fresh' }, true, 'asks for one process per case, and --reuse for shared connections', 'give one of them, or neither for shared connections (the default)');
+  }
   return {
     seed,
     runs,
@@ -111,7 +122,8 @@ export function resolveRealCampaignOptions(
     rateRuns,
     bounds: { hangAfterMs, inFlightMs: context.inFlightMs ?? DEFAULT_IN_FLIGHT_MS, graceMs: context.graceMs ?? DEFAULT_PROCESS_GRACE_MS, maxFrameBytes, maxNotifications, maxNotificationRate },
     shrink: flags.shrink ?? true,
-    reuse: flags.reuse === true,
+    reuse: context.userServer ? flags.fresh !== true && (flags.reuse ?? DEFAULT_SHARED) : false,
+    toolMs: toolDurations(flags.toolDuration),
     duplicateIds: flags.duplicateIds === true,
     tools,
     args: flags.args === undefined ? undefined : readArgsFile(flags.args),
@@ -124,4 +136,18 @@ export function resolveRealCampaignOptions(
     updateBaseline: flags.updateBaseline === true,
     scenarios,
   };
+}
+
+/** `--tool-duration tool=ms` pairs as ms by tool: each a tool's name, `=`, and a whole number of ms (1 to an hour). */
+function toolDurations(pairs: readonly string[] | undefined): Readonly<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const pair of pairs ?? []) {
+    const m = /^([^=]+)=(\d+)$/.exec(pair.trim());
+    const ms = m ? Number(m[2]) : Number.NaN;
+    if (!m || !(ms >= 1 && ms <= 3_600_000)) {
+      throw new OptionError({ option: 'toolDuration', flag: '--tool-duration' }, pair, "must be a tool's name, =, and its expected duration in ms (1 to 3600000)", 'give --tool-duration work=30000');
+    }
+    out[m[1]!.trim()] = ms;
+  }
+  return out;
 }

@@ -39,6 +39,8 @@ export class FrameBudget {
     private readonly to: Side = 'client',
     private readonly conn = 0,
     private readonly now: () => number = () => performance.now(),
+    /** Told the token of a call whose progress stops being recorded (the run gives the call up). */
+    private readonly onProgressFlood: (token: JsonValue) => void = () => {},
   ) {}
 
   /** Whether `frame`, just read, is recorded and passed on; false: it was counted instead. */
@@ -79,6 +81,7 @@ export class FrameBudget {
     };
     this.recorder.record(event);
     bucket.counted = { event, since: t };
+    if (token !== undefined) this.onProgressFlood(token);
     return false;
   }
 

@@ -7,9 +7,12 @@ import type { JsonValue } from '../util/json.ts';
  */
 export class Inbox {
   readonly frames: JsonValue[] = [];
-  private ended: string | undefined;
+  private why: string | undefined;
   private readonly waiters = new Set<{ match: (f: JsonValue) => boolean; done: (f: JsonValue | undefined) => void }>();
   private readonly listeners = new Set<(frame: JsonValue) => void>();
+  private onEnd: () => void = () => {};
+  /** Resolves when the connection ends (the process exited, the stream closed, the client closed it). */
+  readonly ended: Promise<void> = new Promise((resolve) => (this.onEnd = resolve));
 
   /**
    * Calls `listener` for every frame pushed from now on, until the returned function is called:
@@ -21,6 +24,23 @@ export class Inbox {
     return () => this.listeners.delete(listener);
   }
 
+  private readonly floodListeners = new Set<(token: JsonValue) => void>();
+
+  /**
+   * Calls `listener` with the progress token of every call whose progress the connection stopped
+   * recording (a flood past `--max-notifications` or `--max-notification-rate`, `FrameBudget`),
+   * until the returned function is called: the run gives that call up rather than wait on it.
+   */
+  listenFloods(listener: (token: JsonValue) => void): () => void {
+    this.floodListeners.add(listener);
+    return () => this.floodListeners.delete(listener);
+  }
+
+  /** The connection stopped recording the progress of `token`'s call (a flood). */
+  flooded(token: JsonValue): void {
+    for (const l of [...this.floodListeners]) l(token);
+  }
+
   push(frame: JsonValue): void {
     this.frames.push(frame);
     for (const l of [...this.listeners]) l(frame);
@@ -29,19 +49,20 @@ export class Inbox {
 
   /** The connection ended (the process exited, the stream closed): every waiter gives up. */
   end(why: string): void {
-    this.ended ??= why;
+    this.why ??= why;
     for (const w of [...this.waiters]) w.done(undefined);
+    this.onEnd();
   }
 
   /** Why the connection ended, once it has. */
   get endedBecause(): string | undefined {
-    return this.ended;
+    return this.why;
   }
 
   waitFor(match: (frame: JsonValue) => boolean, ms: number): Promise<JsonValue | undefined> {
     const seen = this.frames.find(match);
     if (seen !== undefined) return Promise.resolve(seen);
-    if (this.ended !== undefined) return Promise.resolve(undefined);
+    if (this.why !== undefined) return Promise.resolve(undefined);
     return new Promise((resolve) => {
       const waiter = {
         match,

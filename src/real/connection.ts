@@ -1,3 +1,4 @@
+import type { Refusal } from './stdoutRefusal.ts';
 import type { TraceRecorder } from '../sim/trace.ts';
 import type { JsonValue } from '../util/json.ts';
 import type { Inbox } from './Inbox.ts';
@@ -16,11 +17,27 @@ export interface Endpoint {
   /** What this kind of target can tell from outside, and what it cannot (the report lists both). */
   readonly visibility: TargetVisibility;
   /**
-   * Opens a connection: starts the process (stdio, or `--start`) or a new session. Every frame
-   * and HTTP event is recorded into `recorder`; each server frame is also pushed to `inbox`,
-   * which ends when the connection does.
+   * Opens a connection: starts the process (stdio, or `--start` for a session on a server of its
+   * own) or a new session (a URL already running; `how.shared`, on the one server `--start`
+   * started for many sessions). Every frame and HTTP event is recorded into `recorder`; each
+   * server frame is also pushed to `inbox`, which ends when the connection does.
    */
-  open(recorder: TraceRecorder, inbox: Inbox): Promise<TargetConnection>;
+  open(recorder: TraceRecorder, inbox: Inbox, how?: OpenHow): Promise<TargetConnection>;
+  /** Stops what the endpoint keeps running between connections (the server `--start` started for many sessions). */
+  release?(): Promise<void>;
+  /** Raised when a connection shows the target cannot be fuzzed at all (a stdio server's stdout line that is not JSON-RPC): the campaign stops with it. */
+  readonly refusal?: Refusal;
+}
+
+/** How a connection is opened. */
+export interface OpenHow {
+  /**
+   * A URL with `--start`: a session on the one server the endpoint keeps running for many
+   * sessions (started once, stopped by `release`), not on a server process of its own. A stdio
+   * connection is always a process of its own; a URL already running, a new session.
+   * @default false
+   */
+  readonly shared?: boolean;
 }
 
 export interface TargetVisibility {
@@ -48,8 +65,8 @@ export interface TargetConnection {
    * cancel). False when there is no such open stream (stdio has none).
    */
   drop(id: string | number): boolean;
-  /** HTTP only: how many POST exchanges carrying a request are still open (no end of body yet). */
-  openExchanges(): number;
+  /** HTTP only: how many POST exchanges carrying a request are still open (no end of body yet); `ids`: only those carrying one of these request ids. */
+  openExchanges(ids?: ReadonlySet<string | number>): number;
   /**
    * Ends the connection as a client does: stdio: stdin EOF, the grace period, SIGTERM to the
    * group, the grace period, SIGKILL (the exit is recorded); HTTP: DELETE of the session, every
@@ -58,13 +75,15 @@ export interface TargetConnection {
   close(): Promise<void>;
   /** The process under this connection has exited (stdio) or the process started for it (HTTP). */
   readonly exited: boolean;
+  /** Opening it started a server process (stdio; HTTP with `--start` on its own process); false: a session on a server already running. */
+  readonly startedProcess?: boolean;
 }
 
 /** A target that cannot be fuzzed: one line for the user, exit 2 (`fuzz --stdio`, `--url`). */
 export class BadTargetError extends Error {
   override name = 'BadTargetError';
   constructor(
-    readonly kind: 'not-found' | 'exited' | 'not-mcp' | 'refused' | 'protocol-version' | 'start-timeout' | 'no-tools' | 'bad-option',
+    readonly kind: 'not-found' | 'exited' | 'not-mcp' | 'refused' | 'protocol-version' | 'start-timeout' | 'no-tools' | 'bad-option' | 'not-json-rpc',
     message: string,
   ) {
     super(message);

@@ -1,175 +1,475 @@
 import { performance } from 'node:perf_hooks';
-import { DEFAULT_PROCESS_START_MS } from '../options/defaults.ts';
-import { TraceRecorder, type TraceEvent } from '../sim/trace.ts';
-import { handshake, Inbox, type Endpoint, type TargetConnection } from './index.ts';
+import { CASES_AT_ONCE_MAX, CASES_AT_ONCE_START, SATURATED_SHARE } from '../options/defaults.ts';
+import type { TraceEvent, TraceEventBody } from '../sim/trace.ts';
+import { barrierPingId } from '../util/barrierPing.ts';
 import type { JsonValue } from '../util/json.ts';
 import { isJsonObject } from '../util/jsonrpc.ts';
-import type { Plan } from './plan.ts';
-import { runPlan } from './runPlan.ts';
+import type { Endpoint, OpenHow } from './connection.ts';
+import { openConnection, type OpenConnection } from './openConnection.ts';
+import type { Plan, PlannedCall } from './plan.ts';
+import { runPlan, type ToolPace } from './runPlan.ts';
+
+/** What every report of shared connections, and each finding seen on one, says. */
+export const REUSE_NOTE = 'shared connections: state may carry over between cases';
 
 /**
  * Whether a case left a call running: written, and never settled at the client (nobody gave it
- * up and no answer came within the bound). Its late answer would land in the next case.
+ * up and no answer came within its bound).
  */
-export function leftACallRunning(trace: readonly TraceEvent[]): boolean {
+function leftACallRunning(trace: readonly TraceEvent[]): boolean {
   const settled = new Set(trace.flatMap((e) => (e.kind === 'call-settle' ? [e.call] : [])));
   return trace.some((e) => e.kind === 'call-start' && !settled.has(e.call));
 }
 
-/** What every `--reuse` report and each of its findings says. */
-export const REUSE_NOTE = '--reuse: state may carry over between cases';
-
-export interface CaseBounds {
+/** How long a shared connection waits, sized by the campaign to the server. */
+export interface CaseWaits {
+  /** `--hang-after`: the least a silent call is waited for, and the bound of a case's quiet. */
   readonly hangAfterMs: number;
+  /** The in-flight bound: pings slower than `SATURATED_SHARE` of it mean the connection carries too much. */
   readonly inFlightMs: number;
-}
-
-/** One case run on a shared connection: its own slice of the trace, and whether the connection was retired after it. */
-export interface SharedCase {
-  /** The handshake, then the case's events up to the end of its quiet window (and the close, when retired), `i` from 0. */
-  readonly trace: TraceEvent[];
-  /** The connection was closed after this case: it ended, stayed noisy, left a call running, or this was its last case. */
-  readonly retired: boolean;
-  /** Real ms from spawn (or session open) to the end of the handshake, for the case that opened the connection. */
-  readonly startupMs: number | undefined;
-  /**
-   * Frames of an earlier case read after its barrier (an answer to one of its ids, or progress
-   * with a token only it used): left out of this case's trace, so they are not judged as its own.
-   */
-  readonly lateFrames: number;
+  /** How long a case's own frames must have been quiet, once its calls are done, before its slice is cut. */
+  quietMs(plan: Plan): number;
+  /** What the tools have shown they take (slow is not stuck). */
+  readonly pace?: ToolPace;
+  /** How many calls at once the server has shown it serves: every shared connection of the target reads and tells it. */
+  readonly capacity?: Capacity;
 }
 
 /**
- * `--reuse`: many cases on one process (stdio) or one session (stateful HTTP) or one server
- * (stateless HTTP). Cases are separated by a barrier: after a case, a `ping` answered, then a
- * quiet window (the in-flight bound) in which no frame arrives, so a late frame of case k lands
- * in case k's slice, never in case k+1's. A connection that cannot be made quiet (no answer to
- * the ping, frames still coming after `hangAfterMs`), that ended, or whose case left a call
- * running (`callsLeft`) is closed, and the next case opens a fresh one.
+ * How many calls at once a server serves, as the connections to it learn it: a connection whose
+ * pings stop being answered at all (not within twice the in-flight bound) carries more than the
+ * server can (a pool of threads all busy, a queue that also holds its writes). It says so
+ * (`saturated`, with the calls it had in flight, cases given up whose calls still work included),
+ * and no connection takes a case that would put more calls on the server than `callCap`; pings
+ * answered in time again let it grow (`healthy`). A ping answered late only narrows its own
+ * connection: on a loaded machine every answer is late, and the server still serves.
+ */
+export interface Capacity {
+  readonly callCap: number;
+  saturated(callsInFlight: number): void;
+  healthy(): void;
+}
+
+/** One case run on a shared connection: its own slice of the trace. */
+export interface SharedCase {
+  /**
+   * Its slice: the handshake, then the case's own events and what belongs to no case while it ran,
+   * numbered from 0, its `end` last. Cut when asked, up to its quiet window after its calls were
+   * done as the campaign sizes it then (waited for when it has not passed yet), or through the
+   * close it held: a frame of it read after that is late, and not in it.
+   */
+  slice(): Promise<{ readonly trace: TraceEvent[]; readonly lateFrames: number }>;
+  /** `performance.now()` at the connection's open: the slice's time 0. */
+  readonly t0: number;
+  /** The connection closed with this case (it left a call running, or was the last when the close was judged): the close is in its slice. */
+  readonly heldClose: boolean;
+  /** Cases in flight on the connection, this one included, when it started. */
+  readonly atOnce: number;
+  /** Progress tokens of the case renamed because an earlier case on the connection used them. */
+  readonly renamedTokens: number;
+}
+
+/** A case on the connection, from its start until its slice is cut. */
+interface CaseState {
+  readonly no: number;
+  readonly plan: Plan;
+  /** Index of the connection's first event of the case. */
+  readonly from: number;
+  /** Request ids it wrote (and their barrier pings), as keys. */
+  readonly ids: Set<string | number>;
+  /** When a frame of its own was last read. */
+  lastFrameAt: number;
+  /** It waits for the connection's close, which its slice then shows. */
+  holds: boolean;
+  /** The connection's time when its calls were done and its own frames quiet (its slot freed). */
+  doneT?: number;
+  outcome?: 'quiescent' | 'real-time-bound';
+}
+
+const key = (id: unknown): string => (typeof id === 'number' ? `n${id}` : `s${JSON.stringify(id)}`);
+const LATE_ANSWER_MS = 200;
+/** How often a connection carrying cases pings the server, to size how many it carries. */
+const PROBE_EVERY_MS = 100;
+/** The ids of those pings, and the owner their frames get: none of the cases'. */
+const PROBE_PREFIX = 'mcp-sim-probe-';
+const PROBE = -1;
+
+/**
+ * Many cases at once on one connection: a process (stdio), a session (stateful HTTP) or a server
+ * (stateless HTTP). Each case writes its own request ids (the connection's counter) and progress
+ * tokens (renamed where an earlier case used them), and is judged on its own slice of the trace:
+ * the handshake, the events it recorded, the frames that answer its ids or carry its tokens, and
+ * what belongs to no case (stderr, a line that is not JSON, a frame for an id nobody sent) while
+ * it ran. A case leaves the connection's count once its calls are done and its own frames were
+ * quiet for its quiet window; its slice is cut when asked, with the quiet window the campaign
+ * knows then (it learns the tools' progress intervals as it runs); a frame of it read after that
+ * is counted late, never given to another case.
+ * Server→client requests cannot be told apart by case: each is answered by the policy of the
+ * oldest case in flight and shown in its slice.
+ *
+ * The connection pings the server while it carries cases and sizes how many it carries by the
+ * answer times: it halves them when a ping takes longer than `SATURATED_SHARE` of the in-flight
+ * bound, and doubles them when pings stay well under it and it was full. A case that left a call
+ * running retires the connection (no new cases: the stuck call may hold the server), and holds
+ * its close: the connection closes once every case still on it holds it, and their slices show
+ * the close (stdin EOF and the exit, or the session's DELETE).
  */
 export class SharedConnection {
-  private lastFrameAt = performance.now();
+  /** Cases in flight at once it takes now (sized by the answer times). */
+  allowance = CASES_AT_ONCE_START;
+  /** The most cases it carried at once. */
+  maxAtOnce = 0;
+  /** Ping round trips it measured, ms. */
+  readonly roundTrips: number[] = [];
   private nextId = 1;
   private cases = 0;
-  private closed = false;
-  /** Request ids and progress tokens of the cases already run (JSON), to tell their late frames apart. */
-  private readonly earlierIds = new Set<string>();
-  private readonly earlierTokens = new Set<string>();
+  private readonly live = new Map<number, CaseState>();
+  private readonly idOwner = new Map<string, number>();
+  private readonly tokenOwner = new Map<string, number>();
+  private readonly serverRequestOwner = new Map<string, number>();
+  /** The case each event recorded through a case's recorder belongs to, by event index. */
+  private readonly tagged = new Map<number, number>();
+  private readonly usedTokens = new Set<string>();
+  /** Progress tokens of cases no longer on the connection whose progress still comes, and when it last came. */
+  private readonly zombies = new Map<string, number>();
+  private renamed = 0;
+  /** The connection's time when its close began (its events belong to the cases that held it). */
+  private closeT: number | undefined;
+  private state: 'open' | 'draining' | 'closed' = 'open';
+  private judgeCloseWithLast = false;
+  private closing: Promise<void> | undefined;
+  private closedNow: () => void = () => {};
+  private readonly closed = new Promise<void>((resolve) => (this.closedNow = resolve));
+  private readonly head: readonly TraceEvent[];
+  private readonly headExchanges: ReadonlySet<number>;
+  private probe: NodeJS.Timeout | undefined;
+  private probeNo = 0;
+  private readonly unlisten: () => void;
 
   private constructor(
-    private readonly conn: TargetConnection,
-    private readonly inbox: Inbox,
-    private readonly recorder: TraceRecorder,
-    private readonly t0: number,
-    /** The handshake's events, the head of every case's slice (the judge needs the session it opened). */
-    private readonly head: readonly TraceEvent[],
-    private readonly startupMs: number,
-    private readonly unlisten: () => void,
-  ) {}
+    readonly open: OpenConnection,
+    private readonly waits: CaseWaits,
+  ) {
+    this.head = [...open.recorder.events];
+    // Ids continue after those the handshake and the tools' listing used.
+    for (const e of this.head) if (e.kind === 'send' && isJsonObject(e.frame) && typeof e.frame.id === 'number') this.nextId = Math.max(this.nextId, e.frame.id + 1);
+    this.headExchanges = new Set(this.head.flatMap((e) => (e.kind === 'http-request' ? [e.exchange] : [])));
+    this.unlisten = open.inbox.listen((frame) => this.read(frame));
+  }
 
-  /** Opens the target and does the handshake (a bad target throws `BadTargetError`). */
-  static async open(target: Endpoint): Promise<SharedConnection> {
-    const t0 = performance.now();
-    const recorder = new TraceRecorder(() => Math.round((performance.now() - t0) * 10) / 10);
-    const inbox = new Inbox();
-    const conn = await target.open(recorder, inbox);
-    try {
-      await handshake(conn, inbox, DEFAULT_PROCESS_START_MS);
-    } catch (error) {
-      await conn.close().catch(() => undefined);
-      throw error;
-    }
-    const startupMs = Math.round(performance.now() - t0);
-    let shared: SharedConnection | undefined = undefined;
-    const unlisten = inbox.listen(() => {
-      if (shared) shared.lastFrameAt = performance.now();
-    });
-    shared = new SharedConnection(conn, inbox, recorder, t0, [...recorder.events], startupMs, unlisten);
-    return shared;
+  /** Opens a connection to `endpoint` and does the handshake (a bad target throws `BadTargetError`). */
+  static async open(endpoint: Endpoint, waits: CaseWaits, how: OpenHow = {}): Promise<SharedConnection> {
+    return new SharedConnection(await openConnection(endpoint, how), waits);
+  }
+
+  /** A connection already opened and initialized (the one that listed the tools, a warm one). */
+  static over(open: OpenConnection, waits: CaseWaits): SharedConnection {
+    return new SharedConnection(open, waits);
+  }
+
+  /** Cases on it now, from their start until their slice is cut. */
+  get inFlight(): number {
+    return this.live.size;
+  }
+
+  /** It takes `plan` now: open, alive, carrying fewer cases than its allowance, and the calls it would add within what the server serves. */
+  accepts(plan: Plan): boolean {
+    if (this.state !== 'open' || !this.alive || this.live.size >= this.allowance) return false;
+    const cap = this.waits.capacity?.callCap ?? Number.POSITIVE_INFINITY;
+    return this.live.size === 0 || this.callsInFlight() + plan.calls.length <= cap;
   }
 
   /**
-   * Runs `plan` on the connection, then its barrier. `callsLeft` (default `leftACallRunning`) tells from the case's
-   * slice whether it left a call running (then the connection is retired: its late answer
-   * would land in the next case). `last`: close the connection after this case.
+   * The calls the server may be working on for this connection: every call of the cases on it,
+   * and the calls of cases done whose progress was read within `--hang-after` (given up, their
+   * work goes on: a cancel that does not reach the work).
    */
-  async run(target: Endpoint, plan: Plan, bounds: CaseBounds, options: { readonly last: boolean; readonly callsLeft?: (trace: TraceEvent[]) => boolean }): Promise<SharedCase> {
-    const from = this.recorder.events.length;
-    const opened = this.cases++ === 0;
-    await runPlan(target, plan, { hangAfterMs: bounds.hangAfterMs, tailMs: 2 * bounds.inFlightMs, reuse: { conn: this.conn, inbox: this.inbox, firstId: this.nextId, recorder: this.recorder, t0: this.t0 } });
-    const quiet = await this.barrier(bounds);
-    let cut = this.slice(from);
-    const retire = options.last || !quiet || this.conn.exited || this.inbox.endedBecause !== undefined || (options.callsLeft ?? leftACallRunning)(cut.trace);
-    if (retire) {
-      await this.close();
-      cut = this.slice(from);
+  callsInFlight(): number {
+    const now = performance.now();
+    let n = 0;
+    for (const s of this.live.values()) n += s.plan.calls.length;
+    for (const [token, at] of this.zombies) {
+      if (now - at < this.waits.hangAfterMs) n++;
+      else this.zombies.delete(token);
     }
-    this.remember(cut.trace);
-    return { trace: cut.trace, retired: retire, startupMs: opened ? this.startupMs : undefined, lateFrames: cut.late };
+    return n;
   }
 
-  /** Closes the connection (stdin EOF and the grace periods, or DELETE): its events end the last case's slice. */
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    this.unlisten();
-    await this.conn.close();
-    this.recorder.record({ kind: 'end', outcome: 'quiescent' });
+  /** Neither closed nor ended: it may take cases once it has room. */
+  get usable(): boolean {
+    return this.state === 'open' && this.alive;
   }
 
-  /** A `ping` answered, then `inFlightMs` with no frame; false when either does not come within `hangAfterMs`. */
-  private async barrier(bounds: CaseBounds): Promise<boolean> {
-    if (this.inbox.endedBecause !== undefined) return false;
-    const id = `mcp-sim-case-barrier-${this.cases}`;
-    void this.conn.send({ jsonrpc: '2.0', id, method: 'ping' });
-    const pong = await this.inbox.waitFor((f) => isJsonObject(f) && f.id === id && ('result' in f || 'error' in f), bounds.hangAfterMs);
-    if (pong === undefined) return false;
-    const until = performance.now() + bounds.hangAfterMs;
-    while (performance.now() - this.lastFrameAt < bounds.inFlightMs) {
-      if (performance.now() > until || this.inbox.endedBecause !== undefined) return false;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    return true;
+  private get alive(): boolean {
+    return !this.open.conn.exited && this.open.inbox.endedBecause === undefined;
   }
 
-  /**
-   * The head and the events since `from` but the late frames of earlier cases, numbered from 0;
-   * the ids of the next case continue after the highest sent.
-   */
-  private slice(from: number): { trace: TraceEvent[]; late: number } {
-    // The handshake's HTTP exchanges end after it (the initialize stream's end, the 202 of initialized, the GET stream's head): theirs too.
-    const exchanges = new Set(this.head.flatMap((e) => (e.kind === 'http-request' ? [e.exchange] : [])));
-    const between = this.recorder.events.slice(this.head.length, from).filter((e) => 'exchange' in e && exchanges.has(e.exchange));
-    const events = [...this.head, ...between, ...this.recorder.events.slice(from)];
-    const ids = new Set<string>();
-    const tokens = new Set<string>();
-    for (const e of events) {
-      const frame: JsonValue | undefined = e.kind === 'send' ? e.frame : undefined;
-      if (!isJsonObject(frame)) continue;
-      if (typeof frame.id === 'number' && frame.id >= this.nextId) this.nextId = frame.id + 1;
-      if ('id' in frame) ids.add(JSON.stringify(frame.id));
-      const token = isJsonObject(frame.params) && isJsonObject(frame.params._meta) ? frame.params._meta.progressToken : undefined;
-      if (token !== undefined) tokens.add(JSON.stringify(token));
-    }
-    const late = (e: TraceEvent) => {
-      if (e.kind !== 'deliver' || !isJsonObject(e.frame)) return false;
-      const f = e.frame;
-      if (('result' in f || 'error' in f) && 'id' in f) return this.earlierIds.has(JSON.stringify(f.id)) && !ids.has(JSON.stringify(f.id));
-      const token = f.method === 'notifications/progress' && isJsonObject(f.params) ? f.params.progressToken : undefined;
-      return token !== undefined && this.earlierTokens.has(JSON.stringify(token)) && !tokens.has(JSON.stringify(token));
+  /** Runs `plan` on the connection, at once with the cases already on it; resolves once its calls are done and its own frames quiet (or, holding the close, once the connection closed). */
+  async run(plan: Plan): Promise<SharedCase> {
+    const no = ++this.cases;
+    const { recorder, inbox, conn, t0 } = this.open;
+    const state: CaseState = { no, plan, from: recorder.events.length, ids: new Set(), lastFrameAt: performance.now(), holds: false };
+    this.live.set(no, state);
+    const atOnce = this.live.size;
+    this.maxAtOnce = Math.max(this.maxAtOnce, atOnce);
+    this.startProbing();
+    const { plan: own, renamed } = this.ownTokens(plan, no);
+    const tag = {
+      record: (body: TraceEventBody) => {
+        recorder.record(body);
+        this.tagged.set(recorder.events.length - 1, no);
+      },
     };
-    const kept = events.filter((e) => !late(e));
-    return { trace: kept.map((e, i) => ({ ...e, i })), late: events.length - kept.length };
+    const nextId = () => {
+      const id = this.nextId++;
+      state.ids.add(id);
+      state.ids.add(barrierPingId(id));
+      this.idOwner.set(key(id), no);
+      this.idOwner.set(key(barrierPingId(id)), no);
+      return id;
+    };
+    const run = await runPlan(undefined, own, { hangAfterMs: this.waits.hangAfterMs, ...(this.waits.pace && { pace: this.waits.pace }), reuse: { conn, inbox, recorder: tag, t0, concurrent: { nextId } } });
+    if (run.outcome === 'quiescent') await this.quiet(state, this.waits.quietMs(plan));
+    const own_ = this.ownEvents(state);
+    if (leftACallRunning(own_)) {
+      // A call left running may hold the server: no new case here, and the close is shown with it.
+      state.holds = true;
+      this.state = this.state === 'closed' ? 'closed' : 'draining';
+    } else if (this.state === 'draining' && this.judgeCloseWithLast && [...this.live.values()].every((s) => s === state || s.holds)) {
+      state.holds = true;
+    }
+    if (state.holds) {
+      this.closeWhenHeld();
+      await this.closed;
+    }
+    state.doneT = this.now();
+    state.outcome = run.outcome;
+    this.live.delete(no);
+    this.closeWhenHeld();
+    return { slice: () => this.slice(state), t0, heldClose: state.holds, atOnce, renamedTokens: renamed };
   }
 
-  /** The ids and tokens a case used (its late frames are then told apart in the next). */
-  private remember(trace: readonly TraceEvent[]): void {
-    for (const e of trace) {
-      if (e.kind !== 'send' || !isJsonObject(e.frame) || e.i < this.head.length) continue;
-      const frame = e.frame;
-      if ('id' in frame) this.earlierIds.add(JSON.stringify(frame.id));
-      const token = isJsonObject(frame.params) && isJsonObject(frame.params._meta) ? frame.params._meta.progressToken : undefined;
-      if (token !== undefined) this.earlierTokens.add(JSON.stringify(token));
+  /**
+   * No more cases: the connection closes once every case on it is done or holds the close. With
+   * `judgeClose`, the last case to end holds it (its slice shows the close: a server that does
+   * not exit on stdin EOF, or keeps a deleted session, is judged once per connection).
+   */
+  drain(judgeClose: boolean): void {
+    if (this.state === 'open') this.state = 'draining';
+    this.judgeCloseWithLast = judgeClose;
+    this.closeWhenHeld();
+  }
+
+  /** Closes it now (stdin EOF and the grace periods, or DELETE): what is still on it sees the close. */
+  close(): Promise<void> {
+    this.state = 'closed';
+    this.closeT ??= this.now();
+    this.closing ??= (async () => {
+      if (this.probe) clearInterval(this.probe);
+      await this.open.conn.close().catch(() => undefined);
+      this.unlisten();
+      this.closedNow();
+    })();
+    return this.closing;
+  }
+
+  /** The connection closes once it drains and every case left on it holds the close. */
+  private closeWhenHeld(): void {
+    if (this.state === 'open') return;
+    if ([...this.live.values()].every((s) => s.holds)) void this.close();
+  }
+
+  /**
+   * Each progress token of `plan` that an earlier case on the connection used gets a new value
+   * of its type (a number above any the generator draws, the string with `~n`): a late progress
+   * of that case must never read as this one's.
+   */
+  private ownTokens(plan: Plan, no: number): { plan: Plan; renamed: number } {
+    let renamed = 0;
+    const calls = plan.calls.map((c): PlannedCall => {
+      if (c.progressToken === undefined) return c;
+      let token: number | string = c.progressToken;
+      while (this.usedTokens.has(key(token))) {
+        this.renamed++;
+        token = typeof c.progressToken === 'number' ? 1_000_000 + this.renamed : `${c.progressToken}~${this.renamed}`;
+      }
+      if (token !== c.progressToken) renamed++;
+      this.usedTokens.add(key(token));
+      this.tokenOwner.set(key(token), no);
+      return { ...c, progressToken: token };
+    });
+    return { plan: renamed === 0 ? plan : { ...plan, calls }, renamed };
+  }
+
+  /**
+   * Whose a frame is (`from`: who wrote it): the case whose id it carries or answers, whose token
+   * its progress carries, whose cancel it is; the case a server request (and the client's answer
+   * to it) was given to; undefined: no case's.
+   */
+  private ownerOf(frame: JsonValue, from: 'client' | 'server'): number | undefined {
+    if (!isJsonObject(frame)) return undefined;
+    // The connection's own pings (and their answers) are no case's, and in no slice.
+    if (typeof frame.id === 'string' && frame.id.startsWith(PROBE_PREFIX)) return PROBE;
+    const request = typeof frame.method === 'string' && 'id' in frame;
+    const answer = !('method' in frame) && 'id' in frame && ('result' in frame || 'error' in frame);
+    if (request || answer) return (request === (from === 'client') ? this.idOwner : this.serverRequestOwner).get(key(frame.id));
+    if (frame.method === 'notifications/progress' && isJsonObject(frame.params)) return this.tokenOwner.get(key(frame.params.progressToken));
+    if (frame.method === 'notifications/cancelled' && isJsonObject(frame.params)) return (from === 'client' ? this.idOwner : this.serverRequestOwner).get(key(frame.params.requestId));
+    return undefined;
+  }
+
+  /** A frame read: its case's quiet starts again (or it is late); a server request is answered for the oldest case in flight. */
+  private read(frame: JsonValue): void {
+    if (isJsonObject(frame) && typeof frame.method === 'string' && 'id' in frame) this.answerServerRequest(frame.id as JsonValue, frame.method);
+    const owner = this.ownerOf(frame, 'server');
+    if (owner === undefined) return;
+    const state = this.live.get(owner);
+    if (state) state.lastFrameAt = performance.now();
+    else if (owner !== PROBE && isJsonObject(frame) && frame.method === 'notifications/progress' && isJsonObject(frame.params)) this.zombies.set(key(frame.params.progressToken), performance.now());
+  }
+
+  private answerServerRequest(id: JsonValue, method: string): void {
+    const oldest = [...this.live.values()].sort((a, b) => a.no - b.no)[0];
+    if (oldest) this.serverRequestOwner.set(key(id), oldest.no);
+    const policy = oldest?.plan.serverRequests ?? 'answer';
+    const reply = () =>
+      void this.open.conn.send(
+        policy === 'error' && method !== 'ping' ? { jsonrpc: '2.0', id, error: { code: -32603, message: 'declined by the mcp-sim client' } } : { jsonrpc: '2.0', id, result: answerTo(method) },
+      );
+    if (policy === 'late') setTimeout(reply, LATE_ANSWER_MS);
+    else reply();
+  }
+
+  /** Waits until the case's own frames were quiet for `ms` and none of its POSTs is open, or the bound. */
+  private async quiet(state: CaseState, ms: number): Promise<void> {
+    const { conn, inbox } = this.open;
+    const until = performance.now() + Math.max(ms, this.waits.hangAfterMs);
+    state.lastFrameAt = Math.max(state.lastFrameAt, performance.now());
+    while (performance.now() < until && inbox.endedBecause === undefined) {
+      if (performance.now() - state.lastFrameAt >= ms && conn.openExchanges(state.ids) === 0) return;
+      await new Promise((r) => setTimeout(r, Math.min(10, ms)));
     }
   }
+
+  /** The events the case recorded itself (its actions and calls). */
+  private ownEvents(state: CaseState): TraceEvent[] {
+    const events = this.open.recorder.events;
+    const out: TraceEvent[] = [];
+    for (let i = state.from; i < events.length; i++) if (this.tagged.get(i) === state.no) out.push(events[i]!);
+    return out;
+  }
+
+  /**
+   * The case's slice: the handshake, then from its start every event that is its own (recorded by
+   * it, a frame of its ids or tokens, an HTTP exchange carrying one) or no case's (stderr, the
+   * process's exit, a frame of no case, the close), numbered from 0, and its `end`.
+   */
+  private async slice(state: CaseState): Promise<{ trace: TraceEvent[]; lateFrames: number }> {
+    // Through the close it held; else its quiet window as sized now, never into the close.
+    const until = state.holds ? Number.POSITIVE_INFINITY : Math.min(state.doneT! + this.waits.quietMs(state.plan), this.closeT ?? Number.POSITIVE_INFINITY);
+    const wait = until - this.now();
+    if (wait > 0 && Number.isFinite(wait) && this.alive) await new Promise((r) => setTimeout(r, wait));
+    const events = this.open.recorder.events;
+    const seqOwner = new Map<string, number | undefined>();
+    const exchangeOwner = new Map<number, number | undefined>();
+    const whose = (e: TraceEvent, i: number): number | undefined | 'none' => {
+      const tag = this.tagged.get(i);
+      if (tag !== undefined) return tag;
+      switch (e.kind) {
+        case 'send':
+        case 'send-failed':
+        case 'deliver': {
+          const owner = this.ownerOf(e.frame, e.kind === 'deliver' ? 'server' : 'client');
+          if (e.kind !== 'send-failed') seqOwner.set(`${e.kind === 'send' ? 'c' : 's'}${e.seq}`, owner);
+          return owner ?? 'none';
+        }
+        case 'http-request': {
+          const owner = e.seqs.length > 0 ? seqOwner.get(`c${e.seqs[0]}`) : undefined;
+          exchangeOwner.set(e.exchange, owner);
+          return owner ?? 'none';
+        }
+        case 'sse-event':
+          if (e.seq !== undefined) {
+            // The event that carries a frame is the frame's: the next deliver of that seq.
+            for (let j = i + 1; j < events.length; j++) {
+              const d = events[j]!;
+              if (d.kind === 'deliver' && d.to === 'client' && d.seq === e.seq) return this.ownerOf(d.frame, 'server') ?? 'none';
+            }
+            return 'none';
+          }
+          return this.headExchanges.has(e.exchange) ? 'none' : (exchangeOwner.get(e.exchange) ?? 'none');
+        case 'http-response':
+        case 'sse-end':
+        case 'http-disconnect':
+          return this.headExchanges.has(e.exchange) ? 'none' : (exchangeOwner.get(e.exchange) ?? 'none');
+        case 'frames-counted':
+          // A flood of one call's progress is that call's case's; any other stream is no case's.
+          return e.token === undefined ? 'none' : (this.tokenOwner.get(key(e.token)) ?? 'none');
+        default:
+          return 'none';
+      }
+    };
+    const kept: TraceEvent[] = [...this.head];
+    // The handshake's HTTP exchanges end after it (the initialize stream's end, the 202 of initialized, the GET stream's head): every slice has those.
+    for (let i = this.head.length; i < Math.min(state.from, events.length); i++) {
+      const e = events[i]!;
+      if ((e.kind === 'http-response' || e.kind === 'sse-end' || e.kind === 'http-disconnect' || (e.kind === 'sse-event' && e.seq === undefined)) && this.headExchanges.has(e.exchange)) kept.push(e);
+    }
+    let late = 0;
+    for (let i = Math.max(this.head.length, state.from); i < events.length; i++) {
+      const e = events[i]!;
+      const owner = whose(e, i);
+      if (owner !== state.no && owner !== 'none') continue;
+      if (e.t <= until) kept.push(e);
+      else if (owner === state.no && e.kind === 'deliver') late++;
+    }
+    const end = { kind: 'end', outcome: state.outcome ?? 'quiescent', i: 0, step: 0, t: Math.min(until, this.now()) } as TraceEvent;
+    return { trace: [...kept, end].map((e, i) => ({ ...e, i })), lateFrames: late };
+  }
+
+  /** The connection's time: real ms since it opened, as its trace stamps them. */
+  private now(): number {
+    return Math.round((performance.now() - this.open.t0) * 10) / 10;
+  }
+
+  /** While it carries cases, a ping every `PROBE_EVERY_MS`: its round trip sizes the allowance. */
+  private startProbing(): void {
+    if (this.probe) return;
+    this.probe = setInterval(() => {
+      if (this.live.size === 0 || this.state === 'closed' || !this.alive) return;
+      const calls = this.callsInFlight();
+      void this.ping().then((pong) => {
+        if (pong === undefined) return;
+        if (pong.ms > SATURATED_SHARE * this.waits.inFlightMs) {
+          this.allowance = Math.max(1, Math.floor(this.allowance / 2));
+          // Not answered at all: the server stopped serving (a pool all busy), not merely slow on a busy machine.
+          if (!pong.answered) this.waits.capacity?.saturated(calls);
+          return;
+        }
+        this.waits.capacity?.healthy();
+        const ms = pong.ms;
+        if (ms < (SATURATED_SHARE / 4) * this.waits.inFlightMs && this.live.size >= this.allowance) this.allowance = Math.min(CASES_AT_ONCE_MAX, this.allowance * 2);
+      });
+    }, PROBE_EVERY_MS);
+    this.probe.unref();
+  }
+
+  /** One ping's round trip, ms, and whether it was answered within twice the in-flight bound (undefined: the connection ended). */
+  async ping(): Promise<{ readonly ms: number; readonly answered: boolean } | undefined> {
+    const id = `${PROBE_PREFIX}${++this.probeNo}`;
+    const sent = performance.now();
+    void this.open.conn.send({ jsonrpc: '2.0', id, method: 'ping' });
+    const pong = await this.open.inbox.waitFor((f) => isJsonObject(f) && f.id === id && ('result' in f || 'error' in f), 2 * this.waits.inFlightMs);
+    const ms = performance.now() - sent;
+    this.roundTrips.push(Math.round(ms * 10) / 10);
+    return pong === undefined && !this.alive ? undefined : { ms, answered: pong !== undefined };
+  }
+}
+
+/** The answer mcp-sim's client gives a server→client request it accepts. */
+export function answerTo(method: string): JsonValue {
+  if (method === 'roots/list') return { roots: [] };
+  if (method === 'sampling/createMessage') return { role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'mcp-sim' };
+  if (method === 'elicitation/create') return { action: 'decline' };
+  return {};
 }

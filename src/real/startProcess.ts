@@ -50,7 +50,7 @@ export interface StartedProcess {
  * path), records its stderr and its exit, and ends `inbox` when it exits. A command that is not
  * found is a `BadTargetError` (one line, exit 2).
  */
-export async function startProcess(spec: CommandSpec, recorder: TraceRecorder, inbox: Inbox, options: ProcessTargetOptions = {}): Promise<StartedProcess> {
+export async function startProcess(spec: CommandSpec, recorder: Pick<TraceRecorder, 'record'>, inbox: Pick<Inbox, 'end'>, options: ProcessTargetOptions = {}): Promise<StartedProcess> {
   const graceMs = options.graceMs ?? DEFAULT_PROCESS_GRACE_MS;
   const port = await freePort();
   const [program, args] = argvOf(spec, port);

@@ -9,8 +9,8 @@ import type { MadeWith } from '../options/replayCaseCommand.ts';
 let junit: Builder | undefined;
 const junitBuilder = (): Builder => (junit ??= createRequire(import.meta.url)('junit-report-builder') as Builder);
 
-/** Ids no campaign or exploration judges (the sandbox's own check; the rogue HTTP client's): no test case of their own. */
-const notJudged: ReadonlySet<InvariantId> = new Set<InvariantId>(['harness.globals-restored', 'http.rejects-bad-input']);
+/** Ids no campaign or exploration judges (the sandbox's own check): no test case of their own. */
+const notJudged: ReadonlySet<InvariantId> = new Set<InvariantId>(['harness.globals-restored']);
 
 /**
  * A new JUnit document with its one test suite, named `name`, carrying the properties every

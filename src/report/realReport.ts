@@ -4,7 +4,7 @@ import { formatTrace } from '../sim/trace.ts';
 import { listByOwner, OWNER_WORDS, whoseLines, whoseParagraphs } from './whose.ts';
 import { TOOL } from '../util/toolVersion.ts';
 import { REPORT_SCHEMA_VERSION } from './jsonReport.ts';
-import { boundsText } from './boundsText.ts';
+import { wireBoundsText } from './boundsText.ts';
 import { junitSuite } from './junitSuite.ts';
 import { toMermaid } from './mermaid.ts';
 
@@ -13,21 +13,55 @@ export type RealReplays = ReadonlyMap<RealFinding, { readonly file: string; read
 
 const what = (r: RealCampaignReport) => r.target.runsOn ?? 'run';
 
-/** The lines every view of a real-time report starts with: what ran, on what clock, what it can and cannot see, how fast. */
+/** The lines every view of a real-time report starts with: what ran, on what clock, what it can and cannot see, how it waited, how fast. */
 export function realReportHead(report: RealCampaignReport): string[] {
   const { preparation: p } = report;
   return [
     `real time (black box): ${report.target.label}`,
     ...(p.server ? [`server ${JSON.stringify(p.server.info)}, protocol ${p.server.protocolVersion ?? '?'}`] : []),
-    `seed ${report.seed}, ${report.runs} runs, ${report.parallel} at once, ${report.reuse ? `${report.reuse.note} (${report.reuse.connections} ${what(report)}s for ${report.runs} runs; ${report.reuse.lateFrames} frames of a case read after its barrier, not judged)` : `one ${what(report)} per run`}`,
+    `seed ${report.seed}, ${report.runs} runs, ${sharingLine(report)}`,
     // An SDK's client calls the scripted server's one tool, of no interest: its scenarios are its cases.
     ...(p.tools.length > 0 || p.skipped.length > 0 ? [`tools ${p.tools.join(', ')}${p.skipped.length ? `; skipped ${p.skipped.map((s) => `${s.name} (${s.reason})`).join(', ')}` : ''}`] : []),
-    `bounds: ${boundsText(report.bounds)}`,
-    `speed: ${report.runsPerSecond} runs/s (${report.wallMs} ms wall), start-up ${report.startupMs} ms (median, spawn to initialized)`,
+    `bounds: --hang-after ${report.bounds.hangAfterMs} ms, in-flight ${report.bounds.inFlightMs} ms, grace ${report.bounds.graceMs} ms`,
+    `wire bounds: ${wireBoundsText(report.bounds)}`,
+    waitsLine(report),
+    efficiencyLine(report),
     `sees: ${report.sees.sees.join('; ')}`,
     `cannot see: ${report.sees.cannotSee.join('; ')}`,
     ...report.sees.notJudged.map((n) => `not judged here: ${n.invariants === 'family' ? n.family : n.invariants.join(', ')}: ${n.why}`),
   ];
+}
+
+/** `3 processes`, `1 session`. */
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : word.endsWith('s') ? 'es' : 's'}`;
+
+/** How the runs shared connections, or did not. */
+function sharingLine(report: RealCampaignReport): string {
+  const r = report.reuse;
+  if (!r) return `one ${what(report)} per run, ${report.parallel} at once`;
+  return `${r.note}: many cases at once on ${plural(r.connections, what(report))} (up to ${r.maxAtOnce} at once, median ${r.medianAtOnce}; every finding confirmed on a fresh ${what(report)} before it fails; ${r.lateFrames} frame(s) read after their case was cut, not judged${r.renamedTokens > 0 ? `; ${r.renamedTokens} progress token(s) renamed where an earlier case used them` : ''})`;
+}
+
+/** The waits, sized to the server, and what they came from. */
+function waitsLine(report: RealCampaignReport): string {
+  const w = report.waits;
+  const tools = Object.entries(w.toolMs);
+  const gaps = Object.entries(w.quietMs.progressGapMs ?? {});
+  return [
+    `waits (sized to the server): ping round trip ${w.roundTripMs.p50} ms median, ${w.roundTripMs.p95} ms p95 (${w.roundTripMs.pings} pings) → in-flight bound ${w.inFlightMs} ms`,
+    `quiet window ${w.quietMs.least}–${w.quietMs.most} ms a case${gaps.length > 0 ? ` (2 × progress interval: ${gaps.map(([t, ms]) => `${t} ${ms} ms`).join(', ')})` : ''}`,
+    ...(w.callsAtOnce ? [`the server saturated ${w.callsAtOnce.saturations} time(s) (pings not answered): calls at once capped at ${w.callsAtOnce.lowest} at the lowest, ${Number.isFinite(w.callsAtOnce.last) ? w.callsAtOnce.last : 'no cap'} at the end`] : []),
+    `slow is not stuck: ${tools.length > 0 ? `${tools.map(([t, ms]) => `${t} took ${Math.round(ms)} ms${w.statedToolMs?.[t] !== undefined ? ` (stated ${w.statedToolMs[t]})` : ''}, a silent call of it waited ${Math.max(w.hangAfterMs, w.toolSilenceMs[t] ?? 0)} ms`).join('; ')}` : 'no tool showed how long it takes'} (--hang-after ${w.hangAfterMs} ms at least)`,
+  ].join('; ');
+}
+
+/** How fast, against the limit (the server's own work). */
+export function efficiencyLine(report: Pick<RealCampaignReport, 'efficiency'>): string {
+  const e = report.efficiency;
+  const s = e.startup;
+  const started = [s.processes > 0 ? `${plural(s.processes, 'process')}, ${(s.totalMs / 1000).toFixed(1)} s in all` : '', s.sessions > 0 ? plural(s.sessions, 'session') : ''].filter(Boolean).join(', ');
+  const p = e.phasesMs;
+  return `efficiency: ${e.runsPerSecond} runs/s (${e.wallMs} ms wall: open ${p.prepare}, runs ${p.runs}, findings ${p.findings} (shrinking, rates); ${e.runsInAll} runs in all); start-up ${s.medianMs} ms median (${started || 'none'}); the server worked on calls ${Math.round(e.busyShare * 100)}% of the wall time (${(e.callMs / 1000).toFixed(1)} s of calls in all)`;
 }
 
 /** A finding's headline: its state, invariant and level, its cause. */
@@ -41,7 +75,7 @@ export function formatRealReport(report: RealCampaignReport, replays: RealReplay
     lines.push(headline(f), ...whoseLines(f));
     lines.push(`  first in case ${f.firstCase}, in ${f.runs}/${report.runs} runs; ${f.known ? f.determinism : `minimal case after ${f.shrinks} shrink(s), ${f.determinism}`}:`);
     for (const line of f.steps) lines.push(`    ${line}`);
-    if (f.reuse) lines.push(`  ${f.reuse.note}: found on a shared connection; the replay runs it on a fresh one`);
+    if (f.reuse) lines.push(`  ${f.reuse.note}: ${f.reuse.onlyShared ? 'only shared connections show it: it does not fail the run' : f.confirmed ? 'confirmed on a fresh process' : 'no fresh process showed it'}; the replay runs it on a fresh one`);
     const replay = replays.get(f);
     if (replay) lines.push(`  replay: ${replay.command}`);
   };
@@ -75,6 +109,7 @@ export function realJunitReport(report: RealCampaignReport, verdict: RealVerdict
     runs: String(report.runs),
     'runs-per-second': String(report.runsPerSecond),
     'startup-ms': String(report.startupMs),
+    'busy-share': String(report.efficiency.busyShare),
   });
   suite.testCase().className('mcp-sim.campaign').name('campaign').standardOutput(realReportHead(report).join('\n'));
   for (const f of report.findings) {

@@ -4,8 +4,9 @@ import { isNotificationFrame } from '../util/jsonrpc.ts';
 import { TransportWrapper } from './TransportWrapper.ts';
 
 /**
- * Deliberately broken endpoint wrappers: fixtures that prove `judgeRogue` fires. Each wraps the
- * SDK endpoint's transport (pass one as `RogueRunOptions.wrap`) and misbehaves on purpose.
+ * Deliberately broken endpoint wrappers: fixtures that prove the model's rules fire on a rogue
+ * run's trace. Each wraps the SDK endpoint's transport (pass one as `RogueRunOptions.wrap`) and
+ * misbehaves on purpose.
  * @internal
  */
 

@@ -1,7 +1,11 @@
+import { judge } from '../model/judge.ts';
+import { isKnockOn } from '../model/attribution.ts';
 import type { Finding } from '../model/finding.ts';
+import type { InvariantId } from '../model/invariants.ts';
+import { defaultSdk } from '../sdk/load.ts';
 import type { SdkAdapter } from '../sdk/SdkAdapter.ts';
-import type { Side } from '../sim/scenario.ts';
-import { judgeRogue, type RogueReaction } from './judgeRogue.ts';
+import { otherSide, type Side } from '../sim/scenario.ts';
+import { describeReaction, type RogueReaction } from './reaction.ts';
 import { rogueKinds, type RogueKind } from './rogueFrames.ts';
 import { runRogue, type RogueFraming } from './runRogue.ts';
 
@@ -24,13 +28,17 @@ export interface RogueRow {
   readonly target: Side;
   readonly framing: RogueFraming;
   readonly description: string;
-  readonly invariants: readonly string[];
+  /** What the rogue's frames break on its own side (`RogueKind.invariants`). */
+  readonly invariants: readonly InvariantId[];
+  /** The invariants that judge the reaction (`RogueKind.expectation`). */
+  readonly expectation: readonly InvariantId[];
+  /** What the SDK did with the frames: a description (`describeReaction`), not a verdict. */
   readonly reaction: RogueReaction;
   readonly effects: readonly string[];
   readonly errorCodes: readonly number[];
+  /** The ping after the frames was answered: the model found no `rpc.survives-bad-input`. */
   readonly followUpOk: boolean;
-  /** The catalogue's expectation was not met (an expected code or abort missing), in words. */
-  readonly unmet: readonly string[];
+  /** The model's findings on the attacked side (`judge()`, the rogue's side left out). */
   readonly findings: readonly Finding[];
   readonly hash: string;
 }
@@ -45,38 +53,40 @@ export interface RogueCampaignResult {
 
 /**
  * Runs every catalogued rogue kind against the real SDK endpoint it attacks, under each framing,
- * judges each run, and returns the behaviour table and the findings (`mcp-sim rogue`).
+ * judges each run with the model, and returns the behaviour table and the findings (`mcp-sim rogue`).
  */
 export async function rogueCampaign(options: RogueCampaignOptions = {}): Promise<RogueCampaignResult> {
   const framings = options.framings ?? ['raw', 'stdio'];
   const kinds = rogueKinds.filter((k) => (!options.target || k.target === options.target) && (!options.filter || k.name.includes(options.filter)));
+  const sdk = options.sdk ?? (await defaultSdk());
   const rows: RogueRow[] = [];
-  for (const kind of kinds) for (const framing of framings) rows.push(await runKind(kind, framing, options.seed, options.sdk));
+  for (const kind of kinds) for (const framing of framings) rows.push(await runKind(kind, framing, options.seed, sdk));
   const findings = rows.flatMap((r) => r.findings.map((f) => ({ ...f, kind: r.kind, target: r.target, framing: r.framing })));
   return { rows, findings };
 }
 
-/** Runs and judges one kind. */
+/**
+ * Runs one kind and judges its trace with the model (`judge()` on the virtual clock, told which
+ * side the rogue plays, so only the attacked endpoint's conduct is found); the reaction is
+ * described from the attack window.
+ */
 export async function runKind(kind: RogueKind, framing: RogueFraming = 'raw', seed?: number, sdk?: SdkAdapter): Promise<RogueRow> {
-  const run = await runRogue(kind.frames, { ...kind.options, target: kind.target, framing, label: kind.name, ...(seed !== undefined && { seed }), ...(sdk && { sdk }) });
-  const verdict = judgeRogue(run);
-  const unmet: string[] = [];
-  if (kind.expect?.errorCode !== undefined && !verdict.errorCodes.includes(kind.expect.errorCode)) {
-    unmet.push(`expected an error response with code ${kind.expect.errorCode}`);
-  }
-  if (kind.expect?.handlerAborted && verdict.abortedIds.length === 0) unmet.push('expected the in-flight handler to be aborted');
+  const adapter = sdk ?? (await defaultSdk());
+  const run = await runRogue(kind.frames, { ...kind.options, target: kind.target, framing, label: kind.name, ...(seed !== undefined && { seed }), sdk: adapter });
+  const findings = judge(run.trace, undefined, { facts: adapter.facts, rogue: otherSide(kind.target) });
+  const { reaction, effects, errorCodes } = describeReaction(run.trace.slice(run.attack.start, run.attack.end), kind.target);
   return {
     kind: kind.name,
     target: kind.target,
     framing,
     description: kind.description,
     invariants: kind.invariants,
-    reaction: verdict.reaction,
-    effects: verdict.effects,
-    errorCodes: verdict.errorCodes,
-    followUpOk: run.followUp.ok,
-    unmet,
-    findings: verdict.findings,
+    expectation: kind.expectation,
+    reaction,
+    effects,
+    errorCodes,
+    followUpOk: !findings.some((f) => f.invariant === 'rpc.survives-bad-input'),
+    findings,
     hash: run.hash,
   };
 }
@@ -100,7 +110,7 @@ export function formatRogueTable(rows: readonly RogueRow[]): string {
       return r ? describeRow(r) : '';
     });
     const follow = group.every((r) => r.followUpOk) ? 'ok' : group.map((r) => `${r.framing}: ${r.followUpOk ? 'ok' : 'FAILED'}`).join(', ');
-    const ids = [...new Set(group.flatMap((r) => r.findings.map((f) => `${f.invariant}${group.length > 1 && !group.every((g) => g.findings.some((x) => x.invariant === f.invariant)) ? ` (${r.framing})` : ''}`)))];
+    const ids = [...new Set(group.flatMap((r) => r.findings.map((f) => `${f.invariant}${knockOnNote(f)}${group.length > 1 && !group.every((g) => g.findings.some((x) => x.invariant === f.invariant)) ? ` (${r.framing})` : ''}`)))];
     lines.push(`| ${first.target} | ${first.kind} | ${cells.join(' | ')} | ${follow} | ${ids.join(', ') || '—'} |`);
   }
   return lines.join('\n');
@@ -114,5 +124,19 @@ function describeRow(r: RogueRow): string {
   else if (r.reaction !== 'ignored' && r.reaction !== 'result' && r.reaction !== 'closed') {
     detail = ` (${r.effects.map((e) => cut(squash(r.reaction === 'onerror' ? e.replace(/^onerror: /, '') : e))).join('; ')})`;
   }
-  return `${r.reaction}${detail}${r.unmet.length ? ` ⚠ ${r.unmet.join('; ')}` : ''}`;
+  return `${r.reaction}${detail}`;
+}
+
+/**
+ * A knock-on names its root (`attribution.ts`): a finding that follows from the rogue's own
+ * breach (a reused request id, say) is what the SDK did with it, counted under that root, which is
+ * the rogue's: listed, never failing the run (`countedFindings`).
+ */
+function knockOnNote(f: Finding): string {
+  return f.rootCause ? ` (after ${f.rootCause.invariant})` : '';
+}
+
+/** The findings a rogue campaign's verdict counts: the attacked side's own, knock-ons of another finding aside. */
+export function countedFindings<F extends Finding>(findings: readonly F[]): F[] {
+  return findings.filter((f) => !isKnockOn(f));
 }

@@ -24,7 +24,10 @@ export type RogueFraming = 'raw' | 'stdio';
 /** The rogue client's spec revision in its `initialize`. */
 export const ROGUE_PROTOCOL_VERSION = '2025-11-25';
 
-/** Id of the rogue client's follow-up `tools/call` (server target). */
+/**
+ * Id of the rogue's follow-up `ping`, after its frames (either target): whether the SDK side
+ * answers it is how the model judges `rpc.survives-bad-input`.
+ */
 export const FOLLOW_UP_ID = 'rogue-follow-up';
 
 /** Tool names the SDK server's `tools/call` handler knows: `hang` waits for its abort, the rest answer at once. */
@@ -70,8 +73,6 @@ export interface RogueRunOptions {
   readonly sdk?: SdkAdapter;
 }
 
-export type FollowUp = { readonly ok: true } | { readonly ok: false; readonly reason: string };
-
 export interface RogueRunResult {
   readonly trace: readonly TraceEvent[];
   readonly hash: string;
@@ -79,16 +80,16 @@ export interface RogueRunResult {
   readonly framing: RogueFraming;
   /** Trace indexes of the attack: from its action event up to (not including) the clean-up and follow-up. */
   readonly attack: { readonly start: number; readonly end: number };
-  /** The normal request after the attack: the SDK side must still answer (server) or get answered (client). */
-  readonly followUp: FollowUp;
 }
 
 /**
  * Connects a real SDK endpoint (`target`) to a raw rogue peer that first performs a correct
  * `initialize` handshake, then writes `frames` (any JSON values), each delivered on its own
- * step and followed by quiescence, then sends a normal follow-up request. Runs in the same
- * sandbox as `runScenario` (virtual time, seeded chance, captured escapes) and in a fixed order,
- * so it is a pure function of (frames, options, SDK build): same inputs, same trace hash.
+ * step and followed by quiescence, then pings the SDK side (`FOLLOW_UP_ID`) and closes its end
+ * of the connection, as a run ends. The trace is the simulator's format, judged by the model
+ * (`judge()` with the rogue's side: its own breaches are no findings). Runs in the same sandbox
+ * as `runScenario` (virtual time, seeded chance, captured escapes) and in a fixed order, so it is
+ * a pure function of (frames, options, SDK build): same inputs, same trace hash.
  */
 export async function runRogue(frames: readonly JsonValue[], options: RogueRunOptions = {}): Promise<RogueRunResult> {
   const target = options.target ?? 'server';
@@ -102,7 +103,6 @@ export async function runRogue(frames: readonly JsonValue[], options: RogueRunOp
 
   const sdk = options.sdk ?? (await defaultSdk());
   const attack = { start: 0, end: 0 };
-  let followUp: FollowUp = { ok: false, reason: 'not reached' };
   const trace = await withTrace(options.seed ?? DEFAULT_SEED, async (trace) => {
     const run = new RogueRun(sdk, target, trace, options);
     await run.connect(framing);
@@ -113,11 +113,12 @@ export async function runRogue(frames: readonly JsonValue[], options: RogueRunOp
     for (const frame of frames) await run.write(frame);
     attack.end = trace.events.length;
     await run.finishPending();
-    followUp = await run.followUp();
+    await run.followUp();
+    await run.close();
     trace.record({ kind: 'end', outcome: 'quiescent' });
     return trace;
   });
-  return { trace: trace.events, hash: traceHash(trace.events), target, framing, attack, followUp };
+  return { trace: trace.events, hash: traceHash(trace.events), target, framing, attack };
 }
 
 /** One rogue run's moving parts. @internal */
@@ -224,23 +225,21 @@ class RogueRun {
     await this.pump();
   }
 
-  async followUp(): Promise<FollowUp> {
+  /** The rogue pings the SDK side: a usable endpoint answers in that step (`rpc.survives-bad-input`). */
+  async followUp(): Promise<void> {
     this.trace.step++;
-    this.trace.record({ kind: 'action', action: 'follow-up request', choice: 0, enabled: 1 });
-    if (this.target === 'server') {
-      const before = this.inbox.length;
-      await this.rogueSends({ jsonrpc: '2.0', id: FOLLOW_UP_ID, method: 'tools/call', params: { name: 'echo', arguments: {} } });
-      await this.pump();
-      const answer = this.inbox.slice(before).find((f) => isJsonObject(f) && f.id === FOLLOW_UP_ID);
-      if (!isJsonObject(answer)) return { ok: false, reason: 'the SDK server never answered the follow-up tools/call' };
-      if (!('result' in answer)) return { ok: false, reason: `the SDK server answered the follow-up with an error: ${JSON.stringify(answer.error)}` };
-      return { ok: true };
-    }
-    this.startCall('follow-up', 'follow-up', false);
+    this.trace.record({ kind: 'action', action: 'rogue pings', choice: 0, enabled: 1 });
+    await this.rogueSends({ jsonrpc: '2.0', id: FOLLOW_UP_ID, method: 'ping' });
     await this.pump();
-    const settled = this.settled.get('follow-up');
-    if (!settled) return { ok: false, reason: 'the follow-up call never settled' };
-    return settled.ok ? { ok: true } : { ok: false, reason: `the follow-up call rejected: ${settled.error}` };
+  }
+
+  /** The rogue closes its end, as a run ends: the SDK side must settle what it still holds. */
+  async close(): Promise<void> {
+    this.trace.step++;
+    this.trace.record({ kind: 'action', action: `rogue ${this.rogue} closes`, choice: 0, enabled: 1 });
+    if (!this.rogueEnd.isClosed) this.trace.record({ kind: 'close', side: this.rogue, conn: 1 });
+    await this.rogueEnd.close();
+    await this.pump();
   }
 
   /** Delivers every queued frame, oldest first, one per step, with quiescence after each. */

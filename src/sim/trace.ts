@@ -130,6 +130,13 @@ export type TraceEventBody =
       seqs: number[];
       /** A caller's raw POST (`http-post`), not the SDK client's: its response never reaches the SDK. */
       raw?: boolean;
+      /**
+       * The request's headers as written (lower-case names), when its writer records them: a
+       * rogue HTTP client's requests, which `http.rejects-bad-input` judges. Absent otherwise.
+       */
+      headers?: Record<string, string>;
+      /** A body that carries no frames (not JSON, or empty), as written: recorded with `headers`. */
+      body?: string;
     }
   | {
       kind: 'http-response';

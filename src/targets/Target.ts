@@ -5,6 +5,7 @@ import type { SdkFacts } from '../sdk/facts.ts';
 import type { Endpoint } from '../real/connection.ts';
 import type { CommandSpec } from '../real/startProcess.ts';
 import type { WireBounds } from '../real/wireBounds.ts';
+import type { OpenConnection } from '../real/openConnection.ts';
 import type { JsonValue } from '../util/json.ts';
 
 /**
@@ -35,8 +36,11 @@ export interface TargetSpecs {
   process: { readonly kind: 'process' } & CommandSpec;
   /** A Streamable HTTP endpoint, already running or started by `start` (`{port}` filled in both). */
   url: { readonly kind: 'url'; readonly url: string; readonly start?: CommandSpec };
-  /** An SDK's test-bed server (testbeds/<language>/); `release` absent: the bed's default; `transport` absent: stdio. */
-  testbed: { readonly kind: 'testbed'; readonly language: string; readonly release?: string; readonly transport?: string };
+  /**
+   * An SDK's test-bed server (testbeds/<language>/); `release` absent: the bed's default;
+   * `transport` absent: stdio; `layer` (`low` or `high`) absent: every layer the release offers.
+   */
+  testbed: { readonly kind: 'testbed'; readonly language: string; readonly release?: string; readonly transport?: string; readonly layer?: string };
   /** An SDK's test-bed client, mcp-sim being the server; `transport` absent: every one the client offers. */
   client: { readonly kind: 'client'; readonly language: string; readonly release?: string; readonly transport?: string };
 }
@@ -202,6 +206,8 @@ export interface TargetFlags {
   readonly cwd?: string;
   readonly env?: readonly string[];
   readonly transport?: string;
+  /** An SDK test bed's interpreter: `low`, `high` or `both`. */
+  readonly layer?: string;
   readonly config?: string;
 }
 
@@ -215,8 +221,12 @@ export interface RealRun {
   readonly trace: TraceEvent[];
   /** Spawn (or session open) to the end of the handshake; none when the case ran on an open connection. */
   readonly startupMs: number | undefined;
-  /** Frames of an earlier case on a shared connection left out of this one's trace (`--reuse`). */
+  /** Frames of an earlier case on a shared connection left out of this one's trace. */
   readonly lateFrames?: number;
+  /** `performance.now()` at the trace's time 0 (its connection's open): every run of a campaign on one clock. */
+  readonly t0?: number;
+  /** On a shared connection: the cases in flight on it, this one included, when it started. */
+  readonly atOnce?: number;
 }
 
 /** What a real-time target told of itself before the campaign: its tools, the server's hello. */
@@ -242,6 +252,11 @@ export interface RealBounds extends Partial<WireBounds> {
   readonly inFlightMs: number;
   /** The grace period of each shutdown step (stdin EOF, SIGTERM). */
   readonly graceMs: number;
+  /**
+   * How long a silent call of each tool is waited for before it is stuck, ms: twice what the tool
+   * has shown it takes, or is stated to take (`--tool-duration`); `--hang-after` at least (`silenceBoundMs`).
+   */
+  readonly toolSilenceMs?: Readonly<Record<string, number>>;
 }
 
 /**
@@ -255,13 +270,19 @@ export interface RealTarget<Case = unknown> {
   readonly sees: Visibility;
   /** Opens what the campaign needs first (tools listed, a run tool found, a test bed installed): throws `TargetArgumentError`-like one-liners. */
   prepare(): Promise<RealPreparation>;
+  /**
+   * The connection `prepare` opened and left open (it listed the tools): the campaign's first
+   * shared connection, so start-up is paid once. Given once; the campaign closes it.
+   */
+  takeOpen?(): OpenConnection | undefined;
   /** Case `k` of `seed`, for k < runs: the same cases for the same seed and target. */
   cases(seed: number, runs: number): Case[];
   /** One run of `c` on a fresh process or session, recorded. */
   run(c: Case, bounds: RealBounds): Promise<RealRun>;
   /**
    * The endpoint its cases open connections to, when its cases are plans of client actions: such
-   * a target can run many cases on one connection (`--reuse`).
+   * a target can run many cases at once on one connection (shared, the default of a process or
+   * URL), or each on a fresh one started ahead of need.
    */
   readonly endpoint?: Endpoint;
   /** The same case without its cancels, drops, timeouts and close: the counterfactual that tells how long each call takes. */

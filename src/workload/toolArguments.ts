@@ -34,7 +34,7 @@ export function planTools(tools: readonly ToolInfo[], fixed: FixedArguments = {}
   const fuzzable: FuzzTool[] = [];
   const skipped: SkippedTool[] = [];
   for (const name of Object.keys(fixed)) {
-    if (!tools.some((t) => t.name === name)) throw new FixedArgumentsError(`mcp-sim fuzz: --args names tool ${JSON.stringify(name)}, which the server does not list (it lists ${tools.map((t) => t.name).join(', ')}).`);
+    if (!tools.some((t) => t.name === name)) throw new FixedArgumentsError(`mcp-sim check: --args names tool ${JSON.stringify(name)}, which the server does not list (it lists ${tools.map((t) => t.name).join(', ')}).`);
   }
   for (const tool of tools) {
     let valid: ReturnType<typeof ajvValidator>;
@@ -47,7 +47,7 @@ export function planTools(tools: readonly ToolInfo[], fixed: FixedArguments = {}
     const sets = fixed[tool.name];
     if (sets) {
       sets.forEach((args, i) => {
-        if (!isObject(args) || !valid(args)) throw new FixedArgumentsError(`mcp-sim fuzz: --args ${tool.name}[${i}] is not valid for the tool's input schema: ${valid.errors()}`);
+        if (!isObject(args) || !valid(args)) throw new FixedArgumentsError(`mcp-sim check: --args ${tool.name}[${i}] is not valid for the tool's input schema: ${valid.errors()}`);
       });
       if (sets.length > 0) fuzzable.push({ name: tool.name, arguments: fc.constantFrom(...sets) });
       continue;

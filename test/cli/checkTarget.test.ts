@@ -24,6 +24,26 @@ describe('check testbed:<language>: bad input is one line and exit 2 (no test be
     expect(run.stderr.trim().split('\n')).toEqual(['mcp-sim: "check --target cobol" is now "check testbed:cobol" (the old spelling works for this release)', expect.stringMatching(/no test bed for "cobol"/)]);
   });
 
+  it.each([
+    [['matrix', 'sdk'], /^mcp-sim matrix sdk: give the releases: --releases /],
+    [['matrix', 'testbed:go@v1.8.0'], /^mcp-sim matrix testbed:go@v1\.8\.0: name the releases with --releases, not @ in the target\.$/],
+    [['matrix', 'sdk', '--releases', '1.26.0', '--transport', 'stdio'], /^mcp-sim matrix sdk: --transport does not apply to it/],
+    [['check', '--client'], /^mcp-sim check: --client names part of a target/],
+    [['matrix', 'testbed:go', '--json', 'm.json'], /^mcp-sim matrix testbed:<language>: --json does not apply to it/],
+    [['bisect', 'testbed:go', '--invariant', 'cancel.no-response-after', '--profiles', 'memory'], /^mcp-sim bisect testbed:<language>: --profiles does not apply to it/],
+    [['bisect', 'testbed:go', '--invariant', 'cancel.nope'], /^mcp-sim bisect testbed:go: --invariant cancel\.nope: no such invariant/],
+  ])('a usage error an action throws is said, not only its exit 2: %j', async (args, line) => {
+    const run = await runMain(args);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(line)]);
+  });
+
+  it("the old fuzz <module> --case K names the seed its new spelling needs (replay <module> --seed S --case K)", async () => {
+    const run = await runMain(['fuzz', 'examples/servers/crawler.ts', '--case', '0']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('"fuzz examples/servers/crawler.ts --case 0" is now "replay examples/servers/crawler.ts --seed 20261130 --case 0"');
+  });
+
   it('a file that is not a replay file is refused in one line (replay FILE, and the old check --target L --replay FILE)', async () => {
     const file = join(scratch, 'other.json');
     writeFileSync(file, JSON.stringify({ kind: 'something-else' }));

@@ -54,6 +54,8 @@ function valueOf(flag: string, kind: TargetKind): string[] {
     '--start': 'node server.mjs --port {port}',
     '--transport': kind === 'client' ? 'http' : 'http-stateful-sse',
     '--scenario': 'result',
+    '--tool-duration': 'work=30000',
+    '--layer': 'high',
   };
   const value = values[flag];
   const withStart = kind === 'url' && (flag === '--cwd' || flag === '--env') ? ['--start', 'node server.mjs --port {port}'] : [];
@@ -64,6 +66,7 @@ function valueOf(flag: string, kind: TargetKind): string[] {
 function shows(flag: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   if (flag === '--hang-after') return `"hangAfterMs": ${value}`;
+  if (flag === '--tool-duration') return '"work": 30000';
   if (['--runs', '--seed', '--parallel', '--rate-runs', '--workers', '--actions-max', '--steps-max'].includes(flag)) return `: ${value}`;
   if (flag === '--shard' || flag === '--seeds' || flag === '--config' || flag === '--start' || flag === '--env' || flag === '--transport' || flag === '--scenario' || flag === '--tools' || flag === '--leave-out') return value.split(/[=/.{]/)[0]!.replace(/"/g, '');
   return value;

@@ -22,7 +22,7 @@ describe('docs/walkthrough.md: a planted race, found, reported, replayed, kept a
     const copy = prepareMutant('result-after-cancel').project;
     const report = join(dir, 'race.md');
     const out = join(dir, 'repro');
-    const check = await runMain(['check', '--sdk', copy, '--report', report, '--out', out]);
+    const check = await runMain(['check', `sdk@${copy}`, '--report', report, '--out', out]);
     expect(check.code).toBe(1);
     expect(check.lines.at(-1)).toMatch(/^FAIL: .*cancel\.no-response-after/);
     const md = readFileSync(report, 'utf8');

@@ -25,7 +25,7 @@ describe('mcp-sim fuzz: the command', () => {
     const out = mkdtempSync(join(tmpdir(), 'mcp-sim-fuzz-'));
     const r = await runMain(['check', 'examples/servers/faulty/progressNotIncreasing.ts', '--runs', '40', '--out', out]);
     expect(r.code).toBe(1);
-    expect(r.lines[0]).toBe('mcp-sim fuzz  seed=20261130');
+    expect(r.lines[0]).toBe('mcp-sim check examples/servers/faulty/progressNotIncreasing.ts  seed=20261130  (in process, virtual time)');
     expect(r.stdout).toMatch(/VIOLATION progress\.increasing/);
     expect(r.stdout).toMatch(/tool {7}crawl/);
     const commands = r.lines.filter((l) => l.startsWith('  replay ')).map((l) => l.replace(/^ {2}replay {5}/, ''));
@@ -41,7 +41,7 @@ describe('mcp-sim fuzz: the command', () => {
   it('fuzz: every replay command docs/fuzz-findings.md cites reproduces its finding in a fresh process', async () => {
     const { readFileSync } = await import('node:fs');
     const doc = readFileSync('docs/fuzz-findings.md', 'utf8');
-    const cited = [...doc.matchAll(/^npx mcp-sim fuzz .* --case \d+ --expect [a-z.-]+$/gm)].map((m) => m[0]);
+    const cited = [...doc.matchAll(/^npx mcp-sim replay \S+ --seed \d+ --case \d+ --expect [a-z.-]+$/gm)].map((m) => m[0]);
     // Servers that `npm run fuzz:testbed` installs from the registry (never `npm test`) are
     // replayed by that script; every other cited module must be here.
     const { existsSync } = await import('node:fs');
@@ -72,7 +72,7 @@ describe('mcp-sim fuzz: the command', () => {
     expect(xml).toMatch(/<testcase classname="mcp-sim\.fuzz\.cancel" name="cancel\.abort-swallowed"[^>]*>\s*<failure message="after the client cancelled, the abort reached tool &quot;crawl&quot; \(its fetch rejected with the abort\), and its callback caught it and returned a normal result/);
     expect(xml).toContain('--case 0 --expect cancel.abort-swallowed');
     const md = readFileSync(join(dir, 'fuzz.md'), 'utf8');
-    expect(md).toMatch(/^# mcp-sim fuzz: examples\/servers\/faulty\/swallowedAbort\.ts\n\n\*\*FAIL\*\*/);
+    expect(md).toMatch(/^# mcp-sim check: examples\/servers\/faulty\/swallowedAbort\.ts\n\n\*\*FAIL\*\*/);
     expect(md).toContain('## `cancel.abort-swallowed` (note, ');
     // --fail-on should: a note no longer fails, and its JUnit case passes.
     const lenient = await runMain(['check', 'examples/servers/faulty/swallowedAbort.ts', '--runs', '20', '--no-shrink', '--fail-on', 'should', '--junit', join(dir, 'lenient.xml')]);
@@ -103,7 +103,7 @@ describe('mcp-sim fuzz: the command', () => {
   });
 
   const errors: readonly (readonly [what: string, module: string, message: RegExp])[] = [
-    ['a module that does not exist', 'examples/servers/nope.ts', /^mcp-sim fuzz: module examples\/servers\/nope\.ts not found/],
+    ['a module that does not exist', 'examples/servers/nope.ts', /^mcp-sim check: module examples\/servers\/nope\.ts not found/],
     ['a module with no factory or server', 'test/fuzz/fixtures/noServer.ts', /has no server factory .* exports: name, version/],
     ['a factory that throws', 'test/fuzz/fixtures/throwingFactory.ts', /the server factory of .* threw: API_KEY is not set/],
     ['a factory that returns no MCP server', 'test/fuzz/fixtures/notAServer.ts', /returned an object with keys tools, start, which is not an MCP server/],
@@ -138,5 +138,18 @@ describe('mcp-sim fuzz: the command', () => {
     const bad = await runMain(['check', 'examples/servers/crawler.ts', '--args', join(dir, 'bad.json')]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--args crawl\[0\] is not valid for the tool's input schema/);
+    // The printed replay of a case drawn with --args carries it, and replay takes it for a module's case.
+    const printed = good.lines.find((l) => l.includes(' --case '))!.replace(/^ {2}replay {5}/, '');
+    expect(printed).toMatch(/^npx mcp-sim replay examples\/servers\/faulty\/zombieWork\.ts --args \S+ --seed 20261130 --case \d+ --expect /);
+    expect((await fresh(printed)).code, printed).toBe(0);
+  }, 60_000);
+
+  it("replay <module> --config: a module's case with its factory config; --config and --args are refused for the SDK's case (exit 2)", async () => {
+    const r = await runMain(['replay', 'examples/servers/lowLevel.ts', '--config', '{"stepMs":5}', '--seed', '20261130', '--case', '0']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^trace hash /m);
+    const refused = await runMain(['replay', '--seed', '20261130', '--case', '0', '--config', '{}']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--config is for a case of a server module's campaign/);
   });
 });

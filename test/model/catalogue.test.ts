@@ -3,12 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { invariants } from '../../src/model/index.ts';
 
-/**
- * Ids `judge()` does not judge: the campaign's determinism check, the sandbox's globals check,
- * the HTTP input check of the rogue HTTP client (`src/rogue/http`), and the rogue peer's verdicts
- * on a process or URL (`src/rogue/`, their pairs in `test/rogue/rogueProcess.test.ts`).
- */
-const notJudged = new Set(['harness.deterministic', 'harness.globals-restored', 'http.rejects-bad-input', 'rpc.error-code', 'rpc.survives-bad-input']);
+/** Ids `judge()` does not judge: the campaign's determinism check and the sandbox's globals check. */
+const notJudged = new Set(['harness.deterministic', 'harness.globals-restored']);
 
 const root = new URL('../..', import.meta.url).pathname;
 
@@ -46,7 +42,6 @@ function auditRows(): AuditRow[] {
 const missing = [
   "rpc.params-preserved: the caller's params (other than `_meta`) arrive unchanged",
   'cancel.not-initialize: also not on an aborted connect',
-  'http.rejects-bad-input: and the session stays usable',
   'harness.globals-restored: after a run, timers, Date and random sources are the real ones again',
 ];
 

@@ -286,9 +286,11 @@ describe('the model on a real clock, with a test bed\'s side channel (the handle
     expect(ids(trace(...head, [13, { ...handler('handler-end'), outcome: 'aborted' } as TraceEventBody], [600, end]))).toEqual([]);
   });
 
-  it('cancel.zombie-work (real clock, the handler seen): fires on progress after the cancel\'s receipt named by what the walk sees, not progress.after-cancel / silent on one progress right after it', () => {
+  it('progress.after-cancel (real clock, the handler seen): fires on progress that left after the cancel\'s receipt, the wire\'s fact beside the handler\'s steps (cancel.zombie-work) / silent on one progress right after it', () => {
     const head: [number, TraceEventBody][] = [[0, start(1)], [0, callWork(1, 7)], [2, handler('handler-start')], [10, cancel(1)], [12, handler('handler-abort')]];
-    expect(ids(trace(...head, [20, progress(7, 1)], [30, progress(7, 2)], [600, end]))).toEqual(['cancel.zombie-work']);
+    expect(ids(trace(...head, [20, progress(7, 1)], [30, progress(7, 2)], [600, end]))).toEqual(['progress.after-cancel']);
+    // Its step after the abort is the handler's conduct; the progress that left is the SDK's.
+    expect(ids(trace(...head, [20, progress(7, 1)], [29, step(0, { kind: 'progress', progress: 2 })], [30, progress(7, 2)], [600, end])).sort()).toEqual(['cancel.zombie-work', 'progress.after-cancel']);
     expect(ids(trace(...head, [20, progress(7, 1)], [600, end]))).toEqual([]);
   });
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { formatRogueTable, rogueCampaign, rogueKinds, type RogueCampaignResult, type RogueRow } from '../../src/rogue/index.ts';
+import { countedFindings, formatRogueTable, rogueCampaign, rogueKinds, type RogueCampaignResult, type RogueRow } from '../../src/rogue/index.ts';
 
 /** The behaviour table of the pinned SDK (1.32.2), one line per kind, target and framing. */
 const line = (r: RogueRow) =>
@@ -42,23 +42,48 @@ describe('rogueCampaign: SDK 1.32.2 behaviour table (seed 0)', () => {
 
   it('should abort the handler for a well-formed cancel (control case)', () => {
     for (const r of campaign.rows.filter((x) => x.kind === 'cancel-in-flight')) {
-      expect(r.unmet).toEqual([]);
+      expect(r.effects.some((e) => e.startsWith('handler aborted'))).toBe(true);
       expect(r.findings).toEqual([]);
     }
   });
 
-  it('should report the known SDK 1.32.2 findings', () => {
-    const found = [...new Set(campaign.findings.map((f) => `${f.target}/${f.kind}: ${f.invariant}`))].sort();
+  it('should name, for every kind, the invariants that judge it, and find none outside them', () => {
+    for (const k of rogueKinds) expect(k.expectation, k.name).toEqual(expect.arrayContaining(['rpc.survives-bad-input', 'harness.unhandled']));
+    const outside = campaign.findings.filter((f) => !rogueKinds.find((k) => k.name === f.kind && k.target === f.target)!.expectation.includes(f.invariant));
+    expect(outside.map((f) => `${f.target}/${f.kind}: ${f.invariant}`)).toEqual([]);
+  });
+
+  it('should report the known SDK 1.32.2 findings: the model\'s, on the attacked side only', () => {
+    const found = [...new Set(campaign.findings.map((f) => `${f.target}/${f.kind}: ${f.invariant}${f.rootCause ? ` after ${f.rootCause.invariant}` : ''}`))].sort();
     expect(found).toEqual([
       'client/cancel-id-0: cancel.handler-aborted',
+      'client/empty-object: rpc.error-code',
       'client/late-response-after-cancel: cancel.late-response-silent',
+      'client/non-object-number: rpc.error-code',
+      'client/params-not-object: rpc.error-code',
       'client/progress-after-response: progress.race-silent',
-      'client/progress-token-type-mismatch: progress.token-requested',
+      'client/progress-token-type-mismatch: progress.delivered',
       'client/response-id-type-mismatch: rpc.response-matches-request',
       'server/cancel-empty-string-id: cancel.handler-aborted',
       'server/cancel-id-0: cancel.handler-aborted',
-      'server/id-reused-in-flight: cancel.handler-aborted',
+      'server/empty-object: rpc.error-code',
+      // The SDK keys its handlers by id: the rogue's reused id loses the first handler, which neither the cancel nor the close aborts.
+      'server/id-reused-in-flight: lifecycle.close-settles after rpc.request-id-unique',
+      'server/id-reused-in-flight: liveness.handler-ends after rpc.request-id-unique',
+      'server/method-not-string: rpc.error-code',
+      'server/missing-jsonrpc: rpc.error-code',
+      'server/missing-method: rpc.error-code',
+      'server/non-object-null: rpc.error-code',
+      'server/non-object-number: rpc.error-code',
+      'server/non-object-string: rpc.error-code',
+      'server/params-array: rpc.error-code',
+      'server/params-number: rpc.error-code',
+      'server/tools-call-without-name: rpc.error-code',
+      'server/wrong-jsonrpc-version: rpc.error-code',
     ]);
+    // What fails the run: the SDK client's matching of "1" to 1, not the knock-ons of the rogue's reused id.
+    const failing = countedFindings(campaign.findings).filter((f) => f.severity === 'violation');
+    expect([...new Set(failing.map((f) => `${f.target}/${f.kind}: ${f.invariant}`))].sort()).toEqual(['client/progress-token-type-mismatch: progress.delivered', 'client/response-id-type-mismatch: rpc.response-matches-request']);
   });
 
   it('should print a Markdown table with one line per kind', () => {

@@ -1,26 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { rogueVerdicts } from '../../src/rogue/rogueProcess.ts';
+import { formatRogueProcessTable, rogueProcess } from '../../src/rogue/rogueProcess.ts';
+import { stdioEndpoint } from '../../src/targets/index.ts';
 
-/** The verdicts of `rogue --stdio|--url` on one rogue row (pure: the answer and state are given). */
-const failed = (codes: readonly number[] | undefined, answer: string, state: 'ok' | 'crashed' | 'hung') =>
-  rogueVerdicts(codes, answer, state)
-    .filter((v) => !v.met)
-    .map((v) => v.invariant);
+const fixture = 'test/target/fixtures/workServer.mjs';
+const endpoint = stdioEndpoint({ command: [process.execPath, fixture] }, { graceMs: 500 });
+const ids = (row: { findings: readonly { invariant: string }[] }) => row.findings.map((f) => f.invariant);
 
-describe('rogue against a process or URL: the verdict of each row names its invariant (black box)', () => {
-  it('rpc.error-code: fires on a result, no answer, or another code where a JSON-RPC code applies / silent on the right code, and on a kind with none', () => {
-    expect(failed([-32700], 'none', 'ok')).toEqual(['rpc.error-code']);
-    expect(failed([-32600], 'error -32601', 'ok')).toEqual(['rpc.error-code']);
-    expect(failed([-32602], 'result', 'ok')).toEqual(['rpc.error-code']);
-    expect(rogueVerdicts([-32602], 'result', 'ok')[0]!.detail).toBe('answered result, not error -32602 (invalid params)');
-    expect(failed([-32601], 'error -32601', 'ok')).toEqual([]);
-    expect(failed([-32600, -32602], 'result, error -32602', 'ok')).toEqual([]);
-    expect(failed(undefined, 'result', 'ok')).toEqual([]);
+/** Rogue frames against a real process (the hand-written fixture server): each run recorded and judged by the model on a real clock. */
+describe('rogue against a process: the model judges each run (black box)', () => {
+  it('should find nothing where the server answers as JSON-RPC says: -32601 for an unknown method, -32700 for a line that is not JSON', async () => {
+    const { rows } = await rogueProcess(endpoint, 'work', 'unknown-method');
+    expect(rows).toEqual([expect.objectContaining({ kind: 'unknown-method-request', answer: 'error -32601', state: 'ok', findings: [] })]);
+    const line = await rogueProcess(endpoint, 'work', 'not-json');
+    expect(line.rows.map((r) => [r.kind, r.answer, ids(r)])).toEqual([['not-json', 'error -32700', []]]);
   });
 
-  it('rpc.survives-bad-input: fires on a server that exited or hangs after the frame / silent on one that answers the ping', () => {
-    expect(failed(undefined, 'none', 'crashed')).toEqual(['rpc.survives-bad-input']);
-    expect(rogueVerdicts(undefined, 'none', 'hung')[0]!.detail).toMatch(/no answer to a ping within \d+ ms after the frame: it hangs/);
-    expect(failed(undefined, 'none', 'ok')).toEqual([]);
+  it('should report what the model finds when a frame kills the server: it exits on a bare 42, so the ping after it never reaches it', async () => {
+    const { rows } = await rogueProcess(endpoint, 'work', 'non-object-number');
+    expect(rows.map((r) => r.state)).toEqual(['crashed']);
+    expect(ids(rows[0]!)).toEqual(expect.arrayContaining(['lifecycle.stdio-exit', 'rpc.survives-bad-input']));
+    expect(formatRogueProcessTable(rows)).toMatch(/non-object-number\s+none\s+crashed\s+.*lifecycle\.stdio-exit/);
   });
 });

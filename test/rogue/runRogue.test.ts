@@ -34,23 +34,22 @@ describe('runRogue: determinism (same frames, same trace hash)', () => {
 });
 
 describe('runRogue: the run itself', () => {
-  it('should handshake, deliver each frame on its own step and answer the follow-up (server)', async () => {
+  it('should handshake, deliver each frame on its own step, ping and close (server)', async () => {
     const run = await runRogue([echoCall(7), notification('notifications/rogue')]);
     expect(run.trace.find((e) => e.kind === 'ready')).not.toHaveProperty('error');
     const attackDeliveries = run.trace.slice(run.attack.start, run.attack.end).filter((e) => e.kind === 'deliver' && e.to === 'server');
     expect(attackDeliveries).toHaveLength(2);
     expect(new Set(attackDeliveries.map((e) => e.step)).size).toBe(2);
-    expect(run.followUp).toEqual({ ok: true });
+    const after = run.trace.slice(run.attack.end);
+    expect(after.some((e) => e.kind === 'send' && e.from === 'server' && JSON.stringify(e.frame).includes('"id":"rogue-follow-up"'))).toBe(true);
+    expect(after.filter((e) => e.kind === 'close').map((e) => e.kind === 'close' && e.side)).toEqual(['client', 'server']);
     expect(run.trace.at(-1)?.kind).toBe('end');
   });
 
   it('should hold the pending call through the attack and answer it afterwards (client)', async () => {
     const run = await runRogue([progress(1, 1)], { target: 'client', pendingCall: true });
     const settles = run.trace.filter((e) => e.kind === 'call-settle');
-    expect(settles.map((e) => e.kind === 'call-settle' && [e.call, e.outcome])).toEqual([
-      ['pending', 'resolved'],
-      ['follow-up', 'resolved'],
-    ]);
+    expect(settles.map((e) => e.kind === 'call-settle' && [e.call, e.outcome])).toEqual([['pending', 'resolved']]);
     expect(run.trace.some((e) => e.kind === 'onprogress' && e.progress === 1)).toBe(true);
   });
 

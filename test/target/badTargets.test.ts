@@ -11,7 +11,7 @@ const words = (fault: string) => ['--', 'node', fixture, '--fault', fault];
 /** `mcp-sim …` through the exported `main` (the commands docs/process-targets.md shows), from the repository root. */
 const cli = (args: string[]) => runMain(args);
 
-describe('check -- <command> / check <url>: bad targets are one line and exit 2', () => {
+describe('check -- <command> / check <url>: bad targets and bad black-box flags are one line and exit 2', () => {
   it.each([
     ['a command that is not found', ['--', 'no-such-server-xyz'], /cannot start "no-such-server-xyz" \(ENOENT\)|command not found.*no-such-server-xyz/],
     ['a server that exits at once', words('exits-at-once'), /exited \(code 1\); stderr: fatal: no config file before it answered initialize/],
@@ -21,6 +21,9 @@ describe('check -- <command> / check <url>: bad targets are one line and exit 2'
     ['--start without a URL', ['--start', 'y', '--', 'x'], /--start starts a server that listens on a URL: give the URL as the target/],
     ['a module-only flag', ['--config', '{}', '--', 'x'], /--config does not apply to a stdio server process/],
     ['an --args file that is not argument sets by tool', ['--args', 'package.json', '--', 'x'], /--args \(argsFile\) .*does not hold argument sets by tool/],
+    ['--tool-duration without a duration', ['--tool-duration', 'work', '--', 'x'], /--tool-duration .*must be a tool's name, =, and its expected duration in ms/],
+    ['--tool-duration of a tool the server does not list', ['--tool-duration', 'nope=100', '--runs', '1', ...words('none')], /--tool-duration names "nope", which .* does not list as a tool it calls \(work\)/],
+    ['--fresh and --reuse at once', ['--fresh', '--reuse', '--', 'x'], /--fresh .*asks for one process per case, and --reuse for shared connections/],
   ])('Bad target: %s', async (_what, args, message) => {
     const { code, stderr } = await cli(['check', ...args]);
     expect(code).toBe(2);

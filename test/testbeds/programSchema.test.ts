@@ -82,7 +82,9 @@ const ADVERTISED: Record<string, () => unknown> = {
   typescript: () => JSON.parse(jsLiteralToJson(match('testbeds/typescript/server.mjs', /inputSchema:\s*(\{.*\}),\s*$/m))),
   // A Java string constant: its escapes are JSON's, so it parses as a JSON string, then as JSON.
   java: () => JSON.parse(JSON.parse(match('testbeds/java/src/main/java/dev/mcpsim/sdktestbed/SdkTestbed.java', /String SCHEMA\s*=\s*("(?:[^"\\]|\\.)*");/)) as string),
-  rust: () => schemarsSchema(match('testbeds/rust/src/program.rs', /pub struct RunArgs\s*\{([^}]*)\}/)),
+  // The high layer's is what schemars derives from RunArgs; the low layer writes its own.
+  rust: () => schemarsSchema(match('testbeds/rust/src/high.rs', /pub struct RunArgs\s*\{([^}]*)\}/)),
+  'rust (low layer)': () => JSON.parse(match('testbeds/rust/src/low.rs', /let schema = json!\((\{.*\})\);/)),
 };
 
 function match(path: string, pattern: RegExp): string {
@@ -107,7 +109,7 @@ function schemarsSchema(body: string): unknown {
     if (type === 'Value') properties[name!] = true;
     else if (type === 'Option<String>') properties[name!] = { type: ['string', 'null'] };
     else if (type === 'String') properties[name!] = { type: 'string' };
-    else throw new Error(`testbeds/rust/src/program.rs: RunArgs field ${name}: ${type} is a type this test does not map to a schema; add it to schemarsSchema`);
+    else throw new Error(`testbeds/rust/src/high.rs: RunArgs field ${name}: ${type} is a type this test does not map to a schema; add it to schemarsSchema`);
     if (!type!.startsWith('Option<')) required.push(name!);
   }
   return { type: 'object', properties, required };

@@ -120,6 +120,18 @@ describe('rust test bed across rmcp releases (real time)', () => {
       expect(run.exit?.after).toBe('eof');
     }, 60_000);
 
+    // The high layer (#[tool_router]/#[tool], a Parameters<RunArgs> input): the same program, so the same frames and events.
+    const high = sdkTestbed('rust', { version, layer: 'high' });
+    it.skipIf('skipped' in high)(`rmcp ${version} over stdio, high layer (#[tool] macros): the same frames and handler events as the low layer; exit at stdin EOF`, async () => {
+      const { out, run } = await transcripts(high as SdkTestbed, STDIO_PROGRAMS, 'stdio');
+      expect(out).toEqual(STDIO_PROGRAMS.map((f) => ({ program: f.name, ...want.get(f.name)! })));
+      expect(run.exit?.after).toBe('eof');
+      // It is the macros' server: `run`'s input schema is the one schemars derives from RunArgs (`call` a property), not the low layer's own.
+      const schemaOf = async (b: SdkTestbed) => (await runPlan(endpointOf(b), { calls: [], serverRequests: 'answer' }, { tailMs: 0 })).tools.find((t) => t.name === 'run')?.inputSchema;
+      expect(await schemaOf(high as SdkTestbed)).toMatchObject({ properties: { call: {}, program: {} }, required: ['program'] });
+      expect(await schemaOf(bed)).toEqual({ type: 'object', properties: { program: { type: 'object' } }, required: ['program'] });
+    }, 60_000);
+
     it(`rmcp ${version} over stdio: a call step's timeoutMs is rmcp's request timeout (a cancel sent to the client, the late answer dropped, the handler goes on)`, async () => {
       const program = { steps: [{ kind: 'call', method: 'sampling/createMessage', timeoutMs: 1 }, { kind: 'progress', progress: 1 }], end: { kind: 'result' }, onAbort: 'honour' } as HandlerProgram;
       // The client answers 200 ms late, so a 1 ms timeout always expires first (no race).
@@ -167,8 +179,8 @@ describe('rust test bed across rmcp releases (real time)', () => {
   /** fuzz's own case (run, the black-box oracle, the counterfactual run without the cancel where a result crossed it): the invariants it finds. */
   const oracle = async (bed: SdkTestbed, transport: SdkTestbedTransport, f: FixedProgram) => {
     const bounds = { hangAfterMs: DEFAULT_HANG_AFTER_MS, inFlightMs: DEFAULT_IN_FLIGHT_MS, graceMs: DEFAULT_PROCESS_GRACE_MS };
-    const target = await openTestbed({ kind: 'testbed', language: 'rust', release: bed.version, ...(transport !== 'stdio' && { transport }) }, { graceMs: bounds.graceMs }, testbedKind.argumentOf);
-    return (await runAndJudge(target, { calls: [programCall('c1', f.program, f.call)], serverRequests: 'answer' }, bounds)).findings.map((x) => x.invariant);
+    const target = await openTestbed({ kind: 'testbed', language: 'rust', release: bed.version, layer: bed.layer, ...(transport !== 'stdio' && { transport }) }, { graceMs: bounds.graceMs }, testbedKind.argumentOf);
+    return (await runAndJudge(target, { calls: [programCall('c1', f.program, f.call)], serverRequests: 'answer', layer: bed.layer }, bounds)).findings.map((x) => x.invariant);
   };
   /** The swallowed cancel with a sleep the counterfactual finishes within the hang bound, so the oracle can tell the result did not cross the cancel. */
   const SWALLOWED_SHORT: FixedProgram = { ...SHORT_CANCEL, name: 'a cancel after the first progress, swallowed, 1.5 s sleep', program: { ...SHORT_CANCEL.program, onAbort: 'swallow' } };

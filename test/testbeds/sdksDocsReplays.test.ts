@@ -11,11 +11,15 @@ import { sdkTestbed, type SdkTestbedLanguage } from '../../src/targets/testbed/i
  */
 const root = join(import.meta.dirname, '..', '..');
 const page = readFileSync(join(root, 'docs', 'sdks.md'), 'utf8');
-const replays = [...page.matchAll(/^- Replay: `npx mcp-sim (check --target (\w+) --sdk-version (\S+) --transport (\S+) --replay (\S+))`$/gm)].map((m) => ({
+/** The test bed a case file names: an old `testbed-check` file's `language` and `version`, or a replay file's target. */
+const bedOf = (file: string): { language: SdkTestbedLanguage; version: string } => {
+  const f = JSON.parse(readFileSync(join(root, file), 'utf8')) as { language?: string; version?: string; target?: { language?: string; release?: string } };
+  return { language: (f.language ?? f.target?.language) as SdkTestbedLanguage, version: (f.version ?? f.target?.release)! };
+};
+const replays = [...page.matchAll(/^- Replay: `npx mcp-sim (replay (docs\/sdks-cases\/\S+\.json))`$/gm)].map((m) => ({
   args: m[1]!.split(' '),
-  language: m[2] as SdkTestbedLanguage,
-  version: m[3]!,
-  file: m[5]!,
+  file: m[2]!,
+  ...bedOf(m[2]!),
 }));
 const steady = replays.filter((r) => {
   const rate = (JSON.parse(readFileSync(join(root, r.file), 'utf8')) as { rate: { hits: number; runs: number } }).rate;

@@ -1,7 +1,8 @@
 // Command server is mcp-sim's Go SDK test bed (testbeds/PROGRAM.md): one tool `run` whose
 // `program` argument is a scripted handler program (mcp-sim's HandlerProgram), interpreted in
-// real time with go-sdk's ordinary raw tool API (Server.AddTool). Handler events go to stderr as
-// `mcp-sim-event {json}` lines.
+// real time with go-sdk's raw tool API (Server.AddTool, the low layer) or, with --layer high,
+// its typed one (mcp.AddTool, typed.go). Handler events go to stderr as `mcp-sim-event {json}`
+// lines.
 //
 // Abort policies, the way Go authors write them: honour selects on ctx.Done() in every wait and
 // returns ctx.Err(); swallow does the same but returns a result; ignore runs the steps under
@@ -25,27 +26,33 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// A program's fields: what PROGRAM.md makes optional is omitempty, so the typed layer's input
+// schema (inferred from these types by mcp.AddTool) requires only what the contract requires.
 type step struct {
 	Kind      string   `json:"kind"`
-	Progress  float64  `json:"progress"`
-	Total     *float64 `json:"total"`
-	Message   *string  `json:"message"`
-	Ms        int      `json:"ms"`
-	Method    string   `json:"method"`
-	TimeoutMs *int     `json:"timeoutMs"`
+	Progress  float64  `json:"progress,omitempty"`
+	Total     *float64 `json:"total,omitempty"`
+	Message   *string  `json:"message,omitempty"`
+	Ms        int      `json:"ms,omitempty"`
+	Method    string   `json:"method,omitempty"`
+	TimeoutMs *int     `json:"timeoutMs,omitempty"`
+}
+
+type end struct {
+	Kind    string  `json:"kind"`
+	Code    int64   `json:"code,omitempty"`
+	Message *string `json:"message,omitempty"`
+}
+
+type faults struct {
+	ProgressToken string `json:"progressToken,omitempty"`
 }
 
 type program struct {
-	Steps []step `json:"steps"`
-	End   struct {
-		Kind    string  `json:"kind"`
-		Code    int64   `json:"code"`
-		Message *string `json:"message"`
-	} `json:"end"`
-	OnAbort string `json:"onAbort"`
-	Faults  *struct {
-		ProgressToken string `json:"progressToken"`
-	} `json:"faults"`
+	Steps   []step  `json:"steps"`
+	End     end     `json:"end"`
+	OnAbort string  `json:"onAbort,omitempty"`
+	Faults  *faults `json:"faults,omitempty"`
 }
 
 var stderrMu sync.Mutex
@@ -110,9 +117,8 @@ func awaitHandlers() {
 	}
 }
 
+// run is the low layer's handler (Server.AddTool): it reads its arguments itself.
 func run(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	handlers.Add(1)
-	defer handlers.Done()
 	var args struct {
 		Program *program `json:"program"`
 		Call    string   `json:"call"`
@@ -120,10 +126,15 @@ func run(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, er
 	if err := json.Unmarshal(req.Params.Arguments, &args); err != nil || args.Program == nil {
 		return nil, &jsonrpc.Error{Code: -32602, Message: "tool run: arguments.program (a HandlerProgram) expected"}
 	}
-	p := args.Program
+	return interpret(ctx, req, args.Program, args.Call)
+}
+
+// interpret runs program p of the call labelled `call`, on either layer.
+func interpret(ctx context.Context, req *mcp.CallToolRequest, p *program, call string) (*mcp.CallToolResult, error) {
+	handlers.Add(1)
+	defer handlers.Done()
 	// go-sdk v1.8.0 does not give a tool handler its request's JSON-RPC id: the side channel
 	// names the call by the label mcp-sim put in the arguments (PROGRAM.md, "call").
-	call := args.Call
 	event := func(body map[string]any) {
 		body["call"] = call
 		writeEvent(body)
@@ -204,17 +215,27 @@ func run(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, er
 	return result(), nil
 }
 
+const runDescription = "Runs the scripted handler program in `program` (mcp-sim testbeds/PROGRAM.md)."
+
 func main() {
+	layer := flag.String("layer", "low", "the interpreter: low (Server.AddTool) or high (the typed mcp.AddTool)")
 	httpFlag := flag.Bool("http", false, "serve Streamable HTTP on 127.0.0.1 instead of stdio")
 	port := flag.Int("port", 0, "with --http: the loopback port")
 	mode := flag.String("mode", "stateful-sse", "with --http: stateful-sse, stateful-json, stateless-sse or stateless-json")
 	flag.Parse()
 	server := mcp.NewServer(&mcp.Implementation{Name: "mcp-sim-testbed-go", Version: sdkVersion()}, nil)
-	server.AddTool(&mcp.Tool{
-		Name:        "run",
-		Description: "Runs the scripted handler program in `program` (mcp-sim testbeds/PROGRAM.md).",
-		InputSchema: json.RawMessage(`{"type":"object","properties":{"program":{"type":"object"}},"required":["program"]}`),
-	}, run)
+	switch *layer {
+	case "low":
+		server.AddTool(&mcp.Tool{
+			Name:        "run",
+			Description: runDescription,
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"program":{"type":"object"}},"required":["program"]}`),
+		}, run)
+	case "high":
+		addTypedTool(server)
+	default:
+		log.Fatalf("server: unknown --layer %q (low or high)", *layer)
+	}
 	if *httpFlag {
 		err := serveHTTP(server, *port, *mode)
 		awaitHandlers()

@@ -16,3 +16,19 @@ export async function pool<T, R>(items: readonly T[], parallel: number, work: (i
   );
   return results;
 }
+
+/** Runs what it is given with at most `n` at once, in the order given: a semaphore around `work`. */
+export function limiter(n: number): <R>(work: () => Promise<R>) => Promise<R> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async <R>(work: () => Promise<R>): Promise<R> => {
+    if (running >= n) await new Promise<void>((resolve) => waiting.push(resolve));
+    running++;
+    try {
+      return await work();
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
+  };
+}

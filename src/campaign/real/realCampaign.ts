@@ -2,44 +2,55 @@ import { performance } from 'node:perf_hooks';
 import type { Finding } from '../../model/finding.ts';
 import { whoseOf, type CaseFinding, type Whose } from '../caseVerdict.ts';
 import type { InvariantId } from '../../model/invariants.ts';
-import { DEFAULT_PROCESS_SHRINK_MS_MAX, DEFAULT_SHRINK_TRIES } from '../../options/defaults.ts';
+import { DEFAULT_PROCESS_SHRINK_MS_MAX, DEFAULT_SHRINK_TRIES, RATE_DECIDED_RUNS } from '../../options/defaults.ts';
+import { BadTargetError, type Endpoint } from '../../real/connection.ts';
+import { pingRoundTrips } from '../../real/openConnection.ts';
 import { withoutCancels, type Plan } from '../../real/plan.ts';
-import { runPlan } from '../../real/runPlan.ts';
+import { fixedPace, runPlan } from '../../real/runPlan.ts';
+import { REUSE_NOTE } from '../../real/sharedConnection.ts';
 import { USER_SERVER_JUDGING } from '../../targets/endpoint/planTarget.ts';
-import type { Endpoint } from '../../real/connection.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
 import type { KnownRealCause, RealBounds, RealPreparation, RealRun, RealTarget, TargetDescription, Visibility } from '../../targets/Target.ts';
+import { covers, shapeKey, shapeOfKey } from '../../workload/shape.ts';
+import { efficiencyOf, type Efficiency } from './efficiency.ts';
+import { judgeReal } from './judgeReal.ts';
+import { PlanRunner, type SharingStats } from './lanes.ts';
+import { Pace } from './pace.ts';
+import { limiter, pool } from './pool.ts';
+import { rateWords, type Rate } from './rate.ts';
+import { ROUND_TRIP_PINGS, Waits, type WaitsSummary } from './waits.ts';
 
 export type { KnownRealCause };
-import { covers, shapeKey, shapeOfKey } from '../../workload/shape.ts';
-import { judgeReal } from './judgeReal.ts';
-import { pool } from './pool.ts';
-import { determinismOf, type Rate } from './rate.ts';
-import { REUSE_NOTE, sharedRuns } from './sharedRuns.ts';
+export { REUSE_NOTE };
 
 /** How the real clock's campaign runs: every field resolved (src/options/realCampaignOptions.ts fills the defaults). */
 export interface RealCampaignSettings {
   readonly seed: number;
   readonly runs: number;
-  /** Cases at once (processes or sessions). */
+  /** Shared connections (or fresh processes) at once. */
   readonly parallel: number;
   readonly bounds: RealBounds;
-  /** Re-runs of each minimal case for its reproduction rate. */
+  /** Re-runs of each minimal case for its reproduction rate (fewer when the rate is decided sooner). */
   readonly rateRuns: number;
   readonly shrink: boolean;
   /** A candidate counts as failing when it fails in any of this many runs. @default DEFAULT_SHRINK_TRIES */
   readonly shrinkTries?: number;
   /** Real-time budget of shrinking one cause, in ms. @default DEFAULT_PROCESS_SHRINK_MS_MAX */
   readonly shrinkMsMax?: number;
-  /** Many cases on one connection (`--reuse`), each finding re-run on a fresh one too. @default false */
+  /**
+   * Many cases at once on shared connections, every finding confirmed on a fresh process before it
+   * fails the run (a target whose cases are plans; `false`: one process or session per case).
+   * @default false
+   */
   readonly reuse?: boolean;
+  /** How long tools are stated to take (`--tool-duration`), ms: each must be a tool the target lists. */
+  readonly toolMs?: Readonly<Record<string, number>>;
   /** The causes a baseline knows for this target: a finding of one of them is known, not shrunk. */
   readonly known?: readonly KnownRealCause[];
   readonly onProgress?: (done: number, total: number, phase: 'run' | 'shrink' | 'rate') => void;
   /** Each case of the campaign once judged, in no particular order: what a script that tabulates every run reads (`npm run sdks:clients`). */
   readonly onRun?: (k: number, c: unknown, judged: Judged) => void;
 }
-
 
 /** One cause of one invariant the campaign saw: its minimal case, how often it showed, how often it reproduces. */
 export interface RealFinding<Case = unknown> extends Whose {
@@ -59,19 +70,20 @@ export interface RealFinding<Case = unknown> extends Whose {
   /** The minimal case in words, one line per action. */
   readonly steps: readonly string[];
   readonly shrinks: number;
-  /** Re-runs of the minimal case on a fresh process or session. */
+  /** Re-runs of the minimal case on a fresh process or session each (fewer than `--rate-runs` when it was decided sooner). */
   readonly rate: Rate;
-  /** `reproduced 10/10`, `3/10: timing-dependent`. */
+  /** `reproduced 10/10`, `reproduced 5/5, stopped early`, `3/10: timing-dependent`. */
   readonly determinism: string;
   /**
-   * The minimal case failed again in at least one re-run. An unconfirmed finding (seen once in
-   * the campaign, 0 of N again) is listed but never fails it: a stalled machine looks the same once.
+   * The minimal case failed again in at least one re-run on a fresh process (or session). An
+   * unconfirmed finding (seen in the campaign, 0 of N again) is listed but never fails it: a
+   * stalled machine looks the same once; nor does one that only shared connections show.
    */
   readonly confirmed: boolean;
   /** The trace of one failing run of the minimal case. */
   readonly trace: readonly TraceEvent[];
-  /** `--reuse`: the minimal case's rate on a shared connection too (`rate` is on fresh ones). */
-  readonly reuse?: { readonly note: typeof REUSE_NOTE; readonly rate: Rate };
+  /** Shared connections: the minimal case's rate on them too (`rate` is on fresh processes), and what that says. */
+  readonly reuse?: { readonly note: typeof REUSE_NOTE; readonly rate: Rate; readonly onlyShared: boolean };
 }
 
 /** A real-time campaign's report: the target, what it saw and could not, its bounds, its speed, every finding by cause. */
@@ -83,20 +95,28 @@ export interface RealCampaignReport<Case = unknown> {
   readonly seed: number;
   readonly runs: number;
   readonly parallel: number;
+  /** The bounds the runs were judged with: the in-flight bound as sized to the server, what each tool showed it takes. */
   readonly bounds: RealBounds;
   readonly findings: readonly RealFinding<Case>[];
   readonly wallMs: number;
   readonly runsPerSecond: number;
   /** Median real ms from spawn (or session open) to the end of the handshake. */
   readonly startupMs: number;
-  /** `--reuse`: how many processes (or sessions) the runs shared, and how many frames of a case came after its barrier. */
-  readonly reuse?: { readonly note: typeof REUSE_NOTE; readonly connections: number; readonly lateFrames: number };
+  /** How fast, against the limit: runs/s, start-up, and the share of wall time the server spent working on calls. */
+  readonly efficiency: Efficiency;
+  /** The waits, sized to the server: the in-flight bound from its round trips, quiet windows, what each tool showed it takes. */
+  readonly waits: WaitsSummary;
+  /** Shared connections: how many processes (or sessions) the cases shared, how many ran at once, and that state may carry over. */
+  readonly reuse?: { readonly note: typeof REUSE_NOTE } & SharingStats;
 }
 
 /** A run of a case, judged. */
 export interface Judged {
   readonly findings: readonly CaseFinding[];
+  /** The run as the model saw it (the observed trace, with the server's side added). */
   readonly trace: readonly TraceEvent[];
+  /** The run as recorded. */
+  readonly raw: readonly TraceEvent[];
   readonly startupMs: number | undefined;
   readonly lateFrames: number;
 }
@@ -108,71 +128,151 @@ const SHRINK_CANDIDATES_MAX = 40;
 const CAUSES_MAX = 3;
 
 /**
- * The one campaign on the real clock: case `k` of the seed, for each `k` (on fresh processes or
- * sessions, `parallel` at once, or shared with `--reuse`), each run judged by the oracle (a
- * result that crossed its cancel against the counterfactual run without cancels); the findings of
- * each invariant split by cause (a cause's first case shrunk greedily, the runs its minimal shape
- * covers counted under it, the first uncovered run shrunk next); each minimal case re-run for
- * its reproduction rate. The target only names and runs cases.
+ * Where a campaign's cases run, and how they are judged: many at once (on shared connections, or
+ * `parallel` fresh ones), or one on a fresh process (or session) of its own. Every run is judged
+ * by the oracle with the bounds as the campaign knows them then (what each tool showed it takes);
+ * a result that crossed its cancel is decided by the counterfactual (the case without cancels),
+ * run the same way; every run is kept for the efficiency line.
+ */
+interface Runs<Case> {
+  /** Many cases at once; `judgeClose`: the shared connections close after them and the last case on each shows the close. */
+  many(cases: readonly Case[], options?: { readonly judgeClose?: boolean; readonly onDone?: () => void; readonly fresh?: boolean; readonly atOnce?: number }): Promise<Judged[]>;
+  /** Whether `many` shares connections (its findings must be confirmed on fresh ones). */
+  readonly shared: boolean;
+  /** Starts `n` fresh connections ahead of the next fresh runs. */
+  ahead(n: number): void;
+}
+
+/**
+ * The one campaign on the real clock: case `k` of the seed, for each `k`, many at once on shared
+ * connections (each case on its own ids and tokens, judged on its own slice; a case that closes
+ * the connection on a fresh one) or one process (session) each with `--fresh`; each run judged
+ * by the oracle (a result that crossed its cancel against the counterfactual run without
+ * cancels); the findings of each invariant split by cause (a cause's first case shrunk greedily,
+ * the runs its minimal shape covers counted under it, the first uncovered run shrunk next); each
+ * minimal case re-run for its reproduction rate, on fresh processes (and on shared connections
+ * too, side by side), stopping once the rate is decided. The target only names and runs cases.
  */
 export async function realCampaign<Case>(target: RealTarget<Case>, settings: RealCampaignSettings): Promise<RealCampaignReport<Case>> {
-  const { bounds, parallel } = settings;
   const started = performance.now();
-  const preparation = await target.prepare();
-  const cases = target.cases(settings.seed, settings.runs);
-  const reuse = settings.reuse === true && target.endpoint !== undefined;
-  let done = 0;
-  const judge = (c: Case, run: RealRun) => judgeRun(target, c, run, bounds);
-  const fresh = (c: Case) => runAndJudge(target, c, bounds);
-  const shared = reuse
-    ? async (batch: readonly Case[], onDone?: () => void): Promise<Judged[]> => {
-        const runs = await sharedRuns(target.kind, target.endpoint!, batch as unknown as readonly Plan[], parallel, bounds, onDone);
-        return Promise.all(runs.map((r, k) => judge(batch[k]!, r)));
-      }
-    : undefined;
-  const results = shared
-    ? await shared(cases, () => settings.onProgress?.(++done, cases.length, 'run'))
-    : await pool(cases, parallel, async (c, k) => {
-        const r = await fresh(c);
-        settings.onRun?.(k, c, r);
-        settings.onProgress?.(++done, cases.length, 'run');
-        return r;
-      });
-  if (shared) results.forEach((r, k) => settings.onRun?.(k, cases[k], r));
-  const findings = await findingsByCause(target, cases, results, fresh, shared, settings);
-  const wallMs = performance.now() - started;
-  const opened = results.flatMap((r) => (r.startupMs === undefined ? [] : [r.startupMs]));
-  const startups = [...(preparation.startupMs === undefined ? [] : [preparation.startupMs]), ...opened].sort((a, b) => a - b);
+  // A target refused mid-run (a stdio server's stdout line that is not JSON-RPC) stops the campaign at once.
+  const refused = <T>(work: Promise<T>): Promise<T> => target.endpoint?.refusal?.race(work) ?? work;
+  const preparation = await refused(target.prepare());
+  const first = target.takeOpen?.();
+  const planRuns = target.endpoint !== undefined;
+  const shared = settings.reuse === true && planRuns;
+  const pace = new Pace(settings.toolMs, settings.bounds.hangAfterMs);
+  let runner: PlanRunner | undefined;
+  const all: RealRun[] = [];
+  try {
+    for (const tool of Object.keys(settings.toolMs ?? {})) {
+      if (!preparation.tools.includes(tool)) throw new BadTargetError('bad-option', `mcp-sim: --tool-duration names ${JSON.stringify(tool)}, which ${target.describe().label} does not list as a tool it calls (${preparation.tools.join(', ')}).`);
+    }
+    const trips = first ? await pingRoundTrips(first, ROUND_TRIP_PINGS, 10 * settings.bounds.inFlightMs) : [];
+    const phases = { prepareMs: performance.now() - started, runsMs: 0, findingsMs: 0 };
+    const waits = new Waits(settings.bounds, pace, trips);
+    if (planRuns) runner = new PlanRunner(target.endpoint!, settings.parallel, waits, shared ? first : undefined);
+    if (first && !shared) await first.conn.close();
+    // The other shared connections start while the first measures the round trips and takes the first cases.
+    if (runner && shared) runner.lanePool.startAhead(settings.parallel - 1);
+    const cases = target.cases(settings.seed, settings.runs);
+    const runs = runsOf(target, settings, waits, runner, shared, all);
+    let done = 0;
+    const results = await refused(runs.many(cases, { judgeClose: true, onDone: () => settings.onProgress?.(++done, cases.length, 'run') }));
+    results.forEach((r, k) => settings.onRun?.(k, cases[k], r));
+    phases.runsMs = performance.now() - started - phases.prepareMs;
+    const findings = await refused(findingsByCause(target, cases, results, runs, settings));
+    phases.findingsMs = performance.now() - started - phases.prepareMs - phases.runsMs;
+    const wallMs = performance.now() - started;
+    const startups = [...(preparation.startupMs === undefined ? [] : [{ ms: preparation.startupMs, started: 'process' as const }]), ...(runner?.startups() ?? []), ...all.flatMap((r) => (r.startupMs === undefined || runner ? [] : [{ ms: r.startupMs, started: 'process' as const }]))];
+    const efficiency = efficiencyOf(all, startups, cases.length, wallMs, started, phases);
+    const sharing = runner?.stats();
+    return {
+      clock: 'real',
+      target: target.describe(),
+      sees: target.sees,
+      preparation,
+      seed: settings.seed,
+      runs: cases.length,
+      parallel: settings.parallel,
+      bounds: waits.bounds(),
+      findings,
+      wallMs: Math.round(wallMs),
+      runsPerSecond: efficiency.runsPerSecond,
+      startupMs: efficiency.startup.medianMs,
+      efficiency,
+      waits: waits.summary(),
+      ...(shared && sharing && { reuse: { note: REUSE_NOTE, ...sharing } }),
+    };
+  } finally {
+    await runner?.close();
+    await first?.conn.close().catch(() => undefined);
+    await target.endpoint?.release?.();
+  }
+}
+
+/** How the campaign's cases run: on shared connections or fresh ones (`PlanRunner`), or by the target itself (one process each). */
+function runsOf<Case>(target: RealTarget<Case>, settings: RealCampaignSettings, waits: Waits, runner: PlanRunner | undefined, shared: boolean, all: RealRun[]): Runs<Case> {
+  // Fresh processes at once, across every finding worked out side by side: `parallel`, as a campaign of fresh runs has.
+  const slots = limiter(settings.parallel);
+  const fresh = (c: Case): Promise<RealRun> =>
+    slots(async () => {
+      const run = runner ? await runner.fresh(c as unknown as Plan) : await target.run(c, waits.bounds());
+      all.push(run);
+      return run;
+    });
+  /** Runs `cases` as `how` says, judged; the calls only a counterfactual decides get it, run the same way. */
+  const judged = async (cases: readonly Case[], run: (cs: readonly Case[], counterfactual?: boolean) => Promise<RealRun[]>): Promise<Judged[]> => {
+    const raw = await run(cases);
+    const first = raw.map((r, k) => ({ r, verdict: judgeReal(target, r.trace, cases[k], waits.bounds()) }));
+    const undecided = first.flatMap((x, k) => (x.verdict.undecided.length > 0 && target.withoutCancels ? [k] : []));
+    const counters = undecided.length === 0 ? [] : await run(undecided.map((k) => target.withoutCancels!(cases[k]!)), true);
+    return first.map(({ r, verdict }, k) => {
+      const u = undecided.indexOf(k);
+      const final = u < 0 ? verdict : judgeReal(target, r.trace, cases[k], waits.bounds(), durationsOf(counters[u]!.trace));
+      return { findings: final.findings, trace: final.trace, raw: r.trace, startupMs: r.startupMs, lateFrames: r.lateFrames ?? 0 };
+    });
+  };
+  const freshMany = (cs: readonly Case[], onDone?: () => void, atOnce = settings.parallel) =>
+    pool(cs, atOnce, async (c) => {
+      const r = await fresh(c);
+      onDone?.();
+      return r;
+    });
   return {
-    clock: 'real',
-    target: target.describe(),
-    sees: target.sees,
-    preparation,
-    seed: settings.seed,
-    runs: cases.length,
-    parallel,
-    bounds,
-    findings,
-    wallMs: Math.round(wallMs),
-    runsPerSecond: Math.round((cases.length / (wallMs / 1000)) * 10) / 10,
-    startupMs: Math.round(startups[Math.floor(startups.length / 2)] ?? 0),
-    ...(reuse && { reuse: { note: REUSE_NOTE, connections: opened.length, lateFrames: results.reduce((n, r) => n + r.lateFrames, 0) } }),
+    shared,
+    ahead: (n) => runner?.freshPool.startAhead(n),
+    many: (cases, options = {}) => {
+      if (!shared || options.fresh) {
+        // A campaign of fresh runs keeps `parallel` started ahead; a batch of re-runs asks for what it needs (`ahead`).
+        if (runner && !shared) runner.freshPool.warm(Math.min(settings.parallel, cases.length));
+        return judged(cases, (cs) => freshMany(cs, cs === cases ? options.onDone : undefined, options.atOnce));
+      }
+      return judged(cases, async (cs, counterfactual) => {
+        // A case that closes the connection needs one of its own; the rest share.
+        const own = cs.flatMap((c, k) => ((c as unknown as Plan).close ? [k] : []));
+        const rest = cs.flatMap((c, k) => ((c as unknown as Plan).close ? [] : [k]));
+        const onDone = cs === cases ? options.onDone : undefined;
+        const [a, b] = await Promise.all([runner!.shared(rest.map((k) => cs[k]! as unknown as Plan), { judgeClose: options.judgeClose === true && !counterfactual, ...(onDone && { onDone }) }), freshMany(own.map((k) => cs[k]!), onDone)]);
+        all.push(...a);
+        const out: RealRun[] = new Array(cs.length);
+        rest.forEach((k, j) => (out[k] = a[j]!));
+        own.forEach((k, j) => (out[k] = b[j]!));
+        return out;
+      });
+    },
   };
 }
 
-/** A run of `c` judged by the oracle; a result that crossed its cancel against the counterfactual run (the case without cancels). */
-async function judgeRun<Case>(target: RealTarget<Case>, c: Case, run: RealRun, bounds: RealBounds): Promise<Judged> {
+/** One run of `c` on a fresh process or session, judged (a replay; a test bed's release table). */
+export async function runAndJudge<Case>(target: RealTarget<Case>, c: Case, bounds: RealBounds): Promise<Judged> {
+  const run = await target.run(c, bounds);
   let judged = judgeReal(target, run.trace, c, bounds);
   if (judged.undecided.length > 0 && target.withoutCancels) {
     const counter = await target.run(target.withoutCancels(c), bounds);
     judged = judgeReal(target, run.trace, c, bounds, durationsOf(counter.trace));
   }
-  return { findings: judged.findings, trace: judged.trace, startupMs: run.startupMs, lateFrames: run.lateFrames ?? 0 };
-}
-
-/** One run of `c` on a fresh process or session, judged. */
-export async function runAndJudge<Case>(target: RealTarget<Case>, c: Case, bounds: RealBounds): Promise<Judged> {
-  return judgeRun(target, c, await target.run(c, bounds), bounds);
+  return { findings: judged.findings, trace: judged.trace, raw: run.trace, startupMs: run.startupMs, lateFrames: run.lateFrames ?? 0 };
 }
 
 /**
@@ -180,7 +280,8 @@ export async function runAndJudge<Case>(target: RealTarget<Case>, c: Case, bound
  * tests and scripts run to ask one question of a process or URL.
  */
 export function runPlanOn(endpoint: Endpoint, plan: Plan, bounds: RealBounds): Promise<Judged> {
-  return runAndJudge({ judging: USER_SERVER_JUDGING, run: (p: Plan) => runPlan(endpoint, p, { hangAfterMs: bounds.hangAfterMs, tailMs: 2 * bounds.inFlightMs }), withoutCancels } as unknown as RealTarget<Plan>, plan, bounds);
+  const pace = bounds.toolSilenceMs && fixedPace(bounds.toolSilenceMs);
+  return runAndJudge({ judging: USER_SERVER_JUDGING, run: (p: Plan) => runPlan(endpoint, p, { hangAfterMs: bounds.hangAfterMs, tailMs: 2 * bounds.inFlightMs, ...(pace && { pace }) }), withoutCancels } as unknown as RealTarget<Plan>, plan, bounds);
 }
 
 /** How long each call took (by label), from `call-start` to `call-settle`: the counterfactual's durations. */
@@ -204,8 +305,7 @@ async function findingsByCause<Case>(
   target: RealTarget<Case>,
   cases: readonly Case[],
   results: readonly Judged[],
-  fresh: (c: Case) => Promise<Judged>,
-  shared: ((batch: readonly Case[]) => Promise<Judged[]>) | undefined,
+  runs: Runs<Case>,
   settings: RealCampaignSettings,
 ): Promise<RealFinding<Case>[]> {
   // Each run's cause as the run showed it (a URL's transport mode is told by its answers).
@@ -223,41 +323,120 @@ async function findingsByCause<Case>(
   });
   const knownOf = (id: InvariantId, k: number) =>
     settings.known?.find((c) => c.invariant === id && c.variant === causes[k]!.variant && covers(causes[k]!.shape, shapeOfKey(c.shape)));
-  const out: RealFinding<Case>[] = [];
   let shrunk = 0;
   const total = [...byInvariant.values()].length;
-  for (const entries of byInvariant.values()) {
-    const { invariant: id, owner } = entries[0]!.finding;
-    const shows = (r: Judged) => r.findings.some((f) => f.invariant === id && f.owner === owner);
-    const knownRuns = new Map<KnownRealCause, typeof entries>();
-    let pending = entries.filter((e) => {
-      const known = knownOf(id, e.k);
-      if (known) knownRuns.set(known, [...(knownRuns.get(known) ?? []), e]);
-      return known === undefined;
-    });
-    for (const [known, runs] of knownRuns) {
-      const first = runs[0]!;
-      out.push(finding(target, first.finding, { variant: known.variant, shape: known.shape }, true, first.k, runs.length, cases[first.k]!, 0, { hits: 0, runs: 0 }, undefined, results[first.k]!.trace));
-    }
-    const causesMax = target.causesPerInvariant ?? CAUSES_MAX;
-    for (let n = 0; pending.length > 0 && n < causesMax; n++) {
-      const first = pending[0]!;
-      // What is listed apart (the server SDK's way, the script's own) is rated, not shrunk: real time is dear.
-      const { minimal, shrinks, witness } = settings.shrink && owner === 'target' ? await shrinkCase(cases[first.k]!, (c: Case) => target.shrinks(c), shows, results[first.k]!, fresh, settings, shared !== undefined) : { minimal: cases[first.k]!, shrinks: 0, witness: results[first.k]! };
-      const cause = target.causeOf(minimal, witness.trace);
-      const mine = n === causesMax - 1 ? pending : pending.filter((e) => e === first || (causes[e.k]!.variant === cause.variant && covers(causes[e.k]!.shape, cause.shape)));
-      pending = pending.filter((e) => !mine.includes(e));
-      const again = await pool(Array.from({ length: settings.rateRuns }), settings.parallel, () => fresh(minimal));
-      settings.onProgress?.(shrunk, total, 'rate');
-      const hits = again.filter(shows).length;
-      const sharedHits = shared ? (await shared(Array.from({ length: settings.rateRuns }, () => minimal))).filter(shows).length : undefined;
-      const shown = witness.findings.find((f) => f.invariant === id && f.owner === owner) ?? first.finding;
-      out.push(finding(target, shown, { variant: cause.variant, shape: shapeKey(cause.shape) }, false, first.k, mine.length, minimal, shrinks, { hits, runs: settings.rateRuns }, sharedHits, witness.trace));
-    }
-    settings.onProgress?.(++shrunk, total, 'shrink');
-  }
-  return out;
+  // Each invariant's causes are worked out side by side with the others' (real time is mostly waiting).
+  const perInvariant = await Promise.all(
+    [...byInvariant.values()].map(async (entries) => {
+      const out: RealFinding<Case>[] = [];
+      const { invariant: id, owner } = entries[0]!.finding;
+      const shows = (r: Judged) => r.findings.some((f) => f.invariant === id && f.owner === owner);
+      const knownRuns = new Map<KnownRealCause, typeof entries>();
+      let pending = entries.filter((e) => {
+        const known = knownOf(id, e.k);
+        if (known) knownRuns.set(known, [...(knownRuns.get(known) ?? []), e]);
+        return known === undefined;
+      });
+      for (const [known, kr] of knownRuns) {
+        const first = kr[0]!;
+        out.push(finding(target, first.finding, { variant: known.variant, shape: known.shape }, true, first.k, kr.length, cases[first.k]!, 0, { hits: 0, runs: 0 }, undefined, results[first.k]!.trace));
+      }
+      const causesMax = target.causesPerInvariant ?? CAUSES_MAX;
+      for (let n = 0; pending.length > 0 && n < causesMax; n++) {
+        const first = pending[0]!;
+        const witnessed = results[first.k]!;
+        // A finding only the connection's close shows (its stdin EOF, its DELETE) needs a connection of its own for every run.
+        const own = runs.shared && !showsBeforeClose(target, witnessed, cases[first.k]!, id, owner, settings.bounds);
+        const many = (cs: readonly Case[]) => runs.many(cs, { fresh: own });
+        // What is listed apart (the server SDK's way, the script's own) is rated, not shrunk: real time is dear.
+        // The fresh processes of its rate start while it shrinks.
+        runs.ahead(Math.min(settings.rateRuns, Math.max(settings.parallel, RATE_DECIDED_RUNS)));
+        let { minimal, shrinks, witness } =
+          settings.shrink && owner === 'target' ? await shrinkCase(cases[first.k]!, (c: Case) => target.shrinks(c), shows, witnessed, many, settings, { triesAtOnce: runs.shared && !own, atOnce: settings.parallel }) : { minimal: cases[first.k]!, shrinks: 0, witness: witnessed };
+        settings.onProgress?.(shrunk, total, 'rate');
+        // Side by side: on shared connections and on fresh processes, at once.
+        const onShared = runs.shared && !own ? sharedRateOf(minimal, shows, runs, settings) : undefined;
+        let rate = await freshRate(minimal, shows, runs, settings, onShared?.then((r) => r.hits));
+        let sharedRate = await onShared;
+        let fallback: string | undefined;
+        if (runs.shared && rate.hits === 0 && shrinks > 0) {
+          // Shrunk on shared connections to a case no fresh process shows: the case as found, on fresh ones.
+          const asFound = await freshRate(cases[first.k]!, shows, runs, settings);
+          if (asFound.hits > 0) {
+            fallback = `shrunk on shared connections to a case no fresh process showed; the case as found instead`;
+            minimal = cases[first.k]!;
+            shrinks = 0;
+            witness = asFound.witness ?? witnessed;
+            rate = asFound;
+            sharedRate = await sharedRateOf(minimal, shows, runs, settings);
+          }
+        }
+        const cause = target.causeOf(minimal, witness.trace);
+        const mine = n === causesMax - 1 ? pending : pending.filter((e) => e === first || (causes[e.k]!.variant === cause.variant && covers(causes[e.k]!.shape, cause.shape)));
+        pending = pending.filter((e) => !mine.includes(e));
+        const shown = (rate.witness ?? witness).findings.find((f) => f.invariant === id && f.owner === owner) ?? first.finding;
+        const f = finding(target, shown, { variant: cause.variant, shape: shapeKey(cause.shape) }, false, first.k, mine.length, minimal, shrinks, rate, sharedRate, (rate.witness ?? witness).trace);
+        out.push(fallback ? { ...f, determinism: `${f.determinism} (${fallback})` } : f);
+      }
+      settings.onProgress?.(++shrunk, total, 'shrink');
+      return out;
+    }),
+  );
+  return perInvariant.flat();
 }
+
+/**
+ * Whether the run shows the finding before the connection's close: the same trace cut at the
+ * client's close (its stdin EOF, its session's DELETE and the probes before it) judged again. A
+ * finding only the close shows (a server that does not exit on EOF, keeps a deleted session)
+ * cannot be seen on a shared connection that stays open.
+ */
+function showsBeforeClose<Case>(target: RealTarget<Case>, r: Judged, c: Case, id: InvariantId, owner: string, bounds: RealBounds): boolean {
+  const close = r.raw.findIndex((e) => (e.kind === 'eof' && e.to === 'server') || (e.kind === 'http-request' && e.at === 'client' && (e.method === 'DELETE' || e.raw === true)));
+  const end = r.raw.at(-1);
+  if (close < 0 || end?.kind !== 'end') return true;
+  const cut = [...r.raw.slice(0, close), { ...end, t: r.raw[close]!.t }].map((e, i) => ({ ...e, i }));
+  return judgeReal(target, cut, c, bounds).findings.some((f) => f.invariant === id && f.owner === owner);
+}
+
+/**
+ * A minimal case's rate on fresh processes (sessions), `parallel` at once, stopping once it is
+ * decided (`decided`); one run that showed it. `sharedHits`: its rate on shared connections, run
+ * first, when it has one.
+ */
+async function freshRate<Case>(c: Case, shows: (r: Judged) => boolean, runs: Runs<Case>, settings: RealCampaignSettings, sharedHits?: Promise<number>): Promise<Rate & { readonly witness?: Judged; readonly stoppedEarly?: boolean }> {
+  let hits = 0;
+  let done = 0;
+  let witness: Judged | undefined;
+  while (done < settings.rateRuns) {
+    // `parallel` at once, up to what decides a rate (`RATE_DECIDED_RUNS`), then the rest, never past `--rate-runs`; the next round's processes start while one runs.
+    const upTo = done < RATE_DECIDED_RUNS ? Math.min(RATE_DECIDED_RUNS, settings.rateRuns) : settings.rateRuns;
+    const batch = Math.min(settings.parallel, upTo - done);
+    runs.ahead(batch + Math.min(settings.parallel, settings.rateRuns - done - batch));
+    const again = await runs.many(Array.from({ length: batch }, () => c), { fresh: true, atOnce: batch });
+    done += batch;
+    for (const r of again) {
+      if (!shows(r)) continue;
+      hits++;
+      witness ??= r;
+    }
+    if (done < settings.rateRuns && decided(hits, done, hits === 0 ? await sharedHits : undefined)) return { hits, runs: done, stoppedEarly: true, ...(witness && { witness }) };
+  }
+  return { hits, runs: done, ...(witness && { witness }) };
+}
+
+/** A minimal case's rate on shared connections: `--rate-runs` copies at once (state may carry over). */
+async function sharedRateOf<Case>(c: Case, shows: (r: Judged) => boolean, runs: Runs<Case>, settings: RealCampaignSettings): Promise<Rate> {
+  const again = await runs.many(Array.from({ length: settings.rateRuns }, () => c));
+  return { hits: again.filter(shows).length, runs: again.length };
+}
+
+/**
+ * A rate is decided once, in at least `RATE_DECIDED_RUNS` runs, it reproduced every time, or both
+ * reproduced and did not; or never did, where the same case's `--rate-runs` on shared connections
+ * never did either (a finding the campaign saw once). Otherwise it is run every time asked.
+ */
+export const decided = (hits: number, runs: number, sharedHits?: number): boolean => runs >= RATE_DECIDED_RUNS && (hits === runs || hits > 0 || sharedHits === 0);
 
 /** One finding of the report, its rate in words. */
 function finding<Case>(
@@ -269,11 +448,12 @@ function finding<Case>(
   runs: number,
   minimal: Case,
   shrinks: number,
-  rate: Rate,
-  sharedHits: number | undefined,
+  rate: Rate & { readonly stoppedEarly?: boolean },
+  sharedRate: Rate | undefined,
   trace: readonly TraceEvent[],
 ): RealFinding<Case> {
-  const onFresh = determinismOf(rate.hits, rate.runs);
+  const onFresh = rateWords(rate);
+  const onlyShared = sharedRate !== undefined && rate.hits === 0 && sharedRate.hits > 0;
   return {
     invariant: shown.invariant,
     level: shown.level,
@@ -287,63 +467,63 @@ function finding<Case>(
     minimal,
     steps: target.describeCase(minimal),
     shrinks,
-    rate,
+    rate: { hits: rate.hits, runs: rate.runs },
     determinism: known
-      ? 'known cause (the baseline\'s): not shrunk or re-run'
-      : sharedHits === undefined
+      ? "known cause (the baseline's): not shrunk or re-run"
+      : sharedRate === undefined
         ? onFresh
-        : `${determinismOf(sharedHits, rate.runs)} with --reuse; ${rate.hits}/${rate.runs} on a fresh process${rate.hits === 0 && sharedHits > 0 ? ': needs state an earlier case left' : ''}`,
-    confirmed: known || rate.hits + (sharedHits ?? 0) > 0,
+        : `${onFresh} on a fresh process; ${sharedRate.hits}/${sharedRate.runs} on shared connections${onlyShared ? ': only shared connections show it (state an earlier case left, or cases at once), not failing' : ''}`,
+    confirmed: known || rate.hits > 0,
     trace,
-    ...(sharedHits !== undefined && { reuse: { note: REUSE_NOTE, rate: { hits: sharedHits, runs: rate.runs } } }),
+    ...(sharedRate !== undefined && { reuse: { note: REUSE_NOTE, rate: { hits: sharedRate.hits, runs: sharedRate.runs }, onlyShared } }),
   };
 }
 
 /**
  * Shrinks `c` while a run of it `shows` the finding: `smaller` cases, simplest first, a candidate
  * kept when it fails in any of `shrinkTries` runs, within `SHRINK_CANDIDATES_MAX` candidates and
- * the real-time budget. With `--reuse` a finding may need what earlier cases left on a shared
- * connection: only one that fails on a fresh process is shrunk.
+ * the real-time budget. `atOnce` candidates run at once (`many`), the first of them in order
+ * that fails is kept; on shared connections (`triesAtOnce`) every try of every candidate of a
+ * round runs at once, on fresh processes one try of `atOnce` candidates at a time, the budget
+ * checked between.
  */
 export async function shrinkCase<Case, R>(
   c: Case,
   smaller: (c: Case) => Iterable<Case>,
   shows: (r: R) => boolean,
   first: R,
-  fresh: (c: Case) => Promise<R>,
+  many: (cases: readonly Case[]) => Promise<R[]>,
   settings: Pick<RealCampaignSettings, 'shrinkTries' | 'shrinkMsMax'>,
-  reused: boolean,
+  how: { readonly triesAtOnce: boolean; readonly atOnce: number } = { triesAtOnce: false, atOnce: 1 },
 ): Promise<{ minimal: Case; shrinks: number; witness: R }> {
   const tries = settings.shrinkTries ?? DEFAULT_SHRINK_TRIES;
-  const fails = async (candidate: Case): Promise<R | undefined> => {
-    for (let t = 0; t < tries; t++) {
-      const r = await fresh(candidate);
-      if (shows(r)) return r;
-    }
-    return undefined;
-  };
   let minimal = c;
   let witness = first;
   let shrinks = 0;
-  if (reused) {
-    const again = await fails(c);
-    if (!again) return { minimal, shrinks, witness };
-    witness = again;
-  }
   let budget = SHRINK_CANDIDATES_MAX;
   const until = performance.now() + (settings.shrinkMsMax ?? DEFAULT_PROCESS_SHRINK_MS_MAX);
+  /** The first of `candidates` that fails in one of `each` runs, and that run. */
+  const firstFailing = async (candidates: readonly Case[], each: number): Promise<{ candidate: Case; run: R } | undefined> => {
+    const results = await many(candidates.flatMap((x) => Array.from({ length: each }, () => x)));
+    const k = results.findIndex(shows);
+    return k < 0 ? undefined : { candidate: candidates[Math.floor(k / each)]!, run: results[k]! };
+  };
   for (let improved = true; improved && budget > 0 && performance.now() < until; ) {
     improved = false;
-    for (const candidate of smaller(minimal)) {
-      if (budget-- <= 0 || performance.now() > until) break;
-      const r = await fails(candidate);
-      if (r) {
-        minimal = candidate;
-        witness = r;
-        shrinks++;
-        improved = true;
-        break;
+    const candidates = [...smaller(minimal)].slice(0, budget);
+    budget -= candidates.length;
+    let found: { candidate: Case; run: R } | undefined;
+    if (how.triesAtOnce) found = await firstFailing(candidates, tries);
+    else {
+      for (let t = 0; t < tries && !found; t++) {
+        for (let from = 0; from < candidates.length && !found && performance.now() < until; from += how.atOnce) found = await firstFailing(candidates.slice(from, from + how.atOnce), 1);
       }
+    }
+    if (found) {
+      minimal = found.candidate;
+      witness = found.run;
+      shrinks++;
+      improved = true;
     }
   }
   return { minimal, shrinks, witness };

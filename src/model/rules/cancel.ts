@@ -3,7 +3,7 @@ import type { AbortReach, TraceEvent } from '../../sim/trace.ts';
 import { finding, reasonOf, type AnswerReason } from '../finding.ts';
 import { isJsonObject } from '../../util/jsonrpc.ts';
 import { idKey, isValidId, other, show } from '../ids.ts';
-import { handlerOf, isOpen, type HandlerState, type ReceiverRec, type RequesterRec } from '../records.ts';
+import { handlerOf, isOpen, type ReceiverRec, type RequesterRec } from '../records.ts';
 import type { Obligation, RuleFactory, Walk } from '../rule.ts';
 import { callSubjects, receiverSubjects, requesterSubjects, withAbortingSignal } from '../subjects.ts';
 import { LateDelivery } from './lateDelivery.ts';
@@ -163,19 +163,20 @@ export const cancelRule: RuleFactory = (walk) => {
    * a step: one progress right after the receipt may be a step caught between its check and its
    * send, so it counts from the second one (over stdio, where one pipe orders them) or from one
    * later than the in-flight bound (over HTTP only the time counts: two streams give no order).
-   * Its id is what the walk sees: `cancel.zombie-work` where it sees the request's handler (a test
-   * bed's side channel), `progress.after-cancel` where only the wire shows it.
+   * It is `progress.after-cancel`, what reached the wire, even where a test bed's side channel
+   * shows the handler: the handler's own steps after its abort are `cancel.zombie-work` (the STEP
+   * clauses), and whether their progress still leaves is the SDK's doing (TypeScript drops an
+   * aborted request's notifications from 1.26.0), a fact of its own.
    */
-  const progressAfterCancel = (e: TraceEvent, rec: ReceiverRec, handler: HandlerState) => {
+  const progressAfterCancel = (e: TraceEvent, rec: ReceiverRec) => {
     const got = receipts.get(rec);
     if (walk.clock.kind !== 'real' || e.kind !== 'send' || !got) return;
     got.progress++;
     const since = e.t - got.t;
     if (since <= walk.clock.inFlightMs && (e.stream !== undefined || got.progress < 2)) return;
     const value = isJsonObject(e.frame) && isJsonObject(e.frame.params) ? e.frame.params.progress : undefined;
-    const id = handler === 'idle' ? 'progress.after-cancel' : 'cancel.zombie-work';
     const message = `the ${rec.side} sent progress ${show(value)} for ${walk.receivedLabel(rec)} ${Math.round(since)} ms after it had read the cancellation (${got.progress} since; in-flight bound ${walk.clock.inFlightMs} ms): the cancellation does not reach the work.`;
-    walk.flag(finding(id, e.i, message, walk.receivedLabel(rec), receiverSubjects(walk, rec)));
+    walk.flag(finding('progress.after-cancel', e.i, message, walk.receivedLabel(rec), receiverSubjects(walk, rec)));
   };
   return {
     trace(e) {
@@ -234,7 +235,7 @@ export const cancelRule: RuleFactory = (walk) => {
         }
       }
       if (o.event === 'PROGRESS' && o.wire === 'cancelRequested') {
-        if (walk.clock.kind === 'real') progressAfterCancel(o.e, rec, o.handler);
+        if (walk.clock.kind === 'real') progressAfterCancel(o.e, rec);
         else walk.flag(finding('cancel.zombie-work', o.e.i, `the ${rec.side} sent progress for ${walk.receivedLabel(rec)} after it had received the cancellation.`, walk.receivedLabel(rec), receiverSubjects(walk, rec)));
       }
       if (o.event === 'STEP' && o.handler === 'aborted' && !zombies.has(rec) && o.e.kind === 'fetch') {

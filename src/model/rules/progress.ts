@@ -1,4 +1,5 @@
 import type { Side } from '../../sim/scenario.ts';
+import { isJsonObject } from '../../util/jsonrpc.ts';
 import { finding } from '../finding.ts';
 import { idKey, other, show } from '../ids.ts';
 import { handlerOf, isOpen, wireOf, type CallRec, type ReceiverRec, type RequesterRec } from '../records.ts';
@@ -166,7 +167,9 @@ export const progressRule: RuleFactory = (walk) => {
       byValue.set(value, (byValue.get(value) ?? 0) + 1);
       unhanded.set(rec, byValue);
       if (wire !== 'pending' && wire !== 'progressing') return late.arrived(e, rec);
-      if (rec.call?.options.onprogress && !rec.call.settled) walk.oblige(new OnprogressDue(rec.call, e.i));
+      // Only a progress with its numeric `progress` is owed to onprogress: one without is no
+      // progress notification (`rpc.method-defined`'s shape), and the requester may refuse it.
+      if (rec.call?.options.onprogress && !rec.call.settled && hasProgressValue(e.frame)) walk.oblige(new OnprogressDue(rec.call, e.i));
     },
 
     finish({ outcome }) {
@@ -199,3 +202,8 @@ export const progressRule: RuleFactory = (walk) => {
     },
   };
 };
+
+/** A progress notification carrying its numeric `progress`. */
+function hasProgressValue(frame: unknown): boolean {
+  return isJsonObject(frame) && isJsonObject(frame.params) && typeof frame.params.progress === 'number';
+}

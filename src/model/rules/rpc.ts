@@ -1,5 +1,5 @@
 import type { Side } from '../../sim/scenario.ts';
-import { isNotificationFrame, type Classified, type Frame } from '../../util/jsonrpc.ts';
+import { classifyFrame, isJsonObject, isNotificationFrame, type Classified, type Frame } from '../../util/jsonrpc.ts';
 import { finding } from '../finding.ts';
 import { idKey, isValidId, other, show } from '../ids.ts';
 import type { RuleFactory } from '../rule.ts';
@@ -24,16 +24,36 @@ function wellFormed(f: Frame, c: Classified): string | undefined {
  * `rpc.*`: JSON-RPC framing. Every frame is well-formed; request ids are strings or integers
  * and never reused on a connection; a request carries the caller's `_meta` and exactly the
  * progress token asked for; a response answers a request its sender received, once, on the
- * connection that carried it, and never a notification.
+ * connection that carried it, and never a notification. An error naming id null, or the id of a
+ * frame that was no readable request, answers that frame (JSON-RPC's reply to a parse error or an
+ * invalid request): not a stray response (`rpc.error-code` judges its code).
  */
 export const rpcRule: RuleFactory = (walk) => {
   /** Ids each side sent per connection: `side:conn` → id keys. */
   const sentIds = new Map<string, Set<string>>();
   /** The step in which each side last received a notification. */
   const notificationStep = new Map<Side, number>();
+  /**
+   * Frames each side received that are no readable request, not answered yet: `side:conn` → the
+   * `idKey` of each one's id (`null`'s for none). An error naming one of them, or null, answers it.
+   */
+  const unreadable = new Map<string, string[]>();
+  const answersUnreadable = (side: Side, conn: number, id: unknown): boolean => {
+    const open = unreadable.get(`${side}:${conn}`);
+    const k = open ? (id === null || id === undefined ? 0 : open.indexOf(idKey(id))) : -1;
+    if (!open || k < 0 || k >= open.length) return false;
+    open.splice(k, 1);
+    return true;
+  };
   return {
     trace(e) {
-      if (e.kind === 'deliver' && isNotificationFrame(e.frame)) notificationStep.set(e.to, e.step);
+      if (e.kind !== 'deliver') return;
+      if (isNotificationFrame(e.frame)) notificationStep.set(e.to, e.step);
+      else if (unreadableFrame(e.frame)) {
+        const open = unreadable.get(`${e.to}:${e.conn}`) ?? [];
+        open.push(idKey(isJsonObject(e.frame) && 'id' in e.frame ? e.frame.id : null));
+        unreadable.set(`${e.to}:${e.conn}`, open);
+      }
     },
 
     frameSent({ e, frame }) {
@@ -74,6 +94,8 @@ export const rpcRule: RuleFactory = (walk) => {
         walk.flag(finding('rpc.routing', e.i, `the ${Y} answered request ${show(id)} of connection ${elsewhere.conn} on connection ${e.conn}.`, walk.receivedLabel(elsewhere)));
       } else if (notificationStep.get(Y) === e.step) {
         walk.flag(finding('rpc.no-reply-to-notification', e.i, `the ${Y} sent a response (id ${show(id)}) in reply to a notification.`, `${Y}:${show(id)}`));
+      } else if (isJsonObject(e.frame) && 'error' in e.frame && answersUnreadable(Y, e.conn, id)) {
+        // JSON-RPC's answer to a frame that is no readable request: rpc.error-code judges its code.
       } else {
         walk.flag(finding('rpc.response-matches-request', e.i, `the ${Y} sent a response for id ${show(id)}, which it never received as a request on connection ${e.conn}.`, `${other(Y)}:${show(id)}`));
       }
@@ -90,3 +112,9 @@ export const rpcRule: RuleFactory = (walk) => {
     },
   };
 };
+
+/** A frame that is no readable request, notification or response: what JSON-RPC answers with an id-null error. */
+function unreadableFrame(frame: unknown): boolean {
+  const c = classifyFrame(frame);
+  return c.type === 'invalid' || (c.type === 'request' && (wellFormed(frame as Frame, c) !== undefined || !isValidId(c.id)));
+}

@@ -5,6 +5,8 @@ import { replayCaseCommand, replayFileCommand } from '../../options/replayCaseCo
 import type { SdkAdapter } from '../../sdk/SdkAdapter.ts';
 import type { TraceEvent } from '../../sim/index.ts';
 import { recordRun, simulated, stepsOf, type RunCase } from './recordRun.ts';
+import type { RealCampaignReport } from '../../campaign/real/realCampaign.ts';
+import { efficiencyLine } from '../realReport.ts';
 import type { ViewerData, ViewerFinding, ViewerRun } from './viewerTypes.ts';
 
 /** A case the viewer can run: a scenario, its tape and seed. */
@@ -51,7 +53,8 @@ export async function viewerData(report: Json, options: ViewerDataOptions): Prom
     const t = report.target as Json | undefined;
     const server = t?.server?.name ? `${t.server.name}${t.server.version ? `@${t.server.version}` : ''}` : undefined;
     const target = t?.label ? `${t.kind ?? 'target'} ${t.label}${server ? ` (server ${server})` : ''}` : subtitle;
-    return { version: 1, clock: 'real', title: `mcp-sim ${kindOf(report)}${options.source ? `: ${options.source}` : ''}`, subtitle: target, ...recorded(report) };
+    const efficiency = report.efficiency ? { efficiency: efficiencyLine(report as Pick<RealCampaignReport, 'efficiency'>) } : {};
+    return { version: 1, clock: 'real', title: `mcp-sim ${kindOf(report)}${options.source ? `: ${options.source}` : ''}`, subtitle: target, ...efficiency, ...recorded(report) };
   }
   const runner = options.runner ?? ((c: Case) => simulated(c, options.sdk));
   const planned = plan(report);
@@ -159,7 +162,7 @@ function plan(r: Json): Planned[] {
     return [{ ...said({ invariant: r.invariant ?? '(not named)' }), commands: [{ label: 'replay this case', command: 'npx mcp-sim replay <this file>' }], shrunk: { case: r.case, label: 'shrunk' }, absent: ['The original case: a module\'s replay file keeps the shrunk case only.'] }];
   }
   if (r.kind === 'fuzz' && r.case) {
-    return [{ ...said({ invariant: r.invariant }), commands: [{ label: 'replay this case', command: `npx mcp-sim fuzz ${r.module} --replay <this file>` }], shrunk: { case: r.case, label: 'shrunk' }, absent: [] }];
+    return [{ ...said({ invariant: r.invariant }), commands: [{ label: 'replay this case', command: 'npx mcp-sim replay <this file>' }], shrunk: { case: r.case, label: 'shrunk' }, absent: [] }];
   }
   // A replay file of a case in process (schemaVersion 2 holds it under "case"; 1 at the top).
   const inProcess = r.schemaVersion === 2 && r.clock === 'virtual' && r.target?.kind === 'sdk' ? { ...r.case, invariant: r.invariant, origin: r.origin } : r;

@@ -34,6 +34,8 @@ export function viewerHtml(report: Record<string, unknown>, viewer: ViewerData):
     .join(escapeHtml(viewer.title))
     .split('__MCP_SIM_SUBTITLE__')
     .join(escapeHtml(viewer.subtitle))
+    .split('__MCP_SIM_EFFICIENCY__')
+    .join(viewer.efficiency ? `<p class="efficiency">${escapeHtml(viewer.efficiency)}</p>` : '')
     .split('__MCP_SIM_REPORT__')
     .join(scriptJson(embedded));
 }

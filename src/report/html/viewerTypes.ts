@@ -91,6 +91,8 @@ export interface ViewerData {
   readonly clock: 'virtual' | 'real';
   readonly title: string;
   readonly subtitle: string;
+  /** A real-time campaign's efficiency line: runs/s, start-up, the share of wall time the server worked on calls. */
+  readonly efficiency?: string;
   readonly findings: readonly ViewerFinding[];
   /** Every run the findings show, each once. */
   readonly runs: readonly ViewerRun[];

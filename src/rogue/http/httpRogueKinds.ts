@@ -1,29 +1,36 @@
+import type { InvariantId } from '../../model/invariants.ts';
 import type { JsonValue } from '../../util/json.ts';
 import { isJsonObject } from '../../util/jsonrpc.ts';
 import { ECHO_TOOL, GATE_TOOL, HTTP_ROGUE_PROTOCOL_VERSION, toolParams, type HttpAttack, type HttpExchangeRecord, type HttpRogueRunResult } from './runHttpRogue.ts';
 
 /**
  * What the spec (basic/transports#streamable-http, revision 2025-11-25) and the SDK's documented
- * behaviour expect for a kind's probe: an HTTP status, and the JSON-RPC error code of the body
- * when one is expected. `accepted` is a 202 (a POST of only notifications or responses).
+ * behaviour say the server answers a kind's probe: an HTTP status, and the JSON-RPC error code of
+ * the body when one is documented. A description for the behaviour table: the model judges the
+ * run (`HttpRogueKind.expectation`), by what a rule demands, not by this exact status.
  */
-export interface HttpRogueExpectation {
+export interface HttpRogueSpec {
   readonly status: number;
   readonly code?: number;
   /** How the table shows it, when the bare status says too little. */
   readonly text?: string;
 }
 
+/** What every rogue HTTP run judges, whatever its requests: the ping on session A after them is answered, nothing escapes. */
+export const ALWAYS_JUDGED_HTTP: readonly InvariantId[] = ['rpc.survives-bad-input', 'harness.unhandled'];
+
+/** `ids` and `ALWAYS_JUDGED_HTTP`: a kind's expectation. */
+const judgedBy = (...ids: InvariantId[]): readonly InvariantId[] => [...ids, ...ALWAYS_JUDGED_HTTP];
+
 export interface HttpRogueKind {
   readonly name: string;
   readonly description: string;
-  readonly expect: HttpRogueExpectation;
+  readonly spec: HttpRogueSpec;
+  /** The model's invariants that judge the server's reaction (`judge()` on the run's trace): where its findings, if any, come from. */
+  readonly expectation: readonly InvariantId[];
   readonly attack: HttpAttack;
-  /**
-   * Replaces the generic status judgement of the probes: returns the broken rules in words
-   * (each becomes a finding), and the table's actual-status cell.
-   */
-  readonly judge?: (run: HttpRogueRunResult) => { readonly broken: readonly string[]; readonly actual: string };
+  /** The table's actual-status cell, when the probes' statuses say too little (a description, not a verdict). */
+  readonly describe?: (run: HttpRogueRunResult) => string;
 }
 
 const json = (v: JsonValue) => JSON.stringify(v);
@@ -56,34 +63,23 @@ export const httpRogueKinds: readonly HttpRogueKind[] = [
   {
     name: 'reuse-inflight-id',
     description: `a second tools/call POST reuses id ${INFLIGHT_ID} while the first (gate tool) still runs`,
-    expect: { status: 400, text: '4xx for the 2nd, or both answered' },
+    spec: { status: 400, text: '4xx for the 2nd, or both answered' },
+    expectation: judgedBy('http.duplicate-inflight-id', 'http.exchange-completes'),
     attack: async (ctx) => {
       await ctx.send(`tools/call id=${INFLIGHT_ID} (gate)`, 'A', { headers: ctx.headers('A'), body: call(INFLIGHT_ID, GATE_TOOL) });
       await ctx.send(`tools/call id=${INFLIGHT_ID} again (echo)`, 'A', { headers: ctx.headers('A'), body: call(INFLIGHT_ID, ECHO_TOOL), probe: true });
     },
-    judge: (run) => {
+    describe: (run) => {
       const [first, second] = run.exchanges.filter((x) => x.label.startsWith(`tools/call id=${INFLIGHT_ID}`));
-      const broken: string[] = [];
-      const rejected = second?.status !== undefined && second.status >= 400 && second.status < 500;
-      if (second?.threw) broken.push(`handleRequest rejected the second POST: ${second.threw}`);
-      else if (second?.status === undefined) broken.push('the second POST got no answer by quiescence');
-      else if (second.status >= 500) broken.push(`the second POST got HTTP ${second.status}`);
-      else if (!rejected && !answered(second, INFLIGHT_ID)) broken.push(`the second POST got HTTP ${second.status} but never a response for id ${INFLIGHT_ID}`);
-      if (!answered(first, INFLIGHT_ID)) {
-        broken.push(
-          `the first POST (id ${INFLIGHT_ID}, still running when the second arrived) was orphaned: ${
-            first?.status === undefined ? 'its Response never settled' : `HTTP ${first.status}, body ${first.bodyEnded ? 'ended without its response' : 'never ended'}`
-          }, although its handler ${((e) => (e ? `ended (${e})` : 'never ended'))(run.handlers.find((h) => h.session === 'A' && h.id === INFLIGHT_ID && h.tool === GATE_TOOL)?.ended)}`,
-        );
-      }
       const mark = (x: HttpExchangeRecord | undefined) => `${statusOf(x)}${answered(x, INFLIGHT_ID) ? ' answered' : x?.bodyEnded ? ' no-result' : ' open'}`;
-      return { broken, actual: `1st ${mark(first)}, 2nd ${mark(second)}` };
+      return `1st ${mark(first)}, 2nd ${mark(second)}`;
     },
   },
   {
     name: 'cancel-across-sessions',
     description: `session B posts notifications/cancelled for id ${INFLIGHT_ID}, in flight on session A (gate tool)`,
-    expect: { status: 202, text: "202, A's handler not aborted" },
+    spec: { status: 202, text: "202, A's handler not aborted" },
+    expectation: judgedBy('cancel.same-session', 'http.accepted-202'),
     attack: async (ctx) => {
       await ctx.send(`tools/call id=${INFLIGHT_ID} (gate)`, 'A', { headers: ctx.headers('A'), body: call(INFLIGHT_ID, GATE_TOOL) });
       await ctx.send('notifications/cancelled from B', 'B', {
@@ -98,45 +94,51 @@ export const httpRogueKinds: readonly HttpRogueKind[] = [
   {
     name: 'batch-of-notifications',
     description: 'a JSON array of two notifications (JSON-RPC batch; removed from MCP in 2025-06-18)',
-    expect: { status: 202 },
+    spec: { status: 202 },
+    expectation: judgedBy('http.accepted-202'),
     attack: bodyProbe('batch [2 notifications]', json([
       { jsonrpc: '2.0', method: 'notifications/roots/list_changed' },
       { jsonrpc: '2.0', method: 'notifications/roots/list_changed' },
     ])),
   },
-  { name: 'garbage-body', description: 'a body that is not JSON', expect: { status: 400, code: -32700 }, attack: bodyProbe('garbage', 'this is {not json') },
-  { name: 'empty-body', description: 'a POST with an empty body', expect: { status: 400, code: -32700 }, attack: bodyProbe('empty', '') },
+  { name: 'garbage-body', description: 'a body that is not JSON', spec: { status: 400, code: -32700 }, expectation: judgedBy('http.rejects-bad-input'), attack: bodyProbe('garbage', 'this is {not json') },
+  { name: 'empty-body', description: 'a POST with an empty body', spec: { status: 400, code: -32700 }, expectation: judgedBy('http.rejects-bad-input'), attack: bodyProbe('empty', '') },
   {
     name: 'json-non-object',
     description: 'a JSON value that is no message: 42 (JSON-RPC 2.0 answers -32600 Invalid Request)',
-    expect: { status: 400, code: -32600 },
+    spec: { status: 400, code: -32600 },
+    expectation: judgedBy('http.rejects-bad-input'),
     attack: bodyProbe('42', '42'),
   },
-  { name: 'missing-accept', description: 'a valid tools/call POST without an Accept header', expect: { status: 406 }, attack: headerProbe('no Accept', { accept: null }) },
+  { name: 'missing-accept', description: 'a valid tools/call POST without an Accept header', spec: { status: 406 }, expectation: judgedBy('http.rejects-bad-input'), attack: headerProbe('no Accept', { accept: null }) },
   {
     name: 'accept-without-sse',
     description: 'Accept: application/json only (the client MUST list text/event-stream too)',
-    expect: { status: 406 },
+    spec: { status: 406 },
+    expectation: judgedBy('http.rejects-bad-input'),
     attack: headerProbe('Accept: application/json', { accept: 'application/json' }),
   },
-  { name: 'wrong-content-type', description: 'a JSON body sent as Content-Type: text/plain', expect: { status: 415 }, attack: headerProbe('Content-Type: text/plain', { 'content-type': 'text/plain' }) },
-  { name: 'missing-session-id', description: 'a tools/call POST without Mcp-Session-Id after initialize', expect: { status: 400 }, attack: headerProbe('no Mcp-Session-Id', { 'mcp-session-id': null }) },
+  { name: 'wrong-content-type', description: 'a JSON body sent as Content-Type: text/plain', spec: { status: 415 }, expectation: judgedBy('http.rejects-bad-input'), attack: headerProbe('Content-Type: text/plain', { 'content-type': 'text/plain' }) },
+  { name: 'missing-session-id', description: 'a tools/call POST without Mcp-Session-Id after initialize', spec: { status: 400 }, expectation: judgedBy('http.session-required-400'), attack: headerProbe('no Mcp-Session-Id', { 'mcp-session-id': null }) },
   {
     name: 'unknown-session-id',
     description: 'a tools/call POST with an Mcp-Session-Id the server never issued',
-    expect: { status: 404, code: -32001 },
+    spec: { status: 404, code: -32001 },
+    expectation: judgedBy('http.rejects-bad-input'),
     attack: headerProbe('Mcp-Session-Id: session-unknown', { 'mcp-session-id': 'session-unknown' }),
   },
   {
     name: 'unsupported-protocol-version',
     description: 'MCP-Protocol-Version: 1999-01-01 on a tools/call POST',
-    expect: { status: 400 },
+    spec: { status: 400 },
+    expectation: judgedBy('http.rejects-bad-input'),
     attack: headerProbe('MCP-Protocol-Version: 1999-01-01', { 'mcp-protocol-version': '1999-01-01' }),
   },
   {
     name: 'second-initialize',
     description: 'initialize again on an initialized session (with its session id)',
-    expect: { status: 400, code: -32600 },
+    spec: { status: 400, code: -32600 },
+    expectation: judgedBy('http.rejects-bad-input'),
     attack: bodyProbe(
       'initialize again',
       json({ jsonrpc: '2.0', id: 'rogue-init', method: 'initialize', params: { protocolVersion: HTTP_ROGUE_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'rogue', version: '0' } } }),
@@ -145,32 +147,30 @@ export const httpRogueKinds: readonly HttpRogueKind[] = [
   {
     name: 'get-without-sse-accept',
     description: 'GET (standalone stream) with Accept: application/json',
-    expect: { status: 406 },
+    spec: { status: 406 },
+    expectation: judgedBy('http.rejects-bad-input'),
     attack: headerProbe('GET Accept: application/json', { accept: 'application/json', 'content-type': null }, { method: 'GET', body: null }),
   },
-  { name: 'put', description: 'PUT: a method the transport does not serve', expect: { status: 405 }, attack: headerProbe('PUT', {}, { method: 'PUT' }) },
+  { name: 'put', description: 'PUT: a method the transport does not serve', spec: { status: 405 }, expectation: judgedBy('http.rejects-bad-input'), attack: headerProbe('PUT', {}, { method: 'PUT' }) },
   {
     name: 'response-unknown-id',
     description: 'a JSON-RPC result POSTed for an id the server never used',
-    expect: { status: 202 },
+    spec: { status: 202 },
+    expectation: judgedBy('http.accepted-202'),
     attack: bodyProbe('result id=nobody-asked', json({ jsonrpc: '2.0', id: 'nobody-asked', result: {} })),
   },
   {
     name: 'request-in-batch',
     description: 'a JSON array of a tools/call and a notification (batches were removed in 2025-06-18)',
-    expect: { status: 400, text: '400, or 200 answering the call' },
+    spec: { status: 400, text: '400, or 200 answering the call' },
+    expectation: judgedBy('http.exchange-completes'),
     attack: bodyProbe('batch [tools/call, notification]', json([
       { jsonrpc: '2.0', id: 'rogue-b', method: 'tools/call', params: toolParams(ECHO_TOOL) },
       { jsonrpc: '2.0', method: 'notifications/roots/list_changed' },
     ])),
-    judge: (run) => {
+    describe: (run) => {
       const x = run.exchanges.find((e) => e.probe);
-      const broken: string[] = [];
-      if (x?.threw) broken.push(`handleRequest rejected: ${x.threw}`);
-      else if (x?.status === undefined) broken.push('no answer by quiescence');
-      else if (x.status >= 500) broken.push(`HTTP ${x.status}`);
-      else if (x.status < 400 && !answered(x, 'rogue-b')) broken.push(`HTTP ${x.status} without a response to the call in the batch`);
-      return { broken, actual: `${statusOf(x)}${x && answered(x, 'rogue-b') ? ' answered' : ''}` };
+      return `${statusOf(x)}${x && answered(x, 'rogue-b') ? ' answered' : ''}`;
     },
   },
 ];

@@ -1,14 +1,16 @@
-import { createHash } from 'node:crypto';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { defaultSdk } from '../../sdk/load.ts';
-import type { Endpoint, HttpServerTransport, SdkAdapter, StreamableHttp } from '../../sdk/SdkAdapter.ts';
+import type { Endpoint, SdkAdapter, SimServerTransport, StreamableHttp } from '../../sdk/SdkAdapter.ts';
 import { DEFAULT_SEED } from '../../sim/defaults.ts';
-import { splitSse } from '../../sim/http/sse.ts';
-import type { JsonValue } from '../../util/json.ts';
+import type { EndState } from '../../sim/endState.ts';
+import type { OpenExchange } from '../../sim/http/HttpNetwork.ts';
+import { SseReader } from '../../sim/http/sse.ts';
+import { canonicalJson, type JsonValue } from '../../util/json.ts';
 import { quiesce } from '../../sim/realGlobals.ts';
-import type { WireId } from '../../sim/trace.ts';
-import { withSandbox } from '../../sim/withSandbox.ts';
+import { traceHash, type TraceEvent, type TraceEventBody, type TraceRecorder, type WireId } from '../../sim/trace.ts';
+import { withTrace } from '../../sim/withSandbox.ts';
 import { describeError } from '../../util/errors.ts';
-import { isJsonObject } from '../../util/jsonrpc.ts';
+import { isRequestFrame } from '../../util/jsonrpc.ts';
 
 /** `handleRequest` as a function: what a broken fixture wraps. */
 export type HttpHandle = (request: Request) => Promise<Response>;
@@ -19,7 +21,7 @@ export type SessionName = 'A' | 'B';
 /** The rogue's spec revision (`initialize` and the `MCP-Protocol-Version` header). */
 export const HTTP_ROGUE_PROTOCOL_VERSION = '2025-11-25';
 export const HTTP_ROGUE_URL = 'http://localhost/mcp';
-/** Id of the follow-up `tools/call` on session A. */
+/** Id of the follow-up `ping` on session A: answered, the session is still usable (`rpc.survives-bad-input`). */
 export const HTTP_FOLLOW_UP_ID = 'rogue-follow-up';
 /** Tools of the SDK server: `echo` answers at once, `gate` waits until the run releases its gates (or its signal aborts). */
 export const ECHO_TOOL = 'echo';
@@ -36,13 +38,13 @@ export interface HttpRogueRunOptions {
   readonly sdk?: SdkAdapter;
 }
 
-/** One HTTP exchange as the rogue saw it. */
+/** One HTTP exchange as the rogue saw it: what the behaviour table describes. */
 export interface HttpExchangeRecord {
   readonly n: number;
   readonly label: string;
   readonly session: SessionName;
   readonly method: string;
-  /** A request a correct client never sends (judged), as opposed to the run's own correct traffic. */
+  /** A request a correct client never sends, as opposed to the run's own correct traffic. */
   readonly probe: boolean;
   /** `handleRequest` settled (with a Response) by quiescence after it was called. */
   settled: boolean;
@@ -68,15 +70,20 @@ export interface HandlerRecord {
   ended: 'result' | 'aborted' | undefined;
 }
 
-export type HttpFollowUp = { readonly ok: true } | { readonly ok: false; readonly reason: string };
-
 export interface HttpRogueRunResult {
+  /**
+   * The run in the simulator's trace format: each session a connection (A is 1, B is 2, client
+   * 1), each raw request an `http-request` with its headers (and its body, when it carries no
+   * frames), the frames, response heads, SSE events and handlers on both sides.
+   */
+  readonly trace: readonly TraceEvent[];
+  /** The open exchanges at the end (the first POST an SDK orphaned, say), for `http.duplicate-inflight-id` and `http.exchange-completes`. */
+  readonly endState: EndState;
+  /** The same run in words, line by line. */
   readonly log: readonly string[];
   readonly hash: string;
   readonly exchanges: readonly HttpExchangeRecord[];
   readonly handlers: readonly HandlerRecord[];
-  readonly escapes: readonly string[];
-  readonly followUp: HttpFollowUp;
   readonly response: 'sse' | 'json';
 }
 
@@ -96,46 +103,47 @@ export interface HttpRogueContext {
 
 export type HttpAttack = (ctx: HttpRogueContext) => Promise<void>;
 
+/** The connection number of a session in the trace. */
+const connOf = (session: SessionName): number => (session === 'A' ? 1 : 2);
+
 /**
  * Runs one rogue HTTP attack against the real `WebStandardStreamableHTTPServerTransport` in
  * stateful mode: two sessions (`A`, `B`), each its own transport and `Server`, initialized by a
- * correct raw client; then `attack`; then the gates open; then a normal `tools/call` on A (the
- * follow-up). Runs in a `RunSandbox` (virtual time, seeded `randomUUID`, captured escapes) in a
- * fixed order, so the log and hash are a pure function of (attack, options, SDK build).
+ * correct raw client; then `attack`; then the gates open; then a `ping` on A (the follow-up).
+ * Everything is recorded in the simulator's trace format (one step per rogue request), which the
+ * model judges (`judge()` with the rogue's side, the client, left out). Runs in a `RunSandbox`
+ * (virtual time, seeded `randomUUID`, captured escapes) in a fixed order, so the trace and hash
+ * are a pure function of (attack, options, SDK build).
  */
 export async function runHttpRogue(attack: HttpAttack, options: HttpRogueRunOptions = {}): Promise<HttpRogueRunResult> {
   const response = options.response ?? 'sse';
   const sdk = options.sdk ?? (await defaultSdk());
   const http = sdk.http ?? noHttp(sdk);
   const log: string[] = [];
-  const escapes: string[] = [];
-  let followUp: HttpFollowUp = { ok: false, reason: 'not reached' };
-  const run = await withSandbox(
-    options.seed ?? DEFAULT_SEED,
-    (source, error) => {
-      const text = `${source}: ${describeError(error)}`;
-      escapes.push(text);
-      log.push(`escape ${text}`);
-    },
-    async () => {
-      const run = new HttpRogueRun(sdk, http, log, response, options.wrap);
-      await run.initialize('A');
-      await run.initialize('B');
-      log.push('-- attack');
-      await attack(run.context);
-      await run.drainAll();
-      log.push('-- gates open');
-      run.openGates();
-      await run.drainAll();
-      log.push('-- follow-up');
-      followUp = await run.followUp();
-      await run.drainAll();
-      await run.close();
-      return run;
-    },
-  );
-  const hash = createHash('sha256').update(JSON.stringify(log)).digest('hex').slice(0, 16);
-  return { log, hash, exchanges: run.exchanges, handlers: run.handlers, escapes, followUp, response };
+  let endState: EndState | undefined;
+  let trace: readonly TraceEvent[] = [];
+  const run = await withTrace(options.seed ?? DEFAULT_SEED, async (recorder) => {
+    const run = new HttpRogueRun(sdk, http, recorder, log, response, options.wrap);
+    await run.initialize('A');
+    await run.initialize('B');
+    log.push('-- attack');
+    await attack(run.context);
+    await run.drainAll();
+    log.push('-- gates open');
+    run.openGates();
+    await run.drainAll();
+    log.push('-- follow-up');
+    await run.followUp();
+    await run.drainAll();
+    endState = run.endState();
+    recorder.record({ kind: 'end', outcome: 'quiescent' });
+    // The teardown is no part of the run (the simulator reads its end state and ends its trace first).
+    recorder.stop();
+    trace = recorder.events;
+    await run.close();
+    return run;
+  });
+  return { trace, endState: endState!, log, hash: traceHash(trace as TraceEvent[]), exchanges: run.exchanges, handlers: run.handlers, response };
 }
 
 function noHttp(sdk: SdkAdapter): never {
@@ -144,10 +152,13 @@ function noHttp(sdk: SdkAdapter): never {
 
 interface Session {
   readonly name: SessionName;
+  readonly conn: number;
   readonly server: Endpoint;
-  readonly transport: HttpServerTransport;
+  readonly transport: SimServerTransport;
   readonly handle: HttpHandle;
   id: string;
+  /** What the server sent and no body or stream has carried yet, oldest first. */
+  readonly unwritten: { readonly text: string; readonly seq: number }[];
 }
 
 /** One open response body, read as far as it goes without waiting past quiescence. */
@@ -155,11 +166,13 @@ class BodyTap {
   private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
   private pending: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
   private readonly decoder = new TextDecoder();
+  private readonly sse = new SseReader();
 
   constructor(
     body: ReadableStream<Uint8Array>,
     private readonly record: HttpExchangeRecord,
-    private readonly log: string[],
+    private readonly run: HttpRogueRun,
+    private readonly session: Session,
   ) {
     this.reader = body.getReader();
   }
@@ -168,7 +181,7 @@ class BodyTap {
     const r = this.record;
     while (!r.bodyEnded) {
       this.pending ??= this.reader.read().catch((error: unknown) => {
-        this.log.push(`#${r.n} body error: ${describeError(error)}`);
+        this.run.note(`#${r.n} body error: ${describeError(error)}`);
         return { done: true, value: undefined } as ReadableStreamReadResult<Uint8Array>;
       });
       const next = await Promise.race([this.pending, quiesce().then(() => undefined)]);
@@ -176,14 +189,14 @@ class BodyTap {
       this.pending = undefined;
       if (next.done) {
         r.bodyEnded = true;
-        this.log.push(`#${r.n} body end`);
-        r.frames = parseFrames(r.bodyText, r.contentType);
-      } else {
-        const chunk = this.decoder.decode(next.value, { stream: true });
-        r.bodyText += chunk;
-        this.log.push(`#${r.n} body ${JSON.stringify(chunk)}`);
-        r.frames = parseFrames(r.bodyText, r.contentType);
+        this.run.note(`#${r.n} body end`);
+        this.run.streamEnds(this.session, r.n);
+        return;
       }
+      const chunk = this.decoder.decode(next.value, { stream: true });
+      r.bodyText += chunk;
+      this.run.note(`#${r.n} body ${JSON.stringify(chunk)}`);
+      for (const block of this.sse.read(next.value).blocks) this.run.streamEvent(this.session, r, block.data, block.id);
     }
   }
 }
@@ -197,15 +210,21 @@ class HttpRogueRun {
   private readonly gates: Array<() => void> = [];
   private gatesOpen = false;
   private sessionCounter = 0;
+  private seq = 0;
+  /** The frames of the request being handled, for the server's deliveries to find their seqs. */
+  private handling: { readonly seq: number; readonly frame: JsonValue }[] = [];
 
   constructor(
     private readonly sdk: SdkAdapter,
     private readonly http: StreamableHttp,
+    private readonly trace: TraceRecorder,
     private readonly log: string[],
     private readonly response: 'sse' | 'json',
     wrap: HttpRogueRunOptions['wrap'],
   ) {
     for (const name of ['A', 'B'] as const) this.sessions.set(name, this.build(name, wrap));
+    trace.record({ kind: 'connect', conn: 1 });
+    trace.record({ kind: 'connect', conn: 2, client: 1 });
   }
 
   readonly context: HttpRogueContext = {
@@ -225,27 +244,56 @@ class HttpRogueRun {
     },
     send: (label, s, init) => this.send(label, s, init),
     handler: (s, id) => this.handlers.find((h) => h.session === s && sameId(h.id, id)),
-    note: (line) => this.log.push(line),
+    note: (line) => this.note(line),
   };
 
+  note(line: string): void {
+    this.log.push(line);
+  }
+
+  private record(body: TraceEventBody): void {
+    this.trace.record(body);
+  }
+
   private build(name: SessionName, wrap: HttpRogueRunOptions['wrap']): Session {
+    const conn = connOf(name);
     const server = this.sdk.createServer();
-    const transport = this.http.createServerTransport({
-      sessionIdGenerator: () => `session-${++this.sessionCounter}`,
-      enableJsonResponse: this.response === 'json',
-    });
-    server.onerror = (error: Error) => this.log.push(`onerror ${name}: ${error.message}`);
-    server.onclose = () => this.log.push(`close ${name}`);
+    const unwritten: Session['unwritten'][number][] = [];
+    const transport = this.http.createSimServerTransport(
+      { sessionIdGenerator: () => `session-${++this.sessionCounter}`, enableJsonResponse: this.response === 'json' },
+      (message: JSONRPCMessage) => {
+        const text = JSON.stringify(message);
+        const seq = ++this.seq;
+        this.record({ kind: 'send', from: 'server', conn, seq, frame: JSON.parse(text) as JsonValue });
+        unwritten.push({ text, seq });
+      },
+    );
+    // Set before the `Server` connects: the SDK chains it, so each message is recorded before it is handled.
+    transport.onmessage = (message: JSONRPCMessage) => {
+      const text = canonicalJson(message as unknown as JsonValue);
+      const f = this.handling.find((x) => canonicalJson(x.frame) === text);
+      this.record({ kind: 'deliver', to: 'server', conn, seq: f?.seq ?? ++this.seq, frame: f?.frame ?? (JSON.parse(JSON.stringify(message)) as JsonValue), burst: Math.max(1, this.handling.length) });
+    };
+    server.onerror = (error: Error) => {
+      this.log.push(`onerror ${name}: ${error.message}`);
+      this.record({ kind: 'onerror', side: 'server', message: error.message });
+    };
+    server.onclose = () => {
+      this.log.push(`close ${name}`);
+      this.record({ kind: 'close', side: 'server', conn });
+    };
     this.sdk.handle(server, 'tools/call', async (request, { requestId, signal }) => {
       const tool = String(request.params?.name);
       const rec: HandlerRecord = { session: name, id: requestId, tool, aborted: false, ended: undefined };
       this.handlers.push(rec);
       this.log.push(`handler ${name} start id=${JSON.stringify(requestId)} ${tool}`);
+      this.record({ kind: 'handler-start', side: 'server', conn, id: requestId, method: 'tools/call' });
       signal.addEventListener(
         'abort',
         () => {
           rec.aborted = true;
           this.log.push(`handler ${name} abort id=${JSON.stringify(requestId)}: ${String(signal.reason)}`);
+          this.record({ kind: 'handler-abort', side: 'server', conn, id: requestId, reason: String(signal.reason) });
         },
         { once: true },
       );
@@ -259,15 +307,17 @@ class HttpRogueRun {
         } catch (error) {
           rec.ended = 'aborted';
           this.log.push(`handler ${name} end id=${JSON.stringify(requestId)} aborted`);
+          this.record({ kind: 'handler-end', side: 'server', conn, id: requestId, outcome: 'aborted' });
           throw error;
         }
       }
       rec.ended = 'result';
       this.log.push(`handler ${name} end id=${JSON.stringify(requestId)} result`);
+      this.record({ kind: 'handler-end', side: 'server', conn, id: requestId, outcome: 'result' });
       return this.sdk.result('tools/call');
     });
     const real: HttpHandle = (request) => transport.handleRequest(request);
-    return { name, server, transport, handle: wrap ? wrap(real, name) : real, id: '' };
+    return { name, conn, server, transport, handle: wrap ? wrap(real, name) : real, id: '', unwritten };
   }
 
   private session(name: SessionName): Session {
@@ -322,6 +372,15 @@ class HttpRogueRun {
       .map(([k, v]) => `${k}: ${v}`)
       .join('; ');
     this.log.push(`#${record.n} →${name} ${method} ${label}${record.probe ? ' [probe]' : ''} {${headerText}} ${JSON.stringify(init.body ?? null)}`);
+    this.trace.step++;
+    this.record({ kind: 'action', action: `rogue client ${method} ${label} on session ${name}`, choice: 0, enabled: 1 });
+    const { frames, rawBody } = bodyOf(init.body);
+    const sent = frames.map((frame) => ({ seq: ++this.seq, frame }));
+    const session = init.headers['mcp-session-id'];
+    const head = { conn: s.conn, exchange: record.n, method, ...(session !== undefined && { session }), seqs: sent.map((f) => f.seq) };
+    this.record({ kind: 'http-request', at: 'client', ...head, raw: true, headers: { ...init.headers }, ...(rawBody !== undefined && { body: rawBody }) });
+    for (const f of sent) this.record({ kind: 'send', from: 'client', conn: s.conn, seq: f.seq, frame: f.frame });
+    this.record({ kind: 'http-request', at: 'server', ...head });
     const request = new Request(HTTP_ROGUE_URL, {
       method,
       headers: init.headers,
@@ -329,20 +388,8 @@ class HttpRogueRun {
     });
     let outcome: { response: Response } | { error: unknown } | undefined;
     let waiting = true;
-    const onResponse = (response: Response): BodyTap | undefined => {
-      record.status = response.status;
-      record.contentType = response.headers.get('content-type') ?? undefined;
-      this.lastSessionHeader = response.headers.get('mcp-session-id') ?? undefined;
-      this.log.push(`#${record.n} ←${name} ${response.status}${record.settled ? '' : ' (late)'} ${record.contentType ?? '-'}`);
-      if (response.body) {
-        const tap = new BodyTap(response.body, record, this.log);
-        this.taps.push(tap);
-        return tap;
-      }
-      record.bodyEnded = true;
-      return undefined;
-    };
     let promise: Promise<Response>;
+    this.handling = sent;
     try {
       promise = s.handle(request);
     } catch (error) {
@@ -353,12 +400,13 @@ class HttpRogueRun {
         if (waiting) outcome = { response };
         else {
           record.settledLate = true;
-          onResponse(response);
+          void this.onResponse(record, s, response);
         }
       },
       (error: unknown) => {
         record.threw = describeError(error);
         this.log.push(`#${record.n} handleRequest rejected: ${record.threw}`);
+        this.record({ kind: 'onerror', side: 'server', message: `handleRequest threw: ${record.threw}` });
         if (waiting) outcome = { error };
       },
     );
@@ -371,13 +419,73 @@ class HttpRogueRun {
     }
     if ('response' in outcome) {
       record.settled = true;
-      const tap = onResponse(outcome.response);
-      await tap?.drain();
+      await this.onResponse(record, s, outcome.response);
     }
     return record;
   }
 
+  /** Records a response head (both sides) and its body: a JSON body at once, an SSE stream as it is read. */
+  private async onResponse(record: HttpExchangeRecord, s: Session, response: Response): Promise<void> {
+    record.status = response.status;
+    record.contentType = response.headers.get('content-type') ?? undefined;
+    const session = response.headers.get('mcp-session-id') ?? undefined;
+    this.lastSessionHeader = session;
+    this.log.push(`#${record.n} ←${s.name} ${response.status}${record.settledLate ? ' (late)' : ''} ${record.contentType ?? '-'}`);
+    const head = (seqs: number[], error?: string) => {
+      const body = { conn: s.conn, exchange: record.n, status: response.status, ...(record.contentType !== undefined && { contentType: record.contentType }), ...(session !== undefined && { session }), seqs, ...(error !== undefined && { error }) };
+      this.record({ kind: 'http-response', at: 'server', ...body });
+      this.record({ kind: 'http-response', at: 'client', ...body });
+    };
+    if (record.contentType?.startsWith('text/event-stream') && response.body) {
+      head([]);
+      const tap = new BodyTap(response.body, record, this, s);
+      this.taps.push(tap);
+      await tap.drain();
+      return;
+    }
+    record.bodyText = response.body ? await response.text() : '';
+    record.bodyEnded = true;
+    if (record.bodyText !== '') this.log.push(`#${record.n} body ${JSON.stringify(record.bodyText)}`);
+    record.frames = bodyOf(record.bodyText).frames;
+    if (!response.ok) return head([], record.bodyText.slice(0, 200) || undefined);
+    const read = record.frames.map((frame) => ({ frame, seq: this.written(s, JSON.stringify(frame)) }));
+    head(read.map((f) => f.seq));
+    for (const f of read) this.record({ kind: 'deliver', to: 'client', conn: s.conn, seq: f.seq, frame: f.frame, burst: read.length });
+  }
+
+  /** The seq of the server's send whose text a body or stream carries (a fresh one for text no send made: a replay). */
+  private written(s: Session, text: string): number {
+    const k = s.unwritten.findIndex((u) => u.text === text);
+    return k === -1 ? ++this.seq : s.unwritten.splice(k, 1)[0]!.seq;
+  }
+
+  /** One SSE event read on exchange `record`: the server's write and the client's read of it. */
+  streamEvent(s: Session, record: HttpExchangeRecord, data: string | undefined, eventId: string | undefined): void {
+    let frame: JsonValue | undefined;
+    if (data !== undefined) {
+      try {
+        frame = JSON.parse(data) as JsonValue;
+      } catch {
+        frame = data;
+      }
+      record.frames.push(frame);
+    }
+    const seq = data === undefined ? undefined : this.written(s, data);
+    const event = { conn: s.conn, exchange: record.n, ...(seq !== undefined && { seq }), ...(eventId !== undefined && { eventId }) };
+    this.record({ kind: 'sse-event', at: 'server', ...event });
+    this.record({ kind: 'sse-event', at: 'client', ...event });
+    if (seq !== undefined && frame !== undefined) this.record({ kind: 'deliver', to: 'client', conn: s.conn, seq, frame, burst: 1 });
+  }
+
+  /** An SSE stream ended, seen from both ends. */
+  streamEnds(s: Session, exchange: number): void {
+    this.record({ kind: 'sse-end', at: 'server', conn: s.conn, exchange });
+    this.record({ kind: 'sse-end', at: 'client', conn: s.conn, exchange });
+  }
+
   openGates(): void {
+    this.trace.step++;
+    this.record({ kind: 'action', action: 'the gates open', choice: 0, enabled: 1 });
     this.gatesOpen = true;
     for (const open of this.gates.splice(0)) open();
   }
@@ -390,19 +498,33 @@ class HttpRogueRun {
     }
   }
 
-  async followUp(): Promise<HttpFollowUp> {
-    const r = await this.send('follow-up tools/call', 'A', {
+  /** A `ping` on session A, after the attack: a usable session answers it. */
+  async followUp(): Promise<void> {
+    await this.send('ping', 'A', {
       headers: this.context.headers('A'),
-      body: JSON.stringify({ jsonrpc: '2.0', id: HTTP_FOLLOW_UP_ID, method: 'tools/call', params: toolParams(ECHO_TOOL) }),
+      body: JSON.stringify({ jsonrpc: '2.0', id: HTTP_FOLLOW_UP_ID, method: 'ping' }),
     });
-    await this.drainAll();
-    if (r.threw) return { ok: false, reason: `handleRequest rejected the follow-up: ${r.threw}` };
-    if (!r.settled) return { ok: false, reason: 'the follow-up POST got no answer by quiescence' };
-    if (r.status !== 200) return { ok: false, reason: `the follow-up POST got HTTP ${r.status}: ${short(r.bodyText)}` };
-    const answer = r.frames.find((f) => isJsonObject(f) && f.id === HTTP_FOLLOW_UP_ID);
-    if (!isJsonObject(answer)) return { ok: false, reason: `the follow-up POST got 200 but no response for its id${r.bodyEnded ? '' : ' (the body is still open)'}` };
-    if (!('result' in answer)) return { ok: false, reason: `the follow-up got an error: ${JSON.stringify(answer.error)}` };
-    return { ok: true };
+  }
+
+  /** The exchanges still open at the end, as the simulator's end state lists them (nothing else of it is read). */
+  endState(): EndState {
+    const open: OpenExchange[] = this.exchanges
+      .filter((x) => !x.bodyEnded && !x.threw)
+      .map((x) => ({
+        conn: connOf(x.session),
+        exchange: x.n,
+        method: x.method,
+        requestIds: this.requestIdsOf(x.n),
+        state: x.status === undefined ? 'at-server' : 'streaming',
+      }));
+    return { maps: { client: {}, server: {} }, timers: [], signals: [], transports: [], openCalls: [], openExchanges: open };
+  }
+
+  private requestIdsOf(exchange: number): WireId[] {
+    const req = this.trace.events.find((e) => e.kind === 'http-request' && e.at === 'client' && e.exchange === exchange);
+    if (!req || req.kind !== 'http-request') return [];
+    const frames = this.trace.events.filter((e) => e.kind === 'send' && e.from === 'client' && req.seqs.includes(e.seq));
+    return frames.flatMap((e) => (e.kind === 'send' && isRequestFrame(e.frame) && (typeof e.frame.id === 'string' || typeof e.frame.id === 'number') ? [e.frame.id] : []));
   }
 
   async close(): Promise<void> {
@@ -411,19 +533,15 @@ class HttpRogueRun {
   }
 }
 
-function parseFrames(text: string, contentType: string | undefined): JsonValue[] {
-  const parse = (t: string): JsonValue[] => {
-    try {
-      const v = JSON.parse(t) as JsonValue;
-      return Array.isArray(v) ? v : [v];
-    } catch {
-      return [];
-    }
-  };
-  if (contentType?.includes('text/event-stream')) {
-    return splitSse(text).blocks.flatMap((b) => (b.data !== undefined ? parse(b.data) : []));
+/** A request or response body as frames (a JSON value, each element of an array), or as raw text when it is not JSON. */
+function bodyOf(body: string | undefined): { readonly frames: JsonValue[]; readonly rawBody?: string } {
+  if (body === undefined) return { frames: [] };
+  try {
+    const v = JSON.parse(body) as JsonValue;
+    return { frames: Array.isArray(v) ? v : [v] };
+  } catch {
+    return { frames: [], rawBody: body };
   }
-  return text.trim() === '' ? [] : parse(text);
 }
 
 /** The params of a `tools/call` of `tool`, as a raw client writes them. */
@@ -433,8 +551,4 @@ export function toolParams(tool: string): JsonValue {
 
 function sameId(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
-}
-
-function short(s: string, n = 120): string {
-  return s.length > n ? `${s.slice(0, n)}…` : s;
 }

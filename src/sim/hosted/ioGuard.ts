@@ -41,7 +41,7 @@ export function guardIo(scope: HandlerScope, record: (e: TraceEventBody) => void
       if (typeof original !== 'function') continue;
       mod[fn] = function guarded() {
         blocked(`${name}.${fn}`);
-        throw new BlockedIoError(`mcp-sim fuzz: ${name}.${fn} is not reachable during a fuzz run (runs stay offline and deterministic)`);
+        throw new BlockedIoError(`mcp-sim: ${name}.${fn} is not reachable during a simulated run (runs stay offline and deterministic)`);
       };
       restores.push(() => (mod[fn] = original));
     }

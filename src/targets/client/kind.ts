@@ -1,11 +1,9 @@
 import { COMMON_FLAGS, flagSet } from '../../options/checkFlags.ts';
+import { DEFAULT_CLIENT_RATE_RUNS } from '../../options/defaults.ts';
 import { TargetArgumentError, type TargetKindDefinition } from '../Target.ts';
 import { atRelease } from '../words.ts';
 import { CLIENT_TRANSPORTS, languageOf, LanguageError } from '../testbed/languages.ts';
 import { CLIENT_SCENARIOS } from './clientScenarios.ts';
-
-/** Re-runs of a client's finding for its rate: a scenario has no schedule to vary, and a first check of a release finds tens of them. */
-const CLIENT_RATE_RUNS = 3;
 
 /** The common flags a client's fixed scenarios have no use for. */
 const NO_SEED_NOR_SHRINK: readonly string[] = ['--seed', '--shrink', '--no-shrink'];
@@ -40,7 +38,7 @@ export const clientKind: TargetKindDefinition<'client'> = {
   argumentOf: (spec) => [`client:${spec.language}${spec.release === undefined ? '' : `@${spec.release}`}`, ...(spec.transport === undefined ? [] : ['--transport', spec.transport])],
   // The common flags but --seed and --shrink (fixed scenarios, each minimal), and what a client takes more.
   flags: flagSet([...COMMON_FLAGS].filter((f) => !NO_SEED_NOR_SHRINK.includes(f)), ['--rate-runs', '--transport', '--scenario', '--update-baseline']),
-  realDefaults: (spec, scenarios) => ({ runs: (scenarios?.length ?? CLIENT_SCENARIOS.length) * (spec.transport === undefined ? CLIENT_TRANSPORTS.length : 1), parallel: 1, rateRuns: CLIENT_RATE_RUNS }),
+  realDefaults: (spec, scenarios) => ({ runs: (scenarios?.length ?? CLIENT_SCENARIOS.length) * (spec.transport === undefined ? CLIENT_TRANSPORTS.length : 1), parallel: 1, rateRuns: DEFAULT_CLIENT_RATE_RUNS }),
   async openReal(spec, settings) {
     const { openClient } = await import('./open.ts');
     return openClient(spec, settings, clientKind.argumentOf);

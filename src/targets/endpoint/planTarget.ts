@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { DEFAULT_PROCESS_START_MS } from '../../options/defaults.ts';
 import type { Endpoint } from '../../real/connection.ts';
 import { describePlan, withoutCancels, type Plan } from '../../real/plan.ts';
-import { runPlan } from '../../real/runPlan.ts';
+import { openConnection, type OpenConnection } from '../../real/openConnection.ts';
+import { fixedPace, runPlan, type RealtimeRun } from '../../real/runPlan.ts';
 import { planArbitrary } from '../../workload/planArbitrary.ts';
 import { planShape } from '../../workload/planShape.ts';
 import { planShrinks } from '../../workload/planShrinks.ts';
@@ -33,7 +34,20 @@ export function planTarget(
 ): RealTarget<Plan> {
   let arbitrary: fc.Arbitrary<Plan> | undefined;
   let server: RealPreparation['server'];
+  let open: OpenConnection | undefined;
   const fixed = new Set(Object.keys(parts.choice.args ?? {}));
+  /** The tools the server listed that the plans can call (`--tools`, arguments from their schemas or `--args`). */
+  const fuzzableOf = (discovery: RealtimeRun, startupMs: number): RealPreparation => {
+    const named = parts.choice.tools;
+    const listed = discovery.tools.filter((t) => !named || named.includes(t.name));
+    if (listed.length === 0) {
+      throw new BadTargetError('no-tools', `mcp-sim: ${endpoint.label} lists ${discovery.tools.length === 0 ? 'no tools' : `no tool named ${named!.join(', ')} (it lists ${discovery.tools.map((t) => t.name).join(', ')})`}: nothing to call.`);
+    }
+    const { fuzzable, skipped } = planTools(listed, parts.choice.args);
+    if (fuzzable.length === 0) throw new BadTargetError('no-tools', `mcp-sim: no tool of ${endpoint.label} can be called with generated arguments: ${skipped.map((s) => `${s.name}: ${s.reason}`).join('; ')}.`);
+    arbitrary = planArbitrary({ tools: fuzzable, http: parts.kind === 'url', duplicateIds: parts.choice.duplicateIds === true });
+    return { tools: fuzzable.map((t) => t.name), skipped, ...(server && { server }), startupMs };
+  };
   return {
     kind: parts.kind,
     clock: 'real',
@@ -42,23 +56,29 @@ export function planTarget(
     sees: parts.sees,
     describe: () => parts.describe(server),
     async prepare() {
-      const discovery = await runPlan(endpoint, { calls: [], serverRequests: 'answer' }, { tailMs: 0, startMs: DEFAULT_PROCESS_START_MS });
-      server = discovery.hello && { info: discovery.hello.serverInfo, protocolVersion: discovery.hello.protocolVersion };
-      const named = parts.choice.tools;
-      const listed = discovery.tools.filter((t) => !named || named.includes(t.name));
-      if (listed.length === 0) {
-        throw new BadTargetError('no-tools', `mcp-sim: ${endpoint.label} lists ${discovery.tools.length === 0 ? 'no tools' : `no tool named ${named!.join(', ')} (it lists ${discovery.tools.map((t) => t.name).join(', ')})`}: nothing to call.`);
+      // The connection that lists the tools stays open: the campaign's first (start-up paid once).
+      open = await openConnection(endpoint, { shared: true }, DEFAULT_PROCESS_START_MS);
+      const { conn, inbox, recorder, t0, hello, startupMs } = open;
+      server = { info: hello.serverInfo, protocolVersion: hello.protocolVersion };
+      try {
+        return fuzzableOf(await runPlan(undefined, { calls: [], serverRequests: 'answer' }, { tailMs: 0, reuse: { conn, inbox, recorder, t0, hello, startupMs, firstId: 1 } }), startupMs);
+      } catch (error) {
+        open = undefined;
+        await conn.close().catch(() => undefined);
+        await endpoint.release?.();
+        throw error;
       }
-      const { fuzzable, skipped } = planTools(listed, parts.choice.args);
-      if (fuzzable.length === 0) throw new BadTargetError('no-tools', `mcp-sim: no tool of ${endpoint.label} can be called with generated arguments: ${skipped.map((s) => `${s.name}: ${s.reason}`).join('; ')}.`);
-      arbitrary = planArbitrary({ tools: fuzzable, http: parts.kind === 'url', duplicateIds: parts.choice.duplicateIds === true });
-      return { tools: fuzzable.map((t) => t.name), skipped, ...(server && { server }), startupMs: discovery.startupMs };
+    },
+    takeOpen() {
+      const given = open;
+      open = undefined;
+      return given;
     },
     cases(seed, runs) {
       if (!arbitrary) throw new Error('planTarget: cases() before prepare()');
       return runs === 0 ? [] : fc.sample(arbitrary, { seed, numRuns: runs });
     },
-    run: (plan, bounds) => runPlan(endpoint, plan, { hangAfterMs: bounds.hangAfterMs, tailMs: 2 * bounds.inFlightMs }),
+    run: (plan, bounds) => runPlan(endpoint, plan, { hangAfterMs: bounds.hangAfterMs, tailMs: 2 * bounds.inFlightMs, ...(bounds.toolSilenceMs && { pace: fixedPace(bounds.toolSilenceMs) }) }),
     withoutCancels,
     shrinks: (plan) => planShrinks(plan, fixed),
     // A URL's variant as its run showed it (http/<stateful|stateless>/<sse|json>); a process is stdio.

@@ -25,7 +25,7 @@ export function discoverTools(target: FuzzTarget): Promise<readonly ToolInfo[]> 
       try {
         tools = await sdk.hosting!.listTools(client);
       } catch (error) {
-        throw new TargetError('no-tools', `mcp-sim fuzz: ${target.label} did not answer tools/list: ${messageOf(error)}`);
+        throw new TargetError('no-tools', `mcp-sim check: ${target.label} did not answer tools/list: ${messageOf(error)}`);
       }
       await client.close();
       await quiesce();
@@ -34,7 +34,7 @@ export function discoverTools(target: FuzzTarget): Promise<readonly ToolInfo[]> 
       } catch {
         // A cleanup that fails after discovery does not stop fuzzing.
       }
-      if (tools.length === 0) throw new TargetError('no-tools', `mcp-sim fuzz: ${target.label} lists no tools; there is nothing to fuzz.`);
+      if (tools.length === 0) throw new TargetError('no-tools', `mcp-sim check: ${target.label} lists no tools; there is nothing to fuzz.`);
       return tools;
     } finally {
       hosted.exit();

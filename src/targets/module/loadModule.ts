@@ -35,7 +35,7 @@ async function sdksOf(file: string): Promise<readonly SdkAdapter[]> {
   if (v2Server && releaseInFolder(v2Server.root) === undefined) {
     throw new TargetError(
       'no-sdk',
-      `mcp-sim fuzz: ${file} resolves ${V2_SERVER_PACKAGE}@${v2Server.version} but no ${V2_CLIENT_PACKAGE} beside it (${v2Server.root}); mcp-sim drives a 2.x server with the client of its release: npm i -D ${V2_CLIENT_PACKAGE}@${v2Server.version}`,
+      `mcp-sim check: ${file} resolves ${V2_SERVER_PACKAGE}@${v2Server.version} but no ${V2_CLIENT_PACKAGE} beside it (${v2Server.root}); mcp-sim drives a 2.x server with the client of its release: npm i -D ${V2_CLIENT_PACKAGE}@${v2Server.version}`,
     );
   }
   const roots = [v1?.root, v2Server?.root].filter((root): root is string => root !== undefined);
@@ -76,14 +76,14 @@ function guarded<T>(sdk: SdkAdapter, body: () => Promise<T>): Promise<T> {
 function serverOrThrow(sdks: readonly SdkAdapter[], value: unknown, from: string): { readonly sdk: SdkAdapter; readonly endpoint: Endpoint } {
   const found = sdks.map((sdk) => ({ sdk, endpoint: sdk.hosting!.serverOf(value) })).filter((c): c is { sdk: SdkAdapter; endpoint: Endpoint } => c.endpoint !== undefined);
   if (found.length === 0) {
-    throw new TargetError('not-a-server', `mcp-sim fuzz: ${from} returned ${describeValue(value)}, which is not an MCP server: return an McpServer, a low-level Server, or { server, cleanup }.`);
+    throw new TargetError('not-a-server', `mcp-sim check: ${from} returned ${describeValue(value)}, which is not an MCP server: return an McpServer, a low-level Server, or { server, cleanup }.`);
   }
   const owned = found.find(({ sdk, endpoint }) => sdk.hosting!.ownsServer(endpoint));
   if (!owned) {
     const names = sdks.map((sdk) => `${sdk.name}@${sdk.version} (${sdk.root})`).join(' or ');
     throw new TargetError(
       'foreign-sdk',
-      `mcp-sim fuzz: ${from} returned a server that is not built on ${names}, the SDK it resolves: an SDK bundled into the module, or a copy installed under another name.`,
+      `mcp-sim check: ${from} returned a server that is not built on ${names}, the SDK it resolves: an SDK bundled into the module, or a copy installed under another name.`,
     );
   }
   return owned;
@@ -105,7 +105,7 @@ async function factoryTarget(label: string, sdks: readonly SdkAdapter[], factory
     try {
       value = await factory(factoryContext(candidates.some((sdk) => sdk.generation === 2) ? 2 : 1, config));
     } catch (error) {
-      throw new TargetError('factory-threw', `mcp-sim fuzz: the server factory of ${label} threw: ${messageOf(error)}`);
+      throw new TargetError('factory-threw', `mcp-sim check: the server factory of ${label} threw: ${messageOf(error)}`);
     }
     const cleanup = cleanupOf(value);
     return { ...serverOrThrow(candidates, value, `the server factory of ${label}`), ...(cleanup && { cleanup }) };
@@ -138,10 +138,10 @@ export async function factoryTargetOf(factory: ServerFactory, options: { readonl
  */
 export async function loadTarget(modulePath: string, options: { readonly config?: Record<string, unknown> } = {}): Promise<FuzzTarget> {
   const file = resolve(modulePath);
-  if (!existsSync(file)) throw new TargetError('module-not-found', `mcp-sim fuzz: module ${modulePath} not found (looked for ${file}).`);
+  if (!existsSync(file)) throw new TargetError('module-not-found', `mcp-sim check: module ${modulePath} not found (looked for ${file}).`);
   const sdks = await sdksOf(file);
   if (sdks.length === 0) {
-    throw new TargetError('no-sdk', `mcp-sim fuzz: ${file} resolves neither ${SDK_PACKAGE} (1.x) nor ${V2_SERVER_PACKAGE} (2.x); install the SDK in the server's project.`);
+    throw new TargetError('no-sdk', `mcp-sim check: ${file} resolves neither ${SDK_PACKAGE} (1.x) nor ${V2_SERVER_PACKAGE} (2.x); install the SDK in the server's project.`);
   }
   const url = pathToFileURL(file).href;
   let imports = 0;
@@ -151,7 +151,7 @@ export async function loadTarget(modulePath: string, options: { readonly config?
   try {
     first = await guarded(sdks[0]!, () => importAgain(sdks));
   } catch (error) {
-    throw new TargetError('module-failed', `mcp-sim fuzz: importing ${modulePath} failed: ${messageOf(error)}`);
+    throw new TargetError('module-failed', `mcp-sim check: importing ${modulePath} failed: ${messageOf(error)}`);
   }
   const mod = first.value;
   const reimported = (sdk: SdkAdapter, kind: 'import-connect' | 'exported-server'): FuzzTarget => ({
@@ -175,6 +175,6 @@ export async function loadTarget(modulePath: string, options: { readonly config?
   }
   throw new TargetError(
     'no-server',
-    `mcp-sim fuzz: ${modulePath} has no server factory (a default export or a createServer export that is a function) and connects no server at import; exports: ${Object.keys(mod).join(', ') || 'none'}.`,
+    `mcp-sim check: ${modulePath} has no server factory (a default export or a createServer export that is a function) and connects no server at import; exports: ${Object.keys(mod).join(', ') || 'none'}.`,
   );
 }

@@ -6,11 +6,15 @@ import { commandLabel, startProcess, type CommandSpec, type ProcessTargetOptions
 import { BoundedLines } from '../../real/boundedFrames.ts';
 import { FrameBudget } from '../../real/FrameBudget.ts';
 import { DEFAULT_WIRE_BOUNDS } from '../../real/wireBounds.ts';
+import { isJsonRpcLine, Refusal, stdoutRefusal } from '../../real/stdoutRefusal.ts';
 
 /** A stdio server: one process per connection, newline-delimited JSON-RPC on stdin/stdout. */
 export function stdioEndpoint(spec: CommandSpec, options: ProcessTargetOptions = {}): Endpoint {
+  // The first stdout line of any connection that is not JSON-RPC stops the campaign (exit 2).
+  const refusal = new Refusal();
   return {
     kind: 'process',
+    refusal,
     label: commandLabel(spec),
     visibility: {
       sees: ['every frame on stdin and stdout, with its real time', 'stderr', 'the exit code and signal after stdin EOF'],
@@ -27,16 +31,22 @@ export function stdioEndpoint(spec: CommandSpec, options: ProcessTargetOptions =
       let clientSeq = 0;
       let serverSeq = 0;
       // Lines past the bound are not buffered, floods are counted (src/real/wireBounds.ts).
-      const budget = new FrameBudget(options.wire ?? DEFAULT_WIRE_BOUNDS, recorder);
+      const budget = new FrameBudget(options.wire ?? DEFAULT_WIRE_BOUNDS, recorder, 'client', 0, undefined, (token) => inbox.flooded(token));
       const lines = new BoundedLines((options.wire ?? DEFAULT_WIRE_BOUNDS).maxFrameBytes, recorder, (line) => {
         if (line.trim() === '') return;
         let frame: JsonValue;
+        let parsed = true;
         try {
           frame = JSON.parse(line) as JsonValue;
         } catch {
           frame = line;
+          parsed = false;
         }
-        if (!budget.admit(frame)) return;
+        if (!isJsonRpcLine(frame, parsed)) {
+          // Recorded and read (the handshake words a program that never answers apart), then refused.
+          frame = line;
+          refusal.refuse(stdoutRefusal(line));
+        } else if (!budget.admit(frame)) return;
         recorder.record({ kind: 'deliver', to: 'client', conn: 0, seq: serverSeq++, frame, burst: 1 });
         inbox.push(frame);
       });
@@ -63,6 +73,7 @@ export function stdioEndpoint(spec: CommandSpec, options: ProcessTargetOptions =
         get exited() {
           return started.exited;
         },
+        startedProcess: true,
       };
     },
   };

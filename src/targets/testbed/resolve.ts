@@ -1,17 +1,25 @@
 import { TargetArgumentError } from '../Target.ts';
 import { installSdkTestbed, sdkTestbed, type SdkTestbed, type SdkTestbedLanguage } from './sdkTestbed.ts';
-import type { SdkTestbedTransport } from './languages.ts';
+import type { SdkTestbedTransport, TestbedLayer } from './languages.ts';
 import { endpointOf } from './runProgram.ts';
 
 /**
- * The installed test bed of `language` at `release` (default: the manifest's first). A release
+ * The installed test bed of `language` at `release` (default: the manifest's first), its
+ * interpreter on `layer` (default: the low one). A release
  * not installed yet is installed first (its install.sh with MCP_SIM_SDK_VERSION), its output on
  * `say`. A version the registry lacks, a missing toolchain or a failed install is one line, naming
  * the target as it was asked for (`kind`: the bed's server, or its client).
  */
-export async function resolveTestbed(language: SdkTestbedLanguage, release: string | undefined, say: (line: string) => void = (line) => process.stderr.write(`${line}\n`), kind: 'testbed' | 'client' = 'testbed'): Promise<SdkTestbed> {
-  const form = `${kind}:${language}${release === undefined ? '' : `@${release}`}`;
-  const found = sdkTestbed(language, { ...(release !== undefined && { version: release }) });
+export async function resolveTestbed(
+  language: SdkTestbedLanguage,
+  release: string | undefined,
+  say: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+  kind: 'testbed' | 'client' = 'testbed',
+  layer?: TestbedLayer,
+): Promise<SdkTestbed> {
+  const form = `${kind}:${language}${release === undefined ? '' : `@${release}`}${layer === undefined ? '' : ` --layer ${layer}`}`;
+  const options = { ...(release !== undefined && { version: release }), ...(layer !== undefined && { layer }) };
+  const found = sdkTestbed(language, options);
   if (!('skipped' in found)) return found;
   if (!found.skipped.startsWith('not installed')) throw new TargetArgumentError(`mcp-sim check ${form}: ${found.skipped}.`);
   say(`installing the ${language} test bed${release === undefined ? '' : ` (${release})`}: ${found.skipped.replace(/^not installed: run /, '')}`);
@@ -21,7 +29,7 @@ export async function resolveTestbed(language: SdkTestbedLanguage, release: stri
     throw new TargetArgumentError(`mcp-sim check ${form}: ${why}: ${install.lastLine}`);
   }
   say(`  installed: ${install.lastLine}`);
-  const again = sdkTestbed(language, { ...(release !== undefined && { version: release }) });
+  const again = sdkTestbed(language, options);
   if ('skipped' in again) throw new TargetArgumentError(`mcp-sim check ${form}: installed, and still ${again.skipped}.`);
   return again;
 }

@@ -5,9 +5,9 @@ import { join, resolve } from 'node:path';
 import type { CommandSpec } from '../../real/index.ts';
 import type { UrlSpec } from '../index.ts';
 
-import { type HttpMode, type SdkTestbedLanguage, type SdkTestbedTransport } from './languages.ts';
+import { type HttpMode, type SdkTestbedLanguage, type SdkTestbedTransport, type TestbedLayer } from './languages.ts';
 
-export { SDK_TESTBED_LANGUAGES, HTTP_MODES, type HttpMode, type SdkTestbedLanguage, type SdkTestbedTransport } from './languages.ts';
+export { SDK_TESTBED_LANGUAGES, HTTP_MODES, TESTBED_LAYERS, type HttpMode, type SdkTestbedLanguage, type SdkTestbedTransport, type TestbedLayer } from './languages.ts';
 
 /** One pinned release of the SDK (PROGRAM.md, "Releases"). */
 export interface SdkTestbedRelease {
@@ -16,6 +16,8 @@ export interface SdkTestbedRelease {
   readonly lacks?: readonly string[];
   /** The HTTP modes this release offers, where they differ from the manifest's. */
   readonly modes?: readonly HttpMode[];
+  /** The layers this release's interpreters build on, where fewer than the manifest's. */
+  readonly layers?: readonly TestbedLayer[];
 }
 
 /** `testbeds/<language>/testbed.json`, as PROGRAM.md defines it. */
@@ -35,6 +37,14 @@ export interface SdkTestbedManifest {
   readonly transports: readonly string[];
   /** What the SDK lacks, or the test bed does not do yet, each in one sentence. */
   readonly lacks: readonly string[];
+  /**
+   * The interpreters (PROGRAM.md, "Layers"), by layer: the SDK API each is written on, in a few
+   * words. Its commands take `{layer}`. Absent: one interpreter, the low layer's. A bed whose SDK
+   * offers servers one public API names that one (Java's: `high` alone).
+   */
+  readonly layers?: { readonly [L in TestbedLayer]?: string };
+  /** What each layer lacks or does differently, beyond the manifest's and the release's `lacks`. */
+  readonly layerLacks?: { readonly [L in TestbedLayer]?: readonly string[] };
   /** The test-bed client (testbeds/CLIENT.md), where it is written. */
   readonly client?: SdkTestbedClientManifest;
 }
@@ -59,18 +69,22 @@ export interface SdkTestbedClient {
   readonly lacks: readonly string[];
 }
 
-/** An installed test bed of one release: its commands with `{cache}`, `{dir}` and `{version}` filled. */
+/** An installed test bed of one release and layer: its commands with `{cache}`, `{dir}`, `{version}` and `{layer}` filled. */
 export interface SdkTestbed {
   readonly language: SdkTestbedLanguage;
   readonly manifest: SdkTestbedManifest;
   /** The SDK release this bed was built with. */
   readonly version: string;
+  /** The interpreter its commands start. */
+  readonly layer: TestbedLayer;
+  /** The layers this release offers (`layer` one of them). */
+  readonly layers: readonly TestbedLayer[];
   /** Whether `version` is one of the manifest's pinned releases (else it was resolved at install). */
   readonly pinned: boolean;
   readonly stdio: CommandSpec;
   /** The HTTP modes this release offers (empty: stdio only). */
   readonly modes: readonly HttpMode[];
-  /** The manifest's `lacks` and this release's. */
+  /** The manifest's `lacks`, this release's and this layer's. */
   readonly lacks: readonly string[];
   /** The URL target of one HTTP mode (`{port}` left for mcp-sim to fill), or undefined when the release lacks it. */
   http(mode: HttpMode): UrlSpec | undefined;
@@ -91,6 +105,8 @@ export interface SdkTestbedOptions {
   readonly cache?: string;
   /** The SDK release. @default the manifest's first release */
   readonly version?: string;
+  /** The interpreter. @default the low one, or the only one of a bed without it (defaultTestbedLayer) */
+  readonly layer?: TestbedLayer;
 }
 
 /** The cache root the install scripts use (`MCP_SIM_TESTBED_CACHE`), so the two never disagree. */
@@ -116,7 +132,19 @@ function releaseDir(manifest: SdkTestbedManifest, version: string, options: SdkT
   return manifest.releases ? join(base, version) : base;
 }
 
-const fill = (arg: string, cache: string, dir: string, version: string) => arg.replaceAll('{cache}', cache).replaceAll('{dir}', dir).replaceAll('{version}', version);
+const fill = (arg: string, cache: string, dir: string, version: string, layer: TestbedLayer = 'low') => arg.replaceAll('{cache}', cache).replaceAll('{dir}', dir).replaceAll('{version}', version).replaceAll('{layer}', layer);
+
+/** The layers a release offers: the manifest's (low alone when it names none), narrowed by the release's own list. */
+export function sdkTestbedLayers(manifest: SdkTestbedManifest, release: SdkTestbedRelease | undefined): readonly TestbedLayer[] {
+  const all = manifest.layers === undefined ? (['low'] as const) : (Object.keys(manifest.layers) as TestbedLayer[]);
+  return release?.layers === undefined ? all : all.filter((l) => release.layers!.includes(l));
+}
+
+/**
+ * The layer a release runs when none is asked, and the layer of a case or baseline entry that
+ * names none (written before beds had layers): the low one, or, on a bed without one, its first.
+ */
+export const defaultTestbedLayer = (layers: readonly TestbedLayer[]): TestbedLayer => (layers.includes('low') || layers.length === 0 ? 'low' : layers[0]!);
 
 /**
  * Reads `testbeds/<language>/testbed.json` and tells whether that release's test bed is installed:
@@ -132,6 +160,11 @@ export function sdkTestbed(language: SdkTestbedLanguage, options: SdkTestbedOpti
   const release = releases.find((r) => r.version === version);
   if (!release && !manifest.releases) {
     return { language, skipped: `the ${language} test bed builds only ${manifest.sdk.name} ${manifest.sdk.version} (its testbed.json lists no other releases), not ${version}` };
+  }
+  const layers = sdkTestbedLayers(manifest, release);
+  const layer = options.layer ?? defaultTestbedLayer(layers);
+  if (!layers.includes(layer)) {
+    return { language, skipped: `the ${language} test bed of ${manifest.sdk.name} ${version} has no ${layer} layer: it offers ${layers.join(', ')} (PROGRAM.md, "Layers")` };
   }
   const cache = releaseDir(manifest, version, options);
   // The default release is what the plain install builds; any other is named to it.
@@ -153,14 +186,16 @@ export function sdkTestbed(language: SdkTestbedLanguage, options: SdkTestbedOpti
     language,
     manifest,
     version,
+    layer,
+    layers,
     pinned: release !== undefined,
-    stdio: { command: manifest.stdio.map((a) => fill(a, cache, dir, version)) },
+    stdio: { command: manifest.stdio.map((a) => fill(a, cache, dir, version, layer)) },
     modes,
-    lacks: [...manifest.lacks, ...(release?.lacks ?? [])],
+    lacks: [...manifest.lacks, ...(release?.lacks ?? []), ...(manifest.layerLacks?.[layer] ?? [])],
     client,
     http: (mode) =>
       http && modes.includes(mode)
-        ? { url: http.url, start: { command: http.start.map((a) => fill(a, cache, dir, version).replaceAll('{mode}', mode)) } }
+        ? { url: http.url, start: { command: http.start.map((a) => fill(a, cache, dir, version, layer).replaceAll('{mode}', mode)) } }
         : undefined,
   };
 }

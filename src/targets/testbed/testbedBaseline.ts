@@ -5,14 +5,18 @@ import type { InvariantId } from '../../model/invariants.ts';
 import { writeFileAtomic } from '../../util/atomicWrite.ts';
 import type { Plan } from '../../real/plan.ts';
 import type { SdkTestbedLanguage, SdkTestbedTransport } from './sdkTestbed.ts';
+import { layerVariant, type TestbedLayer } from './languages.ts';
+import { layerOfCase } from './testbedCases.ts';
 import type { RealBaseline } from '../Target.ts';
 import { shapeKey } from '../../workload/shape.ts';
 import { planShape } from '../../workload/planShape.ts';
 
-/** One known finding of an SDK release on one transport, with the minimal case that showed it. */
+/** One known finding of an SDK release on one transport and layer, with the minimal case that showed it. */
 export interface TestbedBaselineEntry {
   readonly invariant: InvariantId;
   readonly transport: SdkTestbedTransport;
+  /** The interpreter that showed it (PROGRAM.md, "Layers"); absent: the low one (an entry from before beds had layers). */
+  readonly layer?: TestbedLayer;
   readonly message: string;
   readonly minimal: Plan;
   readonly rate: { readonly hits: number; readonly runs: number };
@@ -45,17 +49,22 @@ export function loadTestbedBaseline(language: SdkTestbedLanguage, version: strin
   return parsed;
 }
 
+/** The layer of a baseline entry. */
+const layerOfEntry = (e: TestbedBaselineEntry): TestbedLayer => e.layer ?? 'low';
+
 /**
- * The release's baseline as the campaign reads it: each entry on `transport` a known cause (its
- * invariant, the transport, the features of its minimal case), and how to write a new one.
+ * The release's baseline as the campaign reads it: each entry on `transport` and one of `layers`
+ * a known cause (its invariant, the transport and layer, the features of its minimal case), and
+ * how to write a new one.
  */
-export function testbedBaselineOf(release: { readonly language: SdkTestbedLanguage; readonly sdk: string; readonly version: string }, transport: SdkTestbedTransport): RealBaseline {
+export function testbedBaselineOf(release: { readonly language: SdkTestbedLanguage; readonly sdk: string; readonly version: string }, transport: SdkTestbedTransport, layers: readonly TestbedLayer[] = ['low']): RealBaseline {
   const existing = loadTestbedBaseline(release.language, release.version);
-  const entries = existing?.entries.filter((e) => e.transport === transport) ?? [];
+  const entries = existing?.entries.filter((e) => e.transport === transport && layers.includes(layerOfEntry(e))) ?? [];
+  const where = `${transport}, ${layers.join(' and ')} layer${layers.length > 1 ? 's' : ''}`;
   return {
-    known: entries.map((e) => ({ invariant: e.invariant, variant: transport, shape: shapeKey(planShape(e.minimal)) })),
-    summary: existing ? `${entries.length} known finding(s) on ${transport} (${testbedBaselinePath(release.language, release.version)})` : 'none yet (every finding is new)',
-    write: (findings, command) => updateTestbedBaseline(existing, release, transport, findings as readonly TestbedBaselineFinding[], command),
+    known: entries.map((e) => ({ invariant: e.invariant, variant: layerVariant(transport, layerOfEntry(e)), shape: shapeKey(planShape(e.minimal)) })),
+    summary: existing ? `${entries.length} known finding(s) on ${where} (${testbedBaselinePath(release.language, release.version)})` : 'none yet (every finding is new)',
+    write: (findings, command) => updateTestbedBaseline(existing, release, transport, layers, findings as readonly TestbedBaselineFinding[], command),
   };
 }
 
@@ -68,23 +77,30 @@ export interface TestbedBaselineFinding {
 }
 
 /**
- * The baseline with `transport`'s entries replaced by the confirmed `findings` of a campaign
- * (the other transports' kept), written atomically; returns its file.
+ * The baseline with the entries of `transport` on `layers` replaced by the confirmed `findings`
+ * of a campaign (each on the layer of its minimal case; the other transports' and layers' kept),
+ * written atomically; returns its file. `commands` is keyed by transport, and by transport and
+ * layer for a campaign of one layer (`stdio high`).
  */
 export function updateTestbedBaseline(
   existing: TestbedBaseline | undefined,
   release: { readonly language: SdkTestbedLanguage; readonly sdk: string; readonly version: string },
   transport: SdkTestbedTransport,
+  layers: readonly TestbedLayer[],
   findings: readonly TestbedBaselineFinding[],
   command: string,
 ): string {
-  const kept = (existing?.entries ?? []).filter((e) => e.transport !== transport);
-  const fresh = findings.map((f): TestbedBaselineEntry => ({ invariant: f.invariant, transport, message: f.message, minimal: f.minimal, rate: f.rate }));
+  const kept = (existing?.entries ?? []).filter((e) => e.transport !== transport || !layers.includes(layerOfEntry(e)));
+  const fresh = findings.map((f): TestbedBaselineEntry => {
+    const layer = layerOfCase(f.minimal);
+    return { invariant: f.invariant, transport, ...(layer !== 'low' && { layer }), message: f.message, minimal: f.minimal, rate: f.rate };
+  });
+  const key = layers.length === 1 ? `${transport} ${layers[0]}` : transport;
   const baseline: TestbedBaseline = {
     kind: 'testbed-baseline',
     ...release,
-    commands: { ...existing?.commands, [transport]: command },
-    entries: [...kept, ...fresh].sort((a, b) => a.transport.localeCompare(b.transport) || a.invariant.localeCompare(b.invariant)),
+    commands: { ...existing?.commands, [key]: command },
+    entries: [...kept, ...fresh].sort((a, b) => a.transport.localeCompare(b.transport) || layerOfEntry(a).localeCompare(layerOfEntry(b)) || a.invariant.localeCompare(b.invariant)),
   };
   const file = testbedBaselinePath(release.language, release.version);
   writeFileAtomic(file, `${JSON.stringify(baseline, null, 2)}\n`, { mkdir: true });

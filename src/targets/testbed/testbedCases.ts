@@ -5,7 +5,17 @@ import { programArb, toolProgramOf } from '../../workload/index.ts';
 import type { TimingPalette } from '../../workload/timingPalette.ts';
 import type { Plan, PlannedCall } from '../../real/plan.ts';
 import { planArbitrary } from '../../workload/planArbitrary.ts';
+import type { TestbedLayer } from './languages.ts';
 import { TESTBED_TOOL } from './programCall.ts';
+
+/**
+ * A test-bed case: the plan mcp-sim's client plays, and the layer whose interpreter serves it
+ * (PROGRAM.md, "Layers"). A replay file keeps both.
+ */
+export type TestbedCase = Plan & { readonly layer: TestbedLayer };
+
+/** The layer of a case; a case written before beds had layers (no `layer`) ran on the low one. */
+export const layerOfCase = (c: Plan & { readonly layer?: TestbedLayer }): TestbedLayer => c.layer ?? 'low';
 
 /**
  * The real ms a test-bed program's sleeps are drawn from (a palette, as the simulator's are).
@@ -47,6 +57,17 @@ export function testbedPlanArbitrary(constraints: TestbedCaseConstraints = {}): 
 /** Case `k` of `seed`: always the same plan. */
 export function testbedCases(seed: number, runs: number, constraints: TestbedCaseConstraints = {}): Plan[] {
   return runs === 0 ? [] : fc.sample(testbedPlanArbitrary(constraints), { seed, numRuns: runs });
+}
+
+/**
+ * Case `k` of `seed` on `layers`: on one layer, plan `k`; on two, plan `⌊k/2⌋` on each in turn
+ * (low, then high), so every plan that runs on one layer runs on the other too and a finding of
+ * one layer has its case's twin on the other. The same `runs` either way: both layers halve
+ * the plans, never double the time.
+ */
+export function layeredCases(seed: number, runs: number, layers: readonly TestbedLayer[], constraints: TestbedCaseConstraints = {}): TestbedCase[] {
+  const plans = testbedCases(seed, Math.ceil(runs / layers.length), constraints);
+  return plans.flatMap((plan) => layers.map((layer) => ({ ...plan, layer }))).slice(0, runs);
 }
 
 /** The program a planned call carries to the test bed (undefined: not a call of `run`). */

@@ -7,8 +7,8 @@ import { isJsonObject } from '../../util/jsonrpc.ts';
 import { messageOf } from '../../util/errors.ts';
 import { fillPort } from '../../real/freePort.ts';
 import type { Inbox } from '../../real/Inbox.ts';
-import { commandLabel, startProcess, type CommandSpec, type ProcessTargetOptions } from '../../real/startProcess.ts';
-import { BadTargetError, type Endpoint, type TargetConnection } from '../../real/connection.ts';
+import { commandLabel, startProcess, type CommandSpec, type ProcessTargetOptions, type StartedProcess } from '../../real/startProcess.ts';
+import { BadTargetError, type Endpoint, type OpenHow, type TargetConnection } from '../../real/connection.ts';
 import { boundedSse, boundedText } from '../../real/boundedFrames.ts';
 import { FrameBudget } from '../../real/FrameBudget.ts';
 import { DEFAULT_WIRE_BOUNDS } from '../../real/wireBounds.ts';
@@ -44,14 +44,92 @@ async function listening(host: string, port: number, ms: number, gone: () => str
   }
 }
 
+/** Starts `start` and waits until it listens on the port `url` names ({port} filled in); a process that exits or never listens is a bad target. */
+async function startListening(start: CommandSpec, url: string, recorder: Pick<TraceRecorder, 'record'>, inbox: Pick<Inbox, 'end' | 'endedBecause'>, options: HttpEndpointOptions): Promise<{ started: StartedProcess; url: string }> {
+  const started = await startProcess(start, recorder, inbox, options);
+  const filled = fillPort(url, started.port);
+  const parsed = new URL(filled);
+  try {
+    await listening(parsed.hostname, Number(parsed.port || 80), options.startMs ?? DEFAULT_PROCESS_START_MS, () => inbox.endedBecause);
+  } catch (error) {
+    await started.kill();
+    throw error;
+  }
+  return { started, url: filled };
+}
+
+/**
+ * The one server `--start` starts for many sessions: started when the first session needs it
+ * (again if it exited), its stderr and exit recorded into every session open on it, stopped by
+ * `stop()`. Start-up is paid once; a session that must not share a process opens its own (`fresh`).
+ */
+class ServerHub {
+  private readonly sessions = new Set<{ readonly recorder: Pick<TraceRecorder, 'record'>; readonly inbox: Inbox }>();
+  private running: Promise<{ started: StartedProcess; url: string }> | undefined;
+  private why: string | undefined;
+
+  constructor(
+    private readonly start: CommandSpec,
+    private readonly url: string,
+    private readonly options: HttpEndpointOptions,
+  ) {}
+
+  /** The server for one more session (started first when none runs): its URL, and whether this call started it. */
+  async attach(recorder: Pick<TraceRecorder, 'record'>, inbox: Inbox): Promise<{ url: string; startedNow: boolean; process: StartedProcess; detach: () => void }> {
+    let startedNow = false;
+    if (this.running === undefined || (await this.running.catch(() => undefined))?.started.exited !== false) {
+      startedNow = true;
+      this.why = undefined;
+      const fan = {
+        record: (body: Parameters<TraceRecorder['record']>[0]) => {
+          for (const s of this.sessions) s.recorder.record({ ...body } as typeof body);
+        },
+      };
+      const why = () => this.why;
+      const ends = {
+        end: (reason: string) => {
+          this.why ??= reason;
+          for (const s of this.sessions) s.inbox.end(reason);
+        },
+        get endedBecause() {
+          return why();
+        },
+      };
+      this.running = startListening(this.start, this.url, fan, ends, this.options);
+    }
+    const session = { recorder, inbox };
+    this.sessions.add(session);
+    try {
+      const { started, url } = await this.running;
+      return { url, startedNow, process: started, detach: () => this.sessions.delete(session) };
+    } catch (error) {
+      this.sessions.delete(session);
+      this.running = undefined;
+      throw error;
+    }
+  }
+
+  /** SIGTERM to the server's group, the grace period, SIGKILL. */
+  async stop(): Promise<void> {
+    const running = await this.running?.catch(() => undefined);
+    this.running = undefined;
+    await running?.started.kill();
+  }
+}
+
 interface Exchange {
   readonly controller: AbortController;
   readonly ids: readonly (string | number)[];
   open: boolean;
 }
 
-/** A Streamable HTTP server: a new session per connection (the server's `Mcp-Session-Id`, when it gives one). */
+/**
+ * A Streamable HTTP server: a new session per connection (the server's `Mcp-Session-Id`, when it
+ * gives one). With `start`, each connection gets a server process of its own, or (opened
+ * `shared`) a session on the one server started for many (`release` stops it).
+ */
 export function httpEndpoint(spec: UrlSpec, options: HttpEndpointOptions = {}): Endpoint {
+  const hub = spec.start ? new ServerHub(spec.start, spec.url, options) : undefined;
   return {
     kind: 'url',
     label: spec.start ? `${spec.url} (started by: ${commandLabel(spec.start)})` : spec.url,
@@ -64,19 +142,13 @@ export function httpEndpoint(spec: UrlSpec, options: HttpEndpointOptions = {}): 
         'what the server\'s SDK dropped or added on its own (its policy shows only as frames)',
       ],
     },
-    async open(recorder: TraceRecorder, inbox: Inbox): Promise<TargetConnection> {
+    release: async () => hub?.stop(),
+    async open(recorder: TraceRecorder, inbox: Inbox, how: OpenHow = {}): Promise<TargetConnection> {
       let url = spec.url;
-      const started = spec.start ? await startProcess(spec.start, recorder, inbox, options) : undefined;
-      if (started) {
-        url = fillPort(spec.url, started.port);
-        const parsed = new URL(url);
-        try {
-          await listening(parsed.hostname, Number(parsed.port || 80), options.startMs ?? DEFAULT_PROCESS_START_MS, () => inbox.endedBecause);
-        } catch (error) {
-          await started.kill();
-          throw error;
-        }
-      }
+      let started: StartedProcess | undefined;
+      let attached: Awaited<ReturnType<ServerHub['attach']>> | undefined;
+      if (hub && how.shared) ({ url } = attached = await hub.attach(recorder, inbox));
+      else if (spec.start) ({ started, url } = await startListening(spec.start, spec.url, recorder, inbox, options));
       let session: string | undefined;
       let protocolVersion: string | undefined;
       let clientSeq = 0;
@@ -91,7 +163,7 @@ export function httpEndpoint(spec: UrlSpec, options: HttpEndpointOptions = {}): 
       });
       // Frames past the bound are not buffered, floods are counted (src/real/wireBounds.ts).
       const wire = options.wire ?? DEFAULT_WIRE_BOUNDS;
-      const budget = new FrameBudget(wire, recorder);
+      const budget = new FrameBudget(wire, recorder, 'client', 0, undefined, (token) => inbox.flooded(token));
       /** Drops an exchange whose frame went past `--max-frame-bytes` (its `frame-too-large` is recorded). */
       const tooLarge = (exchange: number, controller: AbortController) => () => {
         const ex = exchanges.get(exchange);
@@ -234,7 +306,7 @@ export function httpEndpoint(spec: UrlSpec, options: HttpEndpointOptions = {}): 
           }
           return false;
         },
-        openExchanges: () => [...exchanges.values()].filter((ex) => ex.open && ex.ids.length > 0).length,
+        openExchanges: (ids) => [...exchanges.values()].filter((ex) => ex.open && ex.ids.length > 0 && (ids === undefined || ex.ids.some((id) => ids.has(id)))).length,
         async close() {
           if (session !== undefined) {
             // A stateful server: a request without the session id, then the DELETE, then one with the deleted id.
@@ -258,10 +330,12 @@ export function httpEndpoint(spec: UrlSpec, options: HttpEndpointOptions = {}): 
             recorder.record({ kind: 'http-disconnect', at: 'client', conn: 0, exchange });
           }
           await started?.kill();
+          attached?.detach();
         },
         get exited() {
-          return started?.exited ?? false;
+          return (started ?? attached?.process)?.exited ?? false;
         },
+        startedProcess: started !== undefined || attached?.startedNow === true,
       };
     },
   };

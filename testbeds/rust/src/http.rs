@@ -5,11 +5,14 @@
 use std::sync::Arc;
 
 use hyper_util::{rt::TokioIo, service::TowerToHyperService};
-use rmcp::transport::streamable_http_server::{
-    StreamableHttpService, session::local::LocalSessionManager,
+use rmcp::{
+    ServerHandler,
+    transport::streamable_http_server::{
+        StreamableHttpService, session::local::LocalSessionManager,
+    },
 };
 
-use crate::{program::Testbed, sdk};
+use crate::sdk;
 
 /// A mode of `--mode`: `stateful-sse`, `stateful-json`, `stateless-sse` or `stateless-json`.
 pub struct Mode {
@@ -42,10 +45,15 @@ impl Mode {
     }
 }
 
-/// Serves the test bed on 127.0.0.1:`port` until the process is ended.
-pub async fn serve(port: u16, mode: Mode) -> std::io::Result<()> {
+/// Serves the test bed's layer that `new` makes (one per session, or per stateless request) on
+/// 127.0.0.1:`port` until the process is ended.
+pub async fn serve<S: ServerHandler + Send + 'static>(
+    port: u16,
+    mode: Mode,
+    new: impl Fn() -> S + Send + Sync + 'static,
+) -> std::io::Result<()> {
     let service = StreamableHttpService::new(
-        || Ok(Testbed::new()),
+        move || Ok(new()),
         Arc::new(LocalSessionManager::default()),
         sdk::http_config(mode.sessions, mode.json_response),
     );

@@ -16,6 +16,21 @@ pub type RequestMeta = rmcp::model::Meta;
 #[cfg(feature = "rmcp-v3")]
 pub type RequestMeta = rmcp::model::RequestMetaObject;
 
+/// What `ServerHandler::call_tool` returns: the result itself in 2.x, `CallToolResponse` in 3.x
+/// (a result, or the 2026-07-28 input-required and task answers).
+#[cfg(feature = "rmcp-v2")]
+pub type CallToolOutput = rmcp::model::CallToolResult;
+#[cfg(feature = "rmcp-v3")]
+pub type CallToolOutput = rmcp::model::CallToolResponse;
+
+/// A tool's result as `call_tool` returns it.
+pub fn complete(result: rmcp::model::CallToolResult) -> CallToolOutput {
+    #[cfg(feature = "rmcp-v2")]
+    return result;
+    #[cfg(feature = "rmcp-v3")]
+    return result.into();
+}
+
 /// The Streamable HTTP configuration of one mode: with sessions (`stateful_mode` in 2.x,
 /// renamed `legacy_session_mode` in 3.0) or not, responses as SSE or as one JSON body.
 pub fn http_config(sessions: bool, json_response: bool) -> StreamableHttpServerConfig {

@@ -1,18 +1,23 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { describe, expect, it } from 'vitest';
+import { judge } from '../../src/model/judge.ts';
 import { closeOnCancel, passThrough, rejectOnNotification, replyToNotifications } from '../../src/rogue/brokenWrappers.ts';
-import { cancel, judgeRogue, notification, progress, runRogue, type RogueRunOptions } from '../../src/rogue/index.ts';
+import { cancel, describeReaction, notification, progress, runRogue, type RogueRunOptions, type RogueRunResult } from '../../src/rogue/index.ts';
+import { defaultSdk } from '../../src/sdk/load.ts';
+import { otherSide } from '../../src/sim/scenario.ts';
 import type { JsonValue } from '../../src/util/json.ts';
 
-const ids = async (frames: JsonValue[], options: RogueRunOptions) => judgeRogue(await runRogue(frames, options)).findings.map((f) => f.invariant);
+/** The model's findings on a rogue run: `judge()` told which side the rogue plays. */
+const judged = async (run: RogueRunResult) => judge(run.trace, undefined, { facts: (await defaultSdk()).facts, rogue: otherSide(run.target) });
+const ids = async (frames: JsonValue[], options: RogueRunOptions) => (await judged(await runRogue(frames, options))).map((f) => f.invariant);
 
 const cases: { name: string; fixture: (t: Transport) => Transport; fires: string; frames: JsonValue[] }[] = [
   { name: 'a wrapper replying to notifications', fixture: replyToNotifications, fires: 'rpc.no-reply-to-notification', frames: [notification('notifications/rogue')] },
-  { name: 'a wrapper closing the session on a cancel', fixture: closeOnCancel, fires: 'cancel.race-graceful', frames: [cancel(12345)] },
+  { name: 'a wrapper closing the session on a cancel', fixture: closeOnCancel, fires: 'rpc.survives-bad-input', frames: [cancel(12345)] },
   { name: 'a wrapper leaking an unhandled rejection', fixture: rejectOnNotification, fires: 'harness.unhandled', frames: [notification('notifications/rogue')] },
 ];
 
-describe('judgeRogue: every check fires on a broken endpoint and stays quiet on the correct one', () => {
+describe('the model on a rogue run: its rules fire on a broken endpoint and stay quiet on the correct one', () => {
   for (const target of ['server', 'client'] as const) {
     const extra: RogueRunOptions = target === 'client' ? { target, pendingCall: true } : { target };
     for (const c of cases) {
@@ -25,15 +30,16 @@ describe('judgeRogue: every check fires on a broken endpoint and stays quiet on 
     }
   }
 
-  it('should say why the session is unusable when the follow-up fails', async () => {
-    const verdict = judgeRogue(await runRogue([cancel(1)], { wrap: closeOnCancel }));
-    expect(verdict.reaction).toBe('closed');
-    expect(verdict.findings.map((f) => f.message).join('\n')).toMatch(/never answered the follow-up/);
+  it('should say why the session is unusable when the ping after the frames cannot reach it', async () => {
+    const run = await runRogue([cancel(1)], { wrap: closeOnCancel });
+    expect(describeReaction(run.trace.slice(run.attack.start, run.attack.end), 'server').reaction).toBe('closed');
+    const unusable = (await judged(run)).filter((f) => f.invariant === 'rpc.survives-bad-input');
+    expect(unusable.map((f) => f.message)).toEqual([expect.stringMatching(/^the server was gone \(Not connected\), so the ping \(id "rogue-follow-up"\) the client sent on connection 1 never reached it/)]);
   });
 
   it('should point harness.unhandled at the step that caused it', async () => {
     const run = await runRogue([notification('notifications/rogue')], { wrap: rejectOnNotification });
-    const f = judgeRogue(run).findings.find((x) => x.invariant === 'harness.unhandled')!;
+    const f = (await judged(run)).find((x) => x.invariant === 'harness.unhandled')!;
     const escape = run.trace[f.at]!;
     expect(escape.kind).toBe('escape');
     // The wrapper also trips on the handshake's notifications/initialized: the first escape is there.

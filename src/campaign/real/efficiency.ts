@@ -1,0 +1,93 @@
+import type { RealRun } from '../../targets/Target.ts';
+import { quantile } from './waits.ts';
+
+/**
+ * How fast a real-time campaign ran, against the limit: the server's own work, the time its
+ * tools take over how many calls it serves at once. `busyShare` is the share of the campaign's
+ * wall time in which the server was working on at least one call (a call from its request
+ * written to its answer read, or to the client giving it up): 1 is the limit, a campaign that
+ * waits on start-ups, quiet windows and one case at a time is far under it.
+ */
+export interface Efficiency {
+  /** The campaign's runs over its wall time (shrinking and rate runs included in the time). */
+  readonly runsPerSecond: number;
+  readonly wallMs: number;
+  /** Every run: the campaign's, its counterfactuals, shrinking and rate runs. */
+  readonly runsInAll: number;
+  /** Spawn (or session open) to `initialized`. */
+  readonly startup: {
+    readonly medianMs: number;
+    /** Server processes started (a session on a server already running is no process). */
+    readonly processes: number;
+    /** Sessions opened on a server process already running (a URL, or the one `--start` started). */
+    readonly sessions: number;
+    /** The start-up of every process, summed, ms. */
+    readonly totalMs: number;
+  };
+  /** The share of the wall time the server spent working on calls (0 to 1). */
+  readonly busyShare: number;
+  /** Every call's time from its request to its answer (or the client giving it up), summed, ms. */
+  readonly callMs: number;
+  /** Where the wall time went: opening the target (its tools listed, round trips measured), the campaign's runs, its findings (shrinking and rate runs, every invariant's side by side); ms. */
+  readonly phasesMs: { readonly prepare: number; readonly runs: number; readonly findings: number };
+}
+
+/**
+ * The efficiency of a campaign of `runs` cases that took `wallMs` from `startedAt`
+ * (`performance.now()`), from every run it made (each with its `t0`) and every connection it opened.
+ */
+export function efficiencyOf(
+  all: readonly RealRun[],
+  startups: readonly { readonly ms: number; readonly started: 'process' | 'session' }[],
+  runs: number,
+  wallMs: number,
+  startedAt: number,
+  phases: { readonly prepareMs: number; readonly runsMs: number; readonly findingsMs: number },
+): Efficiency {
+  const intervals: [number, number][] = [];
+  let callMs = 0;
+  for (const run of all) {
+    const base = run.t0 ?? startedAt;
+    const end = run.trace.at(-1)?.t ?? 0;
+    const open = new Map<string, number>();
+    for (const e of run.trace) {
+      if (e.kind === 'call-start') open.set(e.call, e.t);
+      else if (e.kind === 'call-settle' && open.has(e.call)) {
+        intervals.push([base + open.get(e.call)!, base + e.t]);
+        callMs += e.t - open.get(e.call)!;
+        open.delete(e.call);
+      }
+    }
+    for (const t of open.values()) {
+      intervals.push([base + t, base + end]);
+      callMs += end - t;
+    }
+  }
+  intervals.sort((a, b) => a[0] - b[0]);
+  let busy = 0;
+  let from = -Infinity;
+  let to = -Infinity;
+  for (const [a, b] of intervals) {
+    if (a > to) {
+      if (to > from) busy += to - from;
+      from = a;
+      to = b;
+    } else to = Math.max(to, b);
+  }
+  if (to > from) busy += to - from;
+  const processes = startups.filter((s) => s.started === 'process');
+  return {
+    runsPerSecond: Math.round((runs / Math.max(wallMs / 1000, 1e-9)) * 10) / 10,
+    wallMs: Math.round(wallMs),
+    runsInAll: all.length,
+    startup: {
+      medianMs: Math.round(quantile(startups.map((s) => s.ms), 0.5)),
+      processes: processes.length,
+      sessions: startups.length - processes.length,
+      totalMs: Math.round(processes.reduce((n, s) => n + s.ms, 0)),
+    },
+    busyShare: Math.round(Math.min(1, busy / Math.max(wallMs, 1e-9)) * 100) / 100,
+    callMs: Math.round(callMs),
+    phasesMs: { prepare: Math.round(phases.prepareMs), runs: Math.round(phases.runsMs), findings: Math.round(phases.findingsMs) },
+  };
+}

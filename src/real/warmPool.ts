@@ -1,0 +1,66 @@
+import type { Endpoint, OpenHow } from './connection.ts';
+import { openConnection, type OpenConnection } from './openConnection.ts';
+
+/**
+ * Connections started ahead of need: a fresh run takes one that already answered `initialize`
+ * (a process, or a session on a server of its own), so it does not wait for the start-up, and
+ * another one starts in its place while `spares` asks for it. A connection is handed out once,
+ * and never used by two runs. What is still idle when the campaign ends is closed, unjudged.
+ */
+export class WarmPool {
+  /** How many connections to keep started ahead. */
+  spares = 0;
+  /** Every connection it opened: how long each took (spawn or session open to `initialized`), and what it started. */
+  readonly startups: { readonly ms: number; readonly started: OpenConnection['started'] }[] = [];
+  private readonly ready: Promise<OpenConnection>[] = [];
+  private closed = false;
+
+  constructor(
+    private readonly endpoint: Endpoint,
+    private readonly how: OpenHow = {},
+  ) {}
+
+  /** A fresh connection: a warm one when there is one (it may still be starting), else one opened now. */
+  take(): Promise<OpenConnection> {
+    const next = this.ready.shift() ?? this.start();
+    this.fill();
+    return next;
+  }
+
+  /** Keeps `n` connections started ahead from now on (each one taken is replaced). */
+  warm(n: number): void {
+    this.spares = n;
+    this.fill();
+  }
+
+  /** Starts connections now until `n` are ready or starting, without replacing them once taken. */
+  startAhead(n: number): void {
+    const spares = this.spares;
+    this.spares = Math.max(spares, n);
+    this.fill();
+    this.spares = spares;
+  }
+
+  /** Closes the idle ones; nothing is started after. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.spares = 0;
+    const idle = this.ready.splice(0);
+    await Promise.all(idle.map(async (p) => (await p.catch(() => undefined))?.conn.close().catch(() => undefined)));
+  }
+
+  private fill(): void {
+    while (!this.closed && this.ready.length < this.spares) {
+      const started = this.start();
+      // A spare that fails is the next taker's error; nothing waits on it until then.
+      started.catch(() => undefined);
+      this.ready.push(started);
+    }
+  }
+
+  private async start(): Promise<OpenConnection> {
+    const open = await openConnection(this.endpoint, this.how);
+    this.startups.push({ ms: open.startupMs, started: open.started });
+    return open;
+  }
+}
