@@ -13,7 +13,7 @@
  * over `PEAK_RSS_MB_MAX`: a measurement, so no test asserts on its timings.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -75,20 +75,27 @@ async function measure(f: HostileFixture): Promise<Measured> {
   child.stderr.on('data', (c: Buffer) => (stderr = (stderr + c.toString('utf8')).slice(-20_000)));
   let peak = 0;
   const poll = setInterval(() => (peak = Math.max(peak, peakMb(child.pid!))), 50);
-  const budget = setTimeout(() => child.kill('SIGTERM'), f.budgetS * 1000);
+  let stopped = false;
+  const budget = setTimeout(() => {
+    stopped = true;
+    child.kill('SIGTERM');
+  }, f.budgetS * 1000);
   const code = await new Promise<number | null>((done) => child.on('exit', (c) => done(c)));
   clearInterval(poll);
   clearTimeout(budget);
   const wallS = (performance.now() - started) / 1000;
   let ended: string;
   let ok: boolean;
-  if (code === null) {
+  if (stopped) {
     ended = `stopped at its budget (${f.budgetS} s)`;
     ok = false;
   } else if (code === 2) {
     const line = stderr.split('\n').find((l) => l.startsWith('mcp-sim: ')) ?? '(no line)';
     ended = `exit 2: ${line.slice(0, 90)}…`;
     ok = 'refused' in f.expect && f.expect.refused.test(line);
+  } else if (!existsSync(json)) {
+    ended = `exit ${code}, no report`;
+    ok = false;
   } else {
     const report = JSON.parse(readFileSync(json, 'utf8')) as { findings: { invariant: string }[] };
     const ids = [...new Set(report.findings.map((x) => x.invariant))];

@@ -210,7 +210,7 @@ export async function runPlan(target: Endpoint | undefined, plan: Plan, options:
         clearTimeout(l.timeoutTimer);
         timers.delete(l.timeoutTimer);
       }
-      recorder.record({ kind: 'action', action: `${reason === 'timeout' ? 'timeout' : 'cancel'} ${l.call.label}${how === 'notify' ? '' : how === 'drop' ? ' (drop its POST stream)' : ' (and drop its POST stream)'}`, choice: 0, enabled: 0 });
+      recorder.record({ kind: 'action', action: `${reason === 'timeout' ? 'timeout' : reason === 'flood' ? 'give up (progress flood)' : 'cancel'} ${l.call.label}${how === 'notify' ? '' : how === 'drop' ? ' (drop its POST stream)' : ' (and drop its POST stream)'}`, choice: 0, enabled: 0 });
       if (how !== 'drop') {
         const id = l.id;
         // The cancel's barrier (observedTrace places the cancel's receipt before its answer): a ping the server gets after it; progress read before its answer was on its way already.
@@ -261,10 +261,13 @@ export async function runPlan(target: Endpoint | undefined, plan: Plan, options:
     };
     const byId = (id: unknown) => [...live.values()].filter((l) => l.id !== undefined && l.id === id && l.done === undefined);
     const byToken = (token: unknown) => [...live.values()].find((l) => l.call.progressToken !== undefined && l.call.progressToken === token && l.writtenAt !== undefined);
-    // A call whose progress floods (the connection stopped recording it) is given up at once, as a client that rate-limits does: it cannot hold the run.
+    // A call whose progress floods (the connection stopped recording it) is given up at once:
+    // it cannot hold the run. Dropped, not cancelled (an HTTP stream is closed, a stdio call left
+    // unanswered): the flood is the finding, and a server that ignores a cancel would only add
+    // findings of its cancel to shrink, each run of them paying the whole flood again.
     unflood = inbox.listenFloods((token) => {
       const l = byToken(token);
-      if (l) giveUp(l, 'flood', 'both');
+      if (l) giveUp(l, 'flood', 'drop');
     });
     unlisten = inbox.listen((frame) => {
       if (!isJsonObject(frame)) return;
