@@ -21,8 +21,8 @@ interface Bucket {
 
 /**
  * What one connection records of the frames a side reads (`WireBounds`): each frame belongs to a
- * stream (one call's progress by its token, one request's answers, one method's other messages,
- * lines that are not JSON-RPC), and each stream is recorded up to `maxNotifications` frames in
+ * stream (one call's progress by its token, one method's other messages, lines that are not
+ * JSON-RPC; answers are not counted: one per request), and each stream is recorded up to `maxNotifications` frames in
  * all, at most `maxNotificationRate` a second sustained (a bucket of that many, refilled that
  * many a second). A frame past either bound is not recorded nor passed on: the stream's one
  * `frames-counted` event, recorded at the first such frame, counts it, and so does every later
@@ -43,8 +43,13 @@ export class FrameBudget {
     private readonly onProgressFlood: (token: JsonValue) => void = () => {},
   ) {}
 
-  /** Whether `frame`, just read, is recorded and passed on; false: it was counted instead. */
+  /**
+   * Whether `frame`, just read, is recorded and passed on; false: it was counted instead. An
+   * answer always is: one per request the client wrote, so the client's own pace bounds them (a
+   * shared connection answers thousands of pings and calls, which no count of one stream may cut).
+   */
   admit(frame: JsonValue): boolean {
+    if (isJsonObject(frame) && frame.method === undefined && 'id' in frame) return true;
     const { key, method, token } = this.streamOf(frame);
     const t = this.now();
     let bucket = this.buckets.get(key);
@@ -96,7 +101,6 @@ export class FrameBudget {
       return key.endsWith('*') ? { key, method } : { key, method, token };
     }
     if (method !== undefined) return { key: known(method.slice(0, 100), 'method'), method };
-    if ('id' in frame) return { key: known(`answers to id ${JSON.stringify(frame.id).slice(0, 100)}`, 'answers to id'), method: '(answer)' };
     return { key: 'not JSON-RPC', method: '(not JSON-RPC)' };
   }
 }

@@ -12,7 +12,7 @@ import { USER_SERVER_JUDGING } from '../../targets/endpoint/planTarget.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
 import type { KnownRealCause, RealBounds, RealPreparation, RealRun, RealTarget, TargetDescription, Visibility } from '../../targets/Target.ts';
 import { covers, shapeKey, shapeOfKey } from '../../workload/shape.ts';
-import { efficiencyOf, type Efficiency } from './efficiency.ts';
+import { efficiencyOf, forEfficiency, type Efficiency } from './efficiency.ts';
 import { judgeReal } from './judgeReal.ts';
 import { PlanRunner, type SharingStats } from './lanes.ts';
 import { Pace } from './pace.ts';
@@ -218,7 +218,7 @@ function runsOf<Case>(target: RealTarget<Case>, settings: RealCampaignSettings, 
   const fresh = (c: Case): Promise<RealRun> =>
     slots(async () => {
       const run = runner ? await runner.fresh(c as unknown as Plan) : await target.run(c, waits.bounds());
-      all.push(run);
+      all.push(forEfficiency(run));
       return run;
     });
   /** Runs `cases` as `how` says, judged; the calls only a counterfactual decides get it, run the same way. */
@@ -254,7 +254,7 @@ function runsOf<Case>(target: RealTarget<Case>, settings: RealCampaignSettings, 
         const rest = cs.flatMap((c, k) => ((c as unknown as Plan).close ? [] : [k]));
         const onDone = cs === cases ? options.onDone : undefined;
         const [a, b] = await Promise.all([runner!.shared(rest.map((k) => cs[k]! as unknown as Plan), { judgeClose: options.judgeClose === true && !counterfactual, ...(onDone && { onDone }) }), freshMany(own.map((k) => cs[k]!), onDone)]);
-        all.push(...a);
+        all.push(...a.map(forEfficiency));
         const out: RealRun[] = new Array(cs.length);
         rest.forEach((k, j) => (out[k] = a[j]!));
         own.forEach((k, j) => (out[k] = b[j]!));
