@@ -343,11 +343,10 @@ export const DEFAULT_MAX_NOTIFICATIONS = 10_000;
 
 /**
  * `--max-notification-rate`: the most frames of one such stream per second, sustained (a bucket
- * of this many, refilled this many a second, so a burst of this many at once is fine). Past it,
+ * of a tenth of a second of it, refilled this many a second: a burst of that many at once is fine). Past it,
  * as past `--max-notifications`: counted, and a finding. The spec's "both parties SHOULD
  * implement rate limiting to prevent flooding" (progress) and "servers SHOULD rate limit log
- * messages" (logging), read with a stated bound: a thousand a second, six times the 160
- * notifications in 160 ms of the examples' rounded-percentage server. @default 1_000
+ * messages" (logging), read with a stated bound: a thousand a second, a hundred at once. @default 1_000
  */
 export const DEFAULT_MAX_NOTIFICATION_RATE = 1_000;
 

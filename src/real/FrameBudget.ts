@@ -11,6 +11,14 @@ import type { WireBounds } from './wireBounds.ts';
  */
 const STREAMS_MAX = 256;
 
+/**
+ * The bucket of one stream holds a tenth of a second of `maxNotificationRate` (at least one): a
+ * burst of that many at once passes, a steady stream at the rate passes, and a flood is counted
+ * after that many frames, so a flood costs each run about that many frames of memory, not a
+ * second's worth (a campaign re-runs a flooding case many times, shrinking it and rating it).
+ */
+const BURST_SECONDS = 0.1;
+
 /** One stream's bucket: frames recorded, tokens left, when it was last refilled, and its count once past a bound. */
 interface Bucket {
   recorded: number;
@@ -23,8 +31,8 @@ interface Bucket {
  * What one connection records of the frames a side reads (`WireBounds`): each frame belongs to a
  * stream (one call's progress by its token, one method's other messages, lines that are not
  * JSON-RPC; answers are not counted: one per request), and each stream is recorded up to `maxNotifications` frames in
- * all, at most `maxNotificationRate` a second sustained (a bucket of that many, refilled that
- * many a second). A frame past either bound is not recorded nor passed on: the stream's one
+ * all, at most `maxNotificationRate` a second sustained (a bucket of a tenth of a second of it,
+ * refilled that many a second). A frame past either bound is not recorded nor passed on: the stream's one
  * `frames-counted` event, recorded at the first such frame, counts it, and so does every later
  * frame of that stream (a flood is judged once, from that event: `progress.rate-limited`,
  * `rpc.rate-limited`). Memory is bounded by the streams times `maxNotifications`; time, because a
@@ -43,6 +51,11 @@ export class FrameBudget {
     private readonly onProgressFlood: (token: JsonValue) => void = () => {},
   ) {}
 
+  /** A stream's bucket: `BURST_SECONDS` of the rate. */
+  private get burst(): number {
+    return Math.max(1, Math.floor(this.bounds.maxNotificationRate * BURST_SECONDS));
+  }
+
   /**
    * Whether `frame`, just read, is recorded and passed on; false: it was counted instead. An
    * answer always is: one per request the client wrote, so the client's own pace bounds them (a
@@ -54,7 +67,7 @@ export class FrameBudget {
     const t = this.now();
     let bucket = this.buckets.get(key);
     if (!bucket) {
-      bucket = { recorded: 0, tokens: this.bounds.maxNotificationRate, refilledAt: t };
+      bucket = { recorded: 0, tokens: this.burst, refilledAt: t };
       this.buckets.set(key, bucket);
     }
     if (bucket.counted) {
@@ -63,7 +76,7 @@ export class FrameBudget {
       return false;
     }
     const rate = this.bounds.maxNotificationRate;
-    bucket.tokens = Math.min(rate, bucket.tokens + ((t - bucket.refilledAt) * rate) / 1000);
+    bucket.tokens = Math.min(this.burst, bucket.tokens + ((t - bucket.refilledAt) * rate) / 1000);
     bucket.refilledAt = t;
     const past = bucket.recorded >= this.bounds.maxNotifications ? 'count' : bucket.tokens < 1 ? 'rate' : undefined;
     if (past === undefined) {

@@ -11,7 +11,7 @@ export interface WireBounds {
   readonly maxFrameBytes: number;
   /** The most frames of one stream of a server's messages recorded in all (`frames-counted` past it). */
   readonly maxNotifications: number;
-  /** The most frames of one such stream a second, sustained: a bucket of this many, refilled this many a second. */
+  /** The most frames of one such stream a second, sustained: a bucket of a tenth of a second of it, refilled this many a second. */
   readonly maxNotificationRate: number;
 }
 

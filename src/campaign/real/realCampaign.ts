@@ -155,9 +155,10 @@ interface Runs<Case> {
  */
 export async function realCampaign<Case>(target: RealTarget<Case>, settings: RealCampaignSettings): Promise<RealCampaignReport<Case>> {
   const started = performance.now();
-  // A target refused mid-run (a stdio server's stdout line that is not JSON-RPC) stops the campaign at once.
+  // A target refused mid-run (a stdio server's stdout line that is not JSON-RPC) stops the campaign at
+  // once; before, the handshake words it (a program that never answers is not an MCP server at all).
   const refused = <T>(work: Promise<T>): Promise<T> => target.endpoint?.refusal?.race(work) ?? work;
-  const preparation = await refused(target.prepare());
+  const preparation = await target.prepare();
   const first = target.takeOpen?.();
   const planRuns = target.endpoint !== undefined;
   const shared = settings.reuse === true && planRuns;
