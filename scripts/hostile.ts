@@ -40,9 +40,9 @@ export interface HostileFixture {
 
 const hostile = join(fixtures, 'hostileServer.mjs');
 export const HOSTILE_FIXTURES: readonly HostileFixture[] = [
-  { name: '200,000 progress notifications on one call', command: ['node', hostile, '--mode', 'progress-flood'], expect: { findings: ['progress.rate-limited'] }, budgetS: 180 },
-  { name: 'a 200 MB line with no newline', command: ['node', hostile, '--mode', 'huge-frame'], expect: { findings: ['rpc.frame-size'] }, budgetS: 180 },
-  { name: '20,000 log notifications on every call', command: ['node', hostile, '--mode', 'log-flood', '--count', '20000'], expect: { findings: ['rpc.rate-limited'] }, budgetS: 180 },
+  { name: '200,000 progress notifications on one call', command: ['node', hostile, '--mode', 'progress-flood'], expect: { findings: ['progress.rate-limited'] }, budgetS: 300 },
+  { name: 'a 200 MB line with no newline', command: ['node', hostile, '--mode', 'huge-frame'], expect: { findings: ['rpc.frame-size'] }, budgetS: 300 },
+  { name: '20,000 log notifications on every call', command: ['node', hostile, '--mode', 'log-flood', '--count', '20000'], expect: { findings: ['rpc.rate-limited'] }, budgetS: 300 },
   { name: 'console.log on stdout (node)', command: ['node', join(fixtures, 'printsToStdout.mjs')], expect: { refused: /not JSON-RPC on stdout: "handling call/ }, budgetS: 60 },
   { name: 'print() on stdout (python)', command: [python, join(fixtures, 'prints_to_stdout.py')], expect: { refused: /not JSON-RPC on stdout: "handling call/ }, budgetS: 60 },
   { name: 'the same server, correct (none)', command: ['node', hostile, '--mode', 'none'], expect: { findings: [] }, budgetS: 120 },

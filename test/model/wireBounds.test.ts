@@ -26,7 +26,7 @@ function reader() {
   };
   const stdout = new BoundedLines(bounds.maxFrameBytes, recorder, (line) => {
     lines.push(line);
-    deliver(JSON.parse(line) as JsonValue);
+    if (!budget.countsLine(line)) deliver(JSON.parse(line) as JsonValue);
   });
   return {
     recorder,
@@ -74,6 +74,15 @@ describe('wire bounds (black box)', () => {
     // A tenth of a second of the rate at once, then counted.
     expect(flood.recorder.events.filter((e) => e.kind === 'deliver')).toHaveLength(bounds.maxNotificationRate / 10);
     expect(flood.recorder.events.filter((e) => e.kind === 'frames-counted')).toMatchObject([{ count: 2_000 - bounds.maxNotificationRate / 10, past: 'rate', token: 't1' }]);
+    // Read as lines, as stdio does: the frames past the bound are counted from their text, unparsed.
+    const lines = reader();
+    for (let n = 1; n <= 2_000; n++) lines.feed(`${JSON.stringify(progress('t1', n))}\n`);
+    lines.feed(`${JSON.stringify(progress('t2', 1))}\n${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { progressToken: 't1', method: 'notifications/progress' } })}\n`);
+    expect(lines.recorder.events.filter((e) => e.kind === 'frames-counted')).toMatchObject([{ count: 2_000 - bounds.maxNotificationRate / 10, token: 't1' }]);
+    // Another call's progress and an answer that merely mentions the counted ones are frames as usual.
+    expect(lines.recorder.events.filter((e) => e.kind === 'deliver').slice(-2).map((e) => e.kind === 'deliver' && e.frame)).toEqual([progress('t2', 1), { jsonrpc: '2.0', id: 1, result: { progressToken: 't1', method: 'notifications/progress' } }]);
+    expect(lines.ids()).toContain('progress.rate-limited');
+
     // Steady within the rate: 400 in 1.6 s (the bucket refills 400 a second).
     const steady = reader();
     for (let n = 1; n <= 400; n++) {

@@ -33,7 +33,7 @@ export function stdioEndpoint(spec: CommandSpec, options: ProcessTargetOptions =
       // Lines past the bound are not buffered, floods are counted (src/real/wireBounds.ts).
       const budget = new FrameBudget(options.wire ?? DEFAULT_WIRE_BOUNDS, recorder, 'client', 0, undefined, (token) => inbox.flooded(token));
       const lines = new BoundedLines((options.wire ?? DEFAULT_WIRE_BOUNDS).maxFrameBytes, recorder, (line) => {
-        if (line.trim() === '') return;
+        if (line.trim() === '' || budget.countsLine(line)) return;
         let frame: JsonValue;
         let parsed = true;
         try {
