@@ -49,7 +49,10 @@ describe('hostile servers (docs/process-targets.md, as printed)', () => {
     const needsPython = command?.includes('venv/bin/python') === true && !existsSync(python);
     it.skipIf(command === undefined || needsPython)(`${e.match}: ${e.findings ? `ends with ${e.findings.join(', ')}` : 'is refused at its first stdout line (exit 2)'}`, async () => {
       const json = join(dir, `${e.match.replace(/\W+/g, '-')}.json`);
-      const run = await runMain([...argsOf(command!), ...(e.findings ? ['--json', json, '--out', join(dir, 'repro')] : [])]);
+      const args = argsOf(command!);
+      // The report's options go before `--`: what follows it is the server's command.
+      const dash = args.indexOf('--');
+      const run = await runMain([...args.slice(0, dash), ...(e.findings ? ['--json', json, '--out', join(dir, 'repro')] : []), ...args.slice(dash)]);
       if (e.refused) {
         expect(run.code, run.stderr.slice(-2000)).toBe(2);
         const lines = run.stderr.split('\n').filter((l) => l.startsWith('mcp-sim: '));
