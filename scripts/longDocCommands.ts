@@ -41,6 +41,8 @@ export const LONG_COMMANDS: readonly LongCommand[] = [
   { command: `npx mcp-sim replay ${SE} --seed 20261130 --case 30 --expect cancel.reaches-work`, by: 'test/fuzz/cli.test.ts', why: 'every replay command of docs/fuzz-findings.md, in a fresh process' },
   { command: `npx mcp-sim check ${GEMINI}`, by: 'npm run fuzz:testbed', why: 'installs the server from the npm registry first' },
   { command: 'npx mcp-sim check --runs 6 --rate-runs 3 -- node_modules/.cache/mcp-sim/examples/python/venv/bin/python examples/servers/python/cancel_not_wired.py', by: 'test/docs/exampleCommands.test.ts', why: 'real time, Python start-up ~1 s per process; needs the example servers (npm run examples)' },
+  { command: 'npm run integrations', by: '.ci/run', why: 'installs the pytest plugin\'s pinned test venv from PyPI (about 45 s the first time)' },
+  { command: 'npm run test:integrations', by: '.ci/run', why: 'real time: the pytest and go test suites of integrations/, about 1.5 minutes; needs the example servers (npm run examples)' },
   { command: 'npx mcp-sim check sdk@1.26.0 --runs 200', by: 'npm run docs:long', why: 'installs that release from the npm registry into mcp-sim\'s cache the first time' },
   { command: 'npx mcp-sim check testbed:go@v1.8.0 --runs 20', by: 'npm run docs:long', why: 'real time on the Go test bed (npm run testbeds:sdk), installed first where it is not (about 3 minutes on 2 busy cores)' },
   { command: 'npx mcp-sim check client:python@2.3.0 --transport stdio --scenario close --runs 1', by: 'npm run docs:long', why: 'needs the Python test bed\'s client (npm run testbeds:sdk), installed first where it is not' },

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import pc from 'picocolors';
 import { realCampaign, type RealCampaignReport, type RealFinding } from '../campaign/real/realCampaign.ts';
 import { realVerdict } from '../campaign/real/realVerdict.ts';
@@ -8,7 +7,8 @@ import { formatRealReport, realJsonReport, realJunitReport, realMarkdownReport, 
 import type { RealTarget } from '../targets/Target.ts';
 import { writeFileAtomic, writeJsonAtomic } from '../util/atomicWrite.ts';
 import { JSON_TO_STDOUT } from './commandHelp.ts';
-import { createProgress } from './progress.ts';
+import { createRealProgress } from './progress.ts';
+import { replayFileName, replayPlace } from './replayPath.ts';
 import { wireBoundsText } from '../report/boundsText.ts';
 
 /** The invariants of `findings`, each once, with how many causes it has where more than one (an SDK client's scenarios: `http.close-deletes-session ×16`). */
@@ -17,10 +17,6 @@ function idsOf(findings: readonly RealFinding[]): string {
   for (const f of findings) counts.set(f.invariant, (counts.get(f.invariant) ?? 0) + 1);
   return [...counts].map(([id, n]) => (n > 1 ? `${id} ×${n}` : id)).join(', ');
 }
-
-/** A finding's replay file name: the target's words and the invariant, so two targets never share one. */
-const fileName = (report: RealCampaignReport, f: RealFinding, n: number) =>
-  `${report.target.argument.filter((w) => !w.startsWith('-')).join('-').replace(/[^\w.@-]+/g, '_').slice(0, 80) || report.target.kind}-${f.invariant}${n > 0 ? `-${n + 1}` : ''}.json`;
 
 /**
  * `check TARGET` on the real clock (a process, a URL, an SDK's test bed or client): seed first and the
@@ -42,7 +38,7 @@ export async function checkReal(target: RealTarget, options: ResolvedRealCampaig
   say(`  fail on       ${options.failOn}`);
   for (const line of target.lacks ?? []) say(pc.yellow(`  lacks         ${line}`));
   if (target.baseline) say(`  baseline      ${target.baseline.summary}`);
-  const progress = createProgress('runs');
+  const progress = createRealProgress();
   let report: RealCampaignReport;
   try {
     report = await realCampaign(target, {
@@ -56,7 +52,7 @@ export async function checkReal(target: RealTarget, options: ResolvedRealCampaig
       toolMs: options.toolMs,
       // Writing the baseline shrinks every cause afresh: none is taken as known.
       ...(target.baseline && !options.updateBaseline && { known: target.baseline.known }),
-      onProgress: (done, total, phase) => phase === 'run' && progress.update(done, total),
+      onProgress: (done, total, phase, found) => progress.update({ done, total, phase, ...(found !== undefined && { found }) }),
     });
   } finally {
     progress.stop();
@@ -68,9 +64,9 @@ export async function checkReal(target: RealTarget, options: ResolvedRealCampaig
   for (const f of report.findings) {
     const n = perInvariant.get(f.invariant) ?? 0;
     perInvariant.set(f.invariant, n + 1);
-    const file = join(options.reproDir, fileName(report, f, n));
-    writeJsonAtomic(file, realReplayFile(report.target.spec, f, report.bounds, report.target.system), { mkdir: true });
-    replays.set(f, { file, command: `npx mcp-sim replay ${file}` });
+    const place = replayPlace(options.reproDir, replayFileName(report.target, f.invariant, n));
+    writeJsonAtomic(place.file, realReplayFile(report.target.spec, f, report.bounds, report.target.system), { mkdir: true });
+    replays.set(f, place);
   }
   say('');
   say(formatRealReport(report, replays as RealReplays));

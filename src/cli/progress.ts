@@ -91,3 +91,88 @@ export function createTimedProgress(label: string, seconds: number, now: () => n
     stop() {},
   };
 }
+
+/** What a real-time campaign is doing: its runs, then shrinking its findings and re-running them for their rates. */
+export interface RealProgressState {
+  readonly phase: 'run' | 'shrink' | 'rate';
+  /** Runs done of `total` (`run`); invariants worked out of `total` (`shrink`, `rate`). */
+  readonly done: number;
+  readonly total: number;
+  /** Invariants broken so far (before any is confirmed), where known. */
+  readonly found?: number;
+}
+
+/** At most one plain line this often when stderr is no terminal (a CI log): a long real-time run says it is alive, a short one stays quiet. */
+export const PLAIN_LINE_EVERY_MS = 60_000;
+
+/** `~40 s`, `~3 min`. */
+const duration = (ms: number) => (ms < 90_000 ? `${Math.max(1, Math.round(ms / 1000))} s` : `${Math.round(ms / 60_000)} min`);
+
+/**
+ * A real-time campaign's progress in words: the runs done, what they broke so far, and the time
+ * left (the runs' pace so far); then the findings shrunk and re-run for their rates, and the time
+ * left as far as the invariants worked out so far tell (each is bounded by the shrink budget).
+ */
+export function realProgressLine(s: RealProgressState, phaseMs: number, totalMs: number): string {
+  const left = s.done > 0 && s.done < s.total ? `, ~${duration((phaseMs / s.done) * (s.total - s.done))} left` : '';
+  if (s.phase === 'run') return `runs ${s.done}/${s.total}${s.found !== undefined ? `, ${s.found} invariant(s) broken so far` : ''}${left} (${duration(totalMs)} in)`;
+  const doing = s.done >= s.total ? '' : s.phase === 'shrink' ? ' (shrinking)' : ' (rate re-runs)';
+  return `findings ${s.done}/${s.total} worked out${doing}${left} (${duration(totalMs)} in)`;
+}
+
+/** Where a real-time progress display writes, and the clock it reads (a test gives its own). */
+export interface ProgressIo {
+  readonly stream: NodeJS.WritableStream;
+  readonly tty: boolean;
+  readonly now: () => number;
+}
+
+/**
+ * The progress of a real-time campaign on stderr, silent under `--quiet`: on a terminal a bar
+ * (cli-progress, as the simulated campaigns draw theirs) of the runs, then of the findings worked
+ * out, with the words of `realProgressLine`; in a log at most one plain line a minute.
+ */
+export function createRealProgress(io: ProgressIo = { stream: process.stderr, tty: process.stderr.isTTY === true, now: () => performance.now() }): { update(s: RealProgressState): void; stop(): void } {
+  if (progressSettings.quiet) return { update() {}, stop() {} };
+  const started = io.now();
+  let phaseStarted = started;
+  let phase: RealProgressState['phase'] = 'run';
+  let found: number | undefined;
+  const words = (s: RealProgressState) => {
+    const t = io.now();
+    // Shrinking and rates are one phase for the time left: both work through the same invariants.
+    if ((phase === 'run') !== (s.phase === 'run')) phaseStarted = t;
+    phase = s.phase;
+    if (s.found !== undefined) found = s.found;
+    return realProgressLine({ ...s, ...(s.phase === 'run' && found !== undefined && { found }) }, t - phaseStarted, t - started);
+  };
+  if (io.tty) {
+    const cliProgress = loadCliProgress();
+    // `noTTYOutput`: the caller said it is a terminal (a test's stream is not one).
+    const bar = new cliProgress.SingleBar({ format: '[{bar}] {words}', stream: io.stream, hideCursor: true, noTTYOutput: true }, cliProgress.Presets.shades_classic);
+    let shown = false;
+    return {
+      update(s) {
+        const text = words(s);
+        if (!shown) bar.start(s.total, s.done, { words: text });
+        shown = true;
+        bar.setTotal(s.total);
+        bar.update(s.done, { words: text });
+      },
+      stop() {
+        if (shown) bar.stop();
+        shown = false;
+      },
+    };
+  }
+  let last = started;
+  return {
+    update(s) {
+      const text = words(s);
+      if (io.now() - last < PLAIN_LINE_EVERY_MS) return;
+      last = io.now();
+      io.stream.write(`${text}\n`);
+    },
+    stop() {},
+  };
+}

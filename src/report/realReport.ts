@@ -1,6 +1,10 @@
 import type { RealCampaignReport, RealFinding } from '../campaign/real/realCampaign.ts';
 import type { RealVerdict } from '../campaign/real/realVerdict.ts';
+import type { ToolCount } from '../campaign/real/toolCounts.ts';
+import { JUDGED_ON_A_REAL_CLOCK } from '../model/clock.ts';
+import type { InvariantId } from '../model/invariants.ts';
 import { formatTrace } from '../sim/trace.ts';
+import { adviceFor, LANGUAGE_NAMES, sdkAdvice } from './languageAdvice.ts';
 import { listByOwner, OWNER_WORDS, whoseLines, whoseParagraphs } from './whose.ts';
 import { TOOL } from '../util/toolVersion.ts';
 import { REPORT_SCHEMA_VERSION } from './jsonReport.ts';
@@ -22,6 +26,7 @@ export function realReportHead(report: RealCampaignReport): string[] {
     `seed ${report.seed}, ${report.runs} runs, ${sharingLine(report)}`,
     // An SDK's client calls the scripted server's one tool, of no interest: its scenarios are its cases.
     ...(p.tools.length > 0 || p.skipped.length > 0 ? [`tools ${p.tools.join(', ')}${p.skipped.length ? `; skipped ${p.skipped.map((s) => `${s.name} (${s.reason})`).join(', ')}` : ''}`] : []),
+    ...toolCountLines(report).map((l) => `calls of ${l}`),
     `bounds: --hang-after ${report.bounds.hangAfterMs} ms, in-flight ${report.bounds.inFlightMs} ms, grace ${report.bounds.graceMs} ms`,
     `wire bounds: ${wireBoundsText(report.bounds)}`,
     waitsLine(report),
@@ -30,6 +35,27 @@ export function realReportHead(report: RealCampaignReport): string[] {
     `cannot see: ${report.sees.cannotSee.join('; ')}`,
     ...report.sees.notJudged.map((n) => `not judged here: ${n.invariants === 'family' ? n.family : n.invariants.join(', ')}: ${n.why}`),
   ];
+}
+
+/** `work: 40 call(s), 12 cancelled, 25 with a progress token, 3 in flight at a close`: one tool's line in a report. */
+export function toolCountLine(c: ToolCount): string {
+  return `${c.tool}: ${c.calls} call(s), ${c.cancels} cancelled, ${c.withToken} with a progress token, ${c.closes} in flight at a close`;
+}
+
+/** Each tool's counts over the campaign's runs (none for a target whose cases call no tool: an SDK's client). */
+const toolCountLines = (report: RealCampaignReport): string[] => (report.toolCounts ?? []).map(toolCountLine);
+
+/**
+ * What to change, in the server's language, for a finding on a user's own code (`author: user`):
+ * `fix (Python, tool resize): …`; for one listed apart as the server SDK's way, that it is the
+ * SDK's. None for the script's own, nor for an SDK's test bed or client (the SDK is the target).
+ */
+export function realAdvice(report: Pick<RealCampaignReport, 'target'>, f: RealFinding): string | undefined {
+  if (report.target.author !== 'user' || f.owner === 'script') return undefined;
+  const language = LANGUAGE_NAMES[report.target.language ?? 'any'];
+  if (f.owner === 'sdk') return `the SDK's (${language}): ${sdkAdvice(report.target.language)}`;
+  const advice = adviceFor(f.invariant, report.target.language);
+  return advice === undefined ? undefined : `fix (${language}${f.tool ? `, tool ${f.tool}` : ''}): ${advice}`;
 }
 
 /** `3 processes`, `1 session`. */
@@ -73,6 +99,8 @@ export function formatRealReport(report: RealCampaignReport, replays: RealReplay
   lines.push('');
   const show = (f: RealFinding) => {
     lines.push(headline(f), ...whoseLines(f));
+    const advice = realAdvice(report, f);
+    if (advice) lines.push(`  ${advice}`);
     lines.push(`  first in case ${f.firstCase}, in ${f.runs}/${report.runs} runs; ${f.known ? f.determinism : `minimal case after ${f.shrinks} shrink(s), ${f.determinism}`}:`);
     for (const line of f.steps) lines.push(`    ${line}`);
     if (f.reuse) lines.push(`  ${f.reuse.note}: ${f.reuse.onlyShared ? 'only shared connections show it: it does not fail the run' : f.confirmed ? 'confirmed on a fresh process' : 'no fresh process showed it'}; the replay runs it on a fresh one`);
@@ -85,13 +113,20 @@ export function formatRealReport(report: RealCampaignReport, replays: RealReplay
 
 /** Markdown: the head, a table of findings, each finding's minimal case, replay command, Mermaid diagram and trace. */
 export function realMarkdownReport(report: RealCampaignReport, verdict: RealVerdict, replays: RealReplays = new Map()): string {
-  const out = [`# mcp-sim check: ${verdict.failed ? 'FAIL' : 'PASS'} (real time)`, '', ...realReportHead(report).map((l) => `- ${l}`), ''];
+  const out = [`# mcp-sim check: ${verdict.failed ? 'FAIL' : 'PASS'} (real time)`, '', ...realReportHead(report).filter((l) => !l.startsWith('calls of ')).map((l) => `- ${l}`), ''];
+  const counts = report.toolCounts ?? [];
+  if (counts.length > 0) {
+    out.push(`Calls by tool over the ${report.runs} runs:`, '', '| tool | calls | cancelled | with a progress token | in flight at a close |', '|---|---|---|---|---|');
+    for (const c of counts) out.push(`| \`${c.tool}\` | ${c.calls} | ${c.cancels} | ${c.withToken} | ${c.closes} |`);
+    out.push('');
+  }
   if (report.findings.length > 0) {
     out.push('| invariant | level | cause | runs | rate | |', '|---|---|---|---|---|---|');
     for (const f of report.findings) out.push(`| \`${f.invariant}\` | ${f.level} | ${f.cause.variant} ${f.cause.shape} | ${f.runs}/${report.runs} | ${f.determinism} | ${verdict.failing.includes(f) ? 'fails' : f.known ? 'known' : ''} |`);
     for (const f of report.findings) {
       const whose = f.owner === 'target' ? '' : `, ${OWNER_WORDS[f.owner]}`;
-      out.push('', `## ${f.invariant} (${f.cause.shape}${whose})`, '', f.message, ...whoseParagraphs(f), '', ...f.steps.map((l) => `- ${l}`), '');
+      const advice = realAdvice(report, f);
+      out.push('', `## ${f.invariant} (${f.cause.shape}${whose})`, '', f.message, ...whoseParagraphs(f), ...(advice ? ['', advice] : []), '', ...f.steps.map((l) => `- ${l}`), '');
       const replay = replays.get(f);
       if (replay) out.push('```sh', replay.command, '```');
       out.push('```mermaid', toMermaid(f.trace), '```', '', '<details><summary>trace</summary>', '', '```', formatTrace(f.trace), '```', '', '</details>');
@@ -100,9 +135,17 @@ export function realMarkdownReport(report: RealCampaignReport, verdict: RealVerd
   return `${out.join('\n')}\n`;
 }
 
-/** JUnit: one test case per finding (invariant and cause), failing where the verdict fails on it, plus one that names the campaign. */
+/**
+ * JUnit: one test case per tool and invariant of a call the campaign judged (`<tool>: <invariant>`), so a CI
+ * page lists what held as well as what broke, failing where the verdict fails on a finding of that
+ * tool (its message, rate, the fix in the server's language, its minimal case and replay command in
+ * the failure body); a finding about no one call (`lifecycle.stdio-exit`) gets one per invariant (`server: <invariant>`). A target
+ * whose cases call no tool (an SDK's client) gets one test case per finding. The per-tool counts
+ * are properties of the suite; one test case names the campaign.
+ */
 export function realJunitReport(report: RealCampaignReport, verdict: RealVerdict, replays: RealReplays = new Map()): string {
   const system = report.target.system ?? { name: report.target.label, version: '-' };
+  const counts = report.toolCounts ?? [];
   const { builder, suite } = junitSuite(`mcp-sim check ${report.target.argument.join(' ')} (real time)`, report.wallMs / 1000, { tool: TOOL, sdk: system }, {
     target: report.target.label,
     seed: String(report.seed),
@@ -110,15 +153,59 @@ export function realJunitReport(report: RealCampaignReport, verdict: RealVerdict
     'runs-per-second': String(report.runsPerSecond),
     'startup-ms': String(report.startupMs),
     'busy-share': String(report.efficiency.busyShare),
+    ...Object.fromEntries(counts.map((c) => [`calls:${c.tool}`, toolCountLine(c).slice(c.tool.length + 2)])),
   });
   suite.testCase().className('mcp-sim.campaign').name('campaign').standardOutput(realReportHead(report).join('\n'));
-  for (const f of report.findings) {
-    const test = suite.testCase().className(`mcp-sim.${f.invariant.slice(0, f.invariant.indexOf('.'))}`).name(`${f.invariant} [${f.cause.variant} ${f.cause.shape}]`);
-    const body = [...f.steps, ...(replays.has(f) ? [`replay: ${replays.get(f)!.command}`] : [])].join('\n');
-    if (verdict.failing.includes(f)) test.failure(`${f.message} (${f.determinism})\n${body}`);
-    else test.standardOutput(`${f.known ? 'known cause' : f.confirmed ? `below --fail-on ${verdict.failOn}` : 'unconfirmed'}: ${f.message}\n${body}`);
+  const body = (f: RealFinding) => {
+    const advice = realAdvice(report, f);
+    return [`${f.message} (${f.determinism})`, ...(advice ? [advice] : []), ...f.steps, ...(replays.has(f) ? [`replay: ${replays.get(f)!.command}`] : [])].join('\n');
+  };
+  const standing = (f: RealFinding) => (f.known ? 'known cause' : f.confirmed ? (verdict.failing.includes(f) ? 'fails' : `below --fail-on ${verdict.failOn}`) : f.owner === 'target' ? 'unconfirmed' : OWNER_WORDS[f.owner]);
+  const judge = (className: string, name: string, findings: readonly RealFinding[]) => {
+    const test = suite.testCase().className(className).name(name);
+    const failing = findings.filter((f) => verdict.failing.includes(f));
+    // The message is the headline a CI page lists; the body (the fix, the minimal case, the replay command) what it opens.
+    if (failing.length > 0) test.failure(failing.map((f) => `${f.message} (${f.determinism})`).join('; '), 'finding').stacktrace(failing.map(body).join('\n\n'));
+    const rest = findings.filter((f) => !failing.includes(f));
+    if (rest.length > 0) test.standardOutput(rest.map((f) => `${standing(f)}: ${body(f)}`).join('\n\n'));
+  };
+  const tools = report.preparation.tools;
+  if (tools.length === 0) {
+    for (const f of report.findings) judge(`mcp-sim.${f.invariant.slice(0, f.invariant.indexOf('.'))}`, `${f.invariant} [${f.cause.variant} ${f.cause.shape}]`, [f]);
+    return builder.build();
   }
+  for (const tool of tools) {
+    const mine = report.findings.filter((f) => f.tool === tool);
+    for (const id of new Set([...judgedCallIds(report), ...mine.map((f) => f.invariant)])) judge(`mcp-sim.${tool}`, `${tool}: ${id}`, mine.filter((f) => f.invariant === id));
+  }
+  // A finding about no one call of a listed tool (the process's exit, a frame no request asked for): per invariant.
+  const unattributed = report.findings.filter((f) => f.tool === undefined || !tools.includes(f.tool));
+  for (const id of new Set(unattributed.map((f) => f.invariant))) judge('mcp-sim.server', `server: ${id}`, unattributed.filter((f) => f.invariant === id));
   return builder.build();
+}
+
+/**
+ * What a server can break in one call of a tool, on every transport: the invariants each tool's
+ * test case lists whether it held or not (one of another transport, or about no call, gets its
+ * test case where it was found).
+ */
+const CALL_INVARIANTS: readonly InvariantId[] = [
+  'rpc.single-response',
+  'progress.token-requested',
+  'progress.after-response',
+  'progress.increasing',
+  'progress.total-stable',
+  'progress.after-cancel',
+  'cancel.no-response-after',
+  'lifecycle.close-settles',
+  'liveness.call-settles',
+];
+
+/** Of `CALL_INVARIANTS`, the ones the campaign judged: on a server's real clock, less what the target says it cannot judge. */
+function judgedCallIds(report: RealCampaignReport): InvariantId[] {
+  const not = new Set(report.sees.notJudged.flatMap((n) => (n.invariants === 'family' ? [] : n.invariants)));
+  const families = new Set(report.sees.notJudged.flatMap((n) => (n.invariants === 'family' && n.family ? [n.family] : [])));
+  return CALL_INVARIANTS.filter((id) => JUDGED_ON_A_REAL_CLOCK.server.has(id) && !not.has(id) && !families.has(id.slice(0, id.indexOf('.'))));
 }
 
 /**
@@ -136,7 +223,8 @@ export function realJsonReport(report: RealCampaignReport, verdict: RealVerdict,
     verdict: { result: verdict.failed ? 'fail' : 'pass', exitCode: verdict.failed ? 1 : 0, failOn: verdict.failOn, failing: verdict.failing.map((f) => f.invariant) },
     findings: findings.map((f) => {
       const replay = replays.get(f);
-      return { ...f, failsCheck: verdict.failing.includes(f), ...(replay && { replay }) };
+      const advice = realAdvice(report, f);
+      return { ...f, failsCheck: verdict.failing.includes(f), ...(replay && { replay }), ...(advice && { advice }) };
     }),
   };
 }

@@ -7,6 +7,7 @@ import type { CommandSpec } from '../real/startProcess.ts';
 import type { WireBounds } from '../real/wireBounds.ts';
 import type { OpenConnection } from '../real/openConnection.ts';
 import type { JsonValue } from '../util/json.ts';
+import type { ServerLanguage } from './serverLanguage.ts';
 
 /**
  * The seam between mcp-sim and what it tests. Every kind of target lives in its own folder of
@@ -85,6 +86,10 @@ export interface TargetDescription {
   readonly system?: { readonly name: string; readonly version: string };
   /** On the real clock, what one run opens, in words (`process`, `session`): a report says `one process per run`. */
   readonly runsOn?: string;
+  /** The language the server under test is written in, where the command or the target tells (advice speaks it). */
+  readonly language?: ServerLanguage;
+  /** Whose code is under test (the kind's `author`): a user's server gets advice in its language, an SDK's test bed its findings. */
+  readonly author?: 'user' | 'sdk';
 }
 
 /**

@@ -64,3 +64,38 @@ export function planTools(tools: readonly ToolInfo[], fixed: FixedArguments = {}
   }
   return { fuzzable, skipped };
 }
+
+/**
+ * Which top-level arguments an input schema declares: its `properties` (and those of the
+ * `allOf`/`anyOf`/`oneOf` members and a top-level `$ref` into `$defs`/`definitions`), and the
+ * keys its `patternProperties` match. What it does not declare is what the generator added
+ * because the schema allows more (`additionalProperties` unset): `planShrinks` drops those first.
+ */
+export function declaredArguments(schema: unknown): (key: string) => boolean {
+  const names = new Set<string>();
+  const patterns: RegExp[] = [];
+  const root = isObject(schema) ? schema : {};
+  const seen = new Set<unknown>();
+  const visit = (s: unknown) => {
+    if (!isObject(s) || seen.has(s)) return;
+    seen.add(s);
+    if (isObject(s.properties)) for (const k of Object.keys(s.properties)) names.add(k);
+    if (isObject(s.patternProperties)) {
+      for (const p of Object.keys(s.patternProperties)) {
+        try {
+          patterns.push(new RegExp(p, 'u'));
+        } catch {
+          // A pattern JavaScript cannot read declares nothing it could match.
+        }
+      }
+    }
+    for (const k of ['allOf', 'anyOf', 'oneOf'] as const) if (Array.isArray(s[k])) (s[k] as unknown[]).forEach(visit);
+    const ref = typeof s.$ref === 'string' ? /^#\/(\$defs|definitions)\/(.+)$/.exec(s.$ref) : null;
+    if (ref) {
+      const defs = root[ref[1]!];
+      if (isObject(defs)) visit(defs[ref[2]!]);
+    }
+  };
+  visit(root);
+  return (key) => names.has(key) || patterns.some((p) => p.test(key));
+}

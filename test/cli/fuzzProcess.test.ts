@@ -15,7 +15,7 @@ describe('mcp-sim check -- <command> / check <url> and rogue -- <command> (black
     const found = await cli(['check', '--runs', '4', '--rate-runs', '2', '--no-shrink', '--out', out, '--json', join(out, 'report.json'), '--junit', join(out, 'junit.xml'), '--report', join(out, 'report.md'), '--', 'node', fixture, '--fault', 'total-changes']);
     expect(found.code).toBe(1);
     expect(found.stdout).toMatch(/real time \(black box\)/);
-    expect(found.stdout).toMatch(/NOTE progress\.total-stable .*\n.*(reproduced 2\/2|1\/2: timing-dependent) on a fresh process; \d\/2 on shared connections/);
+    expect(found.stdout).toMatch(/NOTE progress\.total-stable .*\n  fix \(TypeScript, tool work\): .*\n.*(reproduced 2\/2|1\/2: timing-dependent) on a fresh process; \d\/2 on shared connections/);
     expect(found.stdout).toMatch(/efficiency: [\d.]+ runs\/s .*start-up \d+ ms median .*the server worked on calls \d+% of the wall time/);
     expect(found.stdout).toMatch(/shared connections: state may carry over between cases: many cases at once on \d+ process/);
     expect(readFileSync(join(out, 'report.md'), 'utf8')).toMatch(/- efficiency: /);

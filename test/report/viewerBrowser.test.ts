@@ -11,6 +11,7 @@ import { viewerHtml } from '../../src/report/html/viewerHtml.ts';
 import { viewerData } from '../../src/report/html/viewerData.ts';
 import { defaultSdk } from '../../src/sdk/load.ts';
 import { CHROMIUM_PATH, openBrowser } from '../../scripts/viewerBrowser.ts';
+import { runMain } from '../cli/runMain.ts';
 
 /**
  * The viewer in Debian's Chromium (apt-get install chromium), one launch for the file: the page
@@ -25,6 +26,9 @@ let browser: Awaited<ReturnType<typeof openBrowser>>;
 let page: Page;
 let url: string;
 let realUrl: string;
+/** A page `check -- <command> --html` wrote: a real process campaign's finding (the work fixture's own progress token). */
+let processUrl: string;
+let processEvents: number;
 let steps: number;
 const pageErrors: string[] = [];
 
@@ -47,6 +51,14 @@ beforeAll(async () => {
   const realFile = join(artifacts, 'real-time.html');
   writeFileSync(realFile, viewerHtml(realReport, await viewerData(realReport, { sdk })));
   realUrl = pathToFileURL(realFile).href;
+  const fixture = join(import.meta.dirname, '..', 'target', 'fixtures', 'workServer.mjs');
+  const processFile = join(artifacts, 'process.html');
+  const json = join(artifacts, 'process.json');
+  const made = await runMain(['check', '--runs', '3', '--rate-runs', '1', '--parallel', '1', '--json', json, '--html', processFile, '--out', join(artifacts, 'repro'), '--', process.execPath, fixture, '--fault', 'progress-own-token']);
+  if (made.code !== 1) throw new Error(`the process campaign did not find the fixture's fault (exit ${made.code}):\n${made.stderr}`);
+  const finding = (JSON.parse(readFileSync(json, 'utf8')) as { findings: { invariant: string; trace: unknown[] }[] }).findings.find((f) => f.invariant === 'progress.token-requested')!;
+  processEvents = finding.trace.length;
+  processUrl = pathToFileURL(processFile).href;
   browser = await openBrowser();
   page = await browser.context.newPage();
   page.on('pageerror', (e) => pageErrors.push(String(e)));
@@ -149,8 +161,44 @@ describe('the viewer in Chromium (file://, no network)', () => {
     await page.goto(`${realUrl}#finding=cancel.late-response-silent&step=5`);
     await expect(page.locator('#clock').textContent()).resolves.toMatch(/^black box, real time/);
     await expect(page.locator('#lanes').textContent()).resolves.toContain('clock, ms (real)');
-    await expect(page.locator('#step-info').textContent()).resolves.toMatch(/enabled actions were not recorded/);
+    await expect(page.locator('#step-info').textContent()).resolves.toMatch(/There is no scheduler, so no choice, no enabled actions and no tape/);
     await shot('real-time');
+  });
+
+  it("a process finding's page (check -- <command> --html): one step per recorded event, the header's time the lanes', no scheduler, no empty state", async () => {
+    await page.goto(`${processUrl}#finding=progress.token-requested&step=0`);
+    // Every recorded event is a step of its own: the count is the trace's.
+    expect(processEvents).toBeGreaterThan(5);
+    await expect(stepLabel()).resolves.toBe(`step 0 / ${processEvents}`);
+    await expect(page.locator('#step-info').textContent()).resolves.toMatch(/^Before the first of the \d+ events recorded/);
+    // Step through every event: the header names the event and the time the lanes show at its band.
+    let last = -Infinity;
+    for (let k = 1; k <= processEvents; k++) {
+      await page.locator('#next').click();
+      await expect(stepLabel()).resolves.toBe(`step ${k} / ${processEvents}`);
+      const info = (await page.locator('#step-info').textContent())!;
+      const t = Number(/^Event \d+ of \d+ at t=([\d.]+) ms \(real\)/.exec(info)?.[1]);
+      const band = await page.locator('#lanes g.ev.current text.time').allTextContents();
+      expect(band, info).toEqual([`t=${t}`]);
+      expect(t, 'events in the order of their real times').toBeGreaterThanOrEqual(last);
+      last = t;
+      expect(info).not.toMatch(/scheduler chose|choice \d/);
+      const state = (await page.locator('#state').textContent())!;
+      expect(state).not.toMatch(/undefined/);
+      // The caller / handler column holds a value in every row: the caller's promise, or "not seen" for a handler inside the server.
+      for (const cell of await page.locator('#state table tbody tr td:nth-child(6)').allTextContents()) expect(cell.trim()).not.toBe('');
+    }
+    await expect(page.locator('#state').textContent()).resolves.toMatch(/settled: result/);
+    await expect(page.locator('#compare').textContent()).resolves.toMatch(/no scheduler and no tape/);
+    await shot('process-finding');
+  });
+
+  it('#finding= of a finding the page does not hold says so on the banner, above the finding shown', async () => {
+    await page.goto(`${processUrl}#finding=1`);
+    await expect(page.locator('#banner .notice').textContent()).resolves.toBe('#finding=1: this page has no such finding (it has 1: 0 progress.token-requested); showing progress.token-requested.');
+    await page.goto(`${processUrl}#finding=0&step=2`);
+    await expect(page.locator('#banner .notice').count()).resolves.toBe(0);
+    await expect(stepLabel()).resolves.toBe(`step 2 / ${processEvents}`);
   });
 
   it('axe-core finds no accessibility violation', async () => {

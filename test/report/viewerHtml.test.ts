@@ -102,15 +102,31 @@ describe('viewerHtml', () => {
     expect(extractReport(viewerHtml({ ...report, durationMs: 12 }, data)).durationMs).toBeNull();
   });
 
-  it('a real-time report (clock "real", a process target): its recorded traces drawn as they are, nothing run again, and the page says so', async () => {
+  it('a real-time report (clock "real", a process target): its recorded traces drawn as recorded, one step per event in time order, nothing run again, and the page says so', async () => {
     const shrunk = runOf('shrunk')!;
     const real = await viewerData({ kind: 'fuzz', clock: 'real', findings: [{ invariant: 'cancel.late-response-silent', message: 'recorded', events: shrunk.events, replay: ['npx mcp-sim fuzz --replay x.json'] }] }, { sdk });
     expect(real.clock).toBe('real');
-    expect(real.runs[0]!.events).toEqual(shrunk.events);
+    // The recorded events, each its own step in the order of their times (real time has no scheduler to group them).
+    const events = real.runs[0]!.events;
+    expect(events.map(({ step: _s, ...e }) => e)).toEqual([...shrunk.events].sort((x, y) => x.t - y.t || x.i - y.i).map(({ step: _s, ...e }) => e));
+    expect(events.map((e) => e.step)).toEqual(events.map((_, k) => k + 1));
+    expect(real.runs[0]!.steps).toHaveLength(events.length + 1);
+    expect(real.runs[0]!.steps.slice(1).map((s) => s.t)).toEqual(events.map((e) => e.t));
+    // A trace whose events carry no step (what a report may hold): its steps are still one per event, never "step 0 / 0".
+    const unstepped = await viewerData({ kind: 'campaign', clock: 'real', findings: [{ invariant: 'cancel.late-response-silent', trace: shrunk.events.map(({ step: _s, ...e }) => e) }] }, { sdk });
+    expect(unstepped.runs[0]!.steps).toHaveLength(shrunk.events.length + 1);
     expect(real.runs[0]!.steps.every((s) => s.enabled === undefined && s.maps === undefined)).toBe(true);
     expect(real.findings[0]!.absent.join(' ')).toMatch(/real-time run is recorded, not replayed/);
     expect(viewerHtml({ clock: 'real' }, real)).toContain('"clock":"real"');
     expect(data.clock).toBe('virtual');
+  });
+
+  it("a real-time campaign's page shows its calls by tool (what the runs exercised), escaped", async () => {
+    const counts = [{ tool: 'work<1>', calls: 11, cancels: 1, withToken: 10, closes: 0 }];
+    const page = await viewerData({ kind: 'campaign', clock: 'real', toolCounts: counts, findings: [] }, { sdk });
+    expect(page.toolCounts).toEqual(['calls of work<1>: 11 call(s), 1 cancelled, 10 with a progress token, 0 in flight at a close']);
+    expect(viewerHtml({ clock: 'real' }, page)).toContain('<p class="efficiency">calls of work&lt;1&gt;: 11 call(s), 1 cancelled');
+    expect((await viewerData({ kind: 'campaign', clock: 'real', toolCounts: [], findings: [] }, { sdk })).toolCounts).toBeUndefined();
   });
 
   it('a report that is not one: one line naming what it takes', async () => {

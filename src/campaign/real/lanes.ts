@@ -32,6 +32,9 @@ export interface SharingStats {
 export class PlanRunner {
   private readonly lanes: SharedConnection[] = [];
   private opening = 0;
+  /** The shared connections still opening: `close` waits for them (one that opens after the end is closed at once). */
+  private readonly opens = new Set<Promise<void>>();
+  private closed = false;
   private failed: unknown;
   private readonly waiting = new Set<() => void>();
   private first: OpenConnection | undefined;
@@ -104,6 +107,8 @@ export class PlanRunner {
 
   /** Closes every shared connection and every spare (the end of the campaign). */
   async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.opens);
     if (this.first) await this.first.conn.close().catch(() => undefined);
     this.first = undefined;
     for (const lane of this.lanes) lane.drain(false);
@@ -137,17 +142,22 @@ export class PlanRunner {
 
   /** Opens one more shared connection when fewer than `parallel` are usable (or opening). */
   private grow(): void {
+    if (this.closed) return;
     if (this.lanes.filter((l) => l.usable).length + this.opening >= this.parallel) return;
     this.opening++;
     const first = this.first;
     this.first = undefined;
-    void (first ? Promise.resolve(first) : this.lanePool.take())
-      .then((open) => this.lanes.push(SharedConnection.over(open, this.waits)))
-      .catch((error: unknown) => (this.failed = error))
+    // The pool hands this connection over while it may still be starting: it is this runner's to
+    // close from then on, so `close` waits for it (a campaign can end before a slow start-up does).
+    const opened: Promise<void> = (first ? Promise.resolve(first) : this.lanePool.take())
+      .then((open) => void this.lanes.push(SharedConnection.over(open, this.waits)))
+      .catch((error: unknown) => void (this.failed = error))
       .finally(() => {
         this.opening--;
+        this.opens.delete(opened);
         this.poke();
       });
+    this.opens.add(opened);
   }
 
   /** Until a case ends or a connection opens, or a short while (a connection's allowance may have grown). */

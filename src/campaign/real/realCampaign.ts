@@ -21,6 +21,7 @@ import { rateWords, type Rate } from './rate.ts';
 import { ROUND_TRIP_PINGS, Waits, type WaitsSummary } from './waits.ts';
 
 export type { KnownRealCause };
+import { toolCounts, toolOfCall, type ToolCount } from './toolCounts.ts';
 export { REUSE_NOTE };
 
 /** How the real clock's campaign runs: every field resolved (src/options/realCampaignOptions.ts fills the defaults). */
@@ -47,7 +48,12 @@ export interface RealCampaignSettings {
   readonly toolMs?: Readonly<Record<string, number>>;
   /** The causes a baseline knows for this target: a finding of one of them is known, not shrunk. */
   readonly known?: readonly KnownRealCause[];
-  readonly onProgress?: (done: number, total: number, phase: 'run' | 'shrink' | 'rate') => void;
+  /**
+   * Progress, for a display: `run` (runs done of the campaign's; `found`: the invariants broken so
+   * far, before any is confirmed, where a run is judged as it ends: fresh runs), then `shrink` and
+   * `rate` (the invariants worked out of those found, as each starts shrinking and its rate re-runs).
+   */
+  readonly onProgress?: (done: number, total: number, phase: 'run' | 'shrink' | 'rate', found?: number) => void;
   /** Each case of the campaign once judged, in no particular order: what a script that tabulates every run reads (`npm run sdks:clients`). */
   readonly onRun?: (k: number, c: unknown, judged: Judged) => void;
 }
@@ -58,6 +64,9 @@ export interface RealFinding<Case = unknown> extends Whose {
   readonly level: Finding['level'];
   readonly severity: Finding['severity'];
   readonly message: string;
+  /** The call of the minimal case the finding is about (`c1`), when it names one, and the tool that call called. */
+  readonly call?: string;
+  readonly tool?: string;
   /** Where the case ran and the features of its minimal case: the cause that tells this finding apart. */
   readonly cause: { readonly variant: string; readonly shape: string };
   /** A known cause of the target's baseline (listed, not failing, not shrunk again). */
@@ -108,6 +117,8 @@ export interface RealCampaignReport<Case = unknown> {
   readonly waits: WaitsSummary;
   /** Shared connections: how many processes (or sessions) the cases shared, how many ran at once, and that state may carry over. */
   readonly reuse?: { readonly note: typeof REUSE_NOTE } & SharingStats;
+  /** Per tool, over the campaign's runs: calls, cancels, calls with a progress token, closes in flight. */
+  readonly toolCounts: readonly ToolCount[];
 }
 
 /** A run of a case, judged. */
@@ -136,7 +147,7 @@ const CAUSES_MAX = 3;
  */
 interface Runs<Case> {
   /** Many cases at once; `judgeClose`: the shared connections close after them and the last case on each shows the close. */
-  many(cases: readonly Case[], options?: { readonly judgeClose?: boolean; readonly onDone?: () => void; readonly fresh?: boolean; readonly atOnce?: number }): Promise<Judged[]>;
+  many(cases: readonly Case[], options?: { readonly judgeClose?: boolean; readonly onDone?: (run?: RealRun, c?: Case) => void; readonly fresh?: boolean; readonly atOnce?: number }): Promise<Judged[]>;
   /** Whether `many` shares connections (its findings must be confirmed on fresh ones). */
   readonly shared: boolean;
   /** Starts `n` fresh connections ahead of the next fresh runs. */
@@ -179,7 +190,19 @@ export async function realCampaign<Case>(target: RealTarget<Case>, settings: Rea
     const cases = target.cases(settings.seed, settings.runs);
     const runs = runsOf(target, settings, waits, runner, shared, all);
     let done = 0;
-    const results = await refused(runs.many(cases, { judgeClose: true, onDone: () => settings.onProgress?.(++done, cases.length, 'run') }));
+    // What the runs broke so far, for the display: a fresh run is judged as it ends (shared ones once all are cut).
+    const broken = new Set<string>();
+    const onDone = (run?: RealRun, c?: Case) => {
+      if (run && settings.onProgress) {
+        try {
+          for (const f of judgeReal(target, run.trace, c as Case, waits.bounds()).findings) broken.add(f.invariant);
+        } catch {
+          // The display's count only: the run is judged once all are done, where an error tells.
+        }
+      }
+      settings.onProgress?.(++done, cases.length, 'run', run ? broken.size : undefined);
+    };
+    const results = await refused(runs.many(cases, { judgeClose: true, onDone }));
     results.forEach((r, k) => settings.onRun?.(k, cases[k], r));
     phases.runsMs = performance.now() - started - phases.prepareMs;
     const findings = await refused(findingsByCause(target, cases, results, runs, settings));
@@ -203,6 +226,8 @@ export async function realCampaign<Case>(target: RealTarget<Case>, settings: Rea
       startupMs: efficiency.startup.medianMs,
       efficiency,
       waits: waits.summary(),
+      // A target whose cases call no tool of its own (an SDK's client calls the scripted server's) counts none.
+      toolCounts: preparation.tools.length === 0 ? [] : toolCounts(results.map((r) => r.raw), preparation.tools),
       ...(shared && sharing && { reuse: { note: REUSE_NOTE, ...sharing } }),
     };
   } finally {
@@ -234,10 +259,10 @@ function runsOf<Case>(target: RealTarget<Case>, settings: RealCampaignSettings, 
       return { findings: final.findings, trace: final.trace, raw: r.trace, startupMs: r.startupMs, lateFrames: r.lateFrames ?? 0 };
     });
   };
-  const freshMany = (cs: readonly Case[], onDone?: () => void, atOnce = settings.parallel) =>
+  const freshMany = (cs: readonly Case[], onDone?: (run: RealRun, c: Case) => void, atOnce = settings.parallel) =>
     pool(cs, atOnce, async (c) => {
       const r = await fresh(c);
-      onDone?.();
+      onDone?.(r, c);
       return r;
     });
   return {
@@ -352,6 +377,7 @@ async function findingsByCause<Case>(
         // What is listed apart (the server SDK's way, the script's own) is rated, not shrunk: real time is dear.
         // The fresh processes of its rate start while it shrinks.
         runs.ahead(Math.min(settings.rateRuns, Math.max(settings.parallel, RATE_DECIDED_RUNS)));
+        settings.onProgress?.(shrunk, total, 'shrink');
         let { minimal, shrinks, witness } =
           settings.shrink && owner === 'target' ? await shrinkCase(cases[first.k]!, (c: Case) => target.shrinks(c), shows, witnessed, many, settings, { triesAtOnce: runs.shared && !own, atOnce: settings.parallel }) : { minimal: cases[first.k]!, shrinks: 0, witness: witnessed };
         settings.onProgress?.(shrunk, total, 'rate');
@@ -455,11 +481,14 @@ function finding<Case>(
 ): RealFinding<Case> {
   const onFresh = rateWords(rate);
   const onlyShared = sharedRate !== undefined && rate.hits === 0 && sharedRate.hits > 0;
+  const call = shown.subjects?.call ?? (shown.request !== undefined && !shown.request.includes(':') ? shown.request : undefined);
+  const tool = toolOfCall(trace, call);
   return {
     invariant: shown.invariant,
     level: shown.level,
     severity: shown.severity,
     message: shown.message,
+    ...(call !== undefined && tool !== undefined && { call, tool }),
     ...whoseOf(shown),
     cause,
     known,

@@ -1,6 +1,6 @@
 import { runChecked, type CheckedRun } from '../../check/index.ts';
 import { show } from '../../model/ids.ts';
-import { handlerOf, wireOf } from '../../model/records.ts';
+import { handlerOf, wireOf, type CallRec } from '../../model/records.ts';
 import { TraceWalker } from '../../model/walker.ts';
 import type { SdkAdapter } from '../../sdk/SdkAdapter.ts';
 import { endState } from '../../sim/endState.ts';
@@ -9,8 +9,27 @@ import type { ViewerEvent, ViewerRequest, ViewerRun, ViewerStep } from './viewer
 
 /** A walker that also lists every requester (the base class lists calls and receivers). */
 class StateWalker extends TraceWalker {
-  requestStates(): ViewerRequest[] {
+  /**
+   * `wire`: a real-time, black-box trace. The caller is mcp-sim's own client, so its calls are
+   * known; a call is matched to its request by side, connection and id (the trace of a real run
+   * does not link them itself), so each shows once. A receiver's handler is inside the server's
+   * process, not on the wire: its `other` is left out.
+   */
+  requestStates(wire = false): ViewerRequest[] {
     const out: ViewerRequest[] = [];
+    const caller = (c: CallRec | undefined) => (c?.settled ? `settled: ${c.settled.why}` : c ? 'waiting' : '—');
+    if (wire) {
+      const calls = [...this.calls()];
+      const matched = new Set<CallRec>();
+      for (const r of this.requesters.values()) {
+        const call = r.call ?? calls.find((c) => !matched.has(c) && c.from === r.from && c.conn === r.conn && c.id !== undefined && show(c.id) === show(r.id));
+        if (call) matched.add(call);
+        out.push({ key: call?.call ?? `${r.from}:${r.conn}:${show(r.id)}`, side: r.from, role: 'requester', method: r.method, id: show(r.id), wire: wireOf(r), other: caller(call) });
+      }
+      for (const c of calls) if (!matched.has(c)) out.push({ key: c.call, side: c.from, role: 'requester', method: '', id: c.id === undefined ? '?' : show(c.id), wire: 'unsent', other: caller(c) });
+      for (const r of this.receivers()) out.push({ key: this.receivedLabel(r), side: r.side, role: 'receiver', method: r.method, id: show(r.id), wire: wireOf(r) });
+      return out;
+    }
     for (const r of this.requesters.values()) {
       const wire = wireOf(r);
       const caller = r.call?.settled ? `settled: ${r.call.settled.why}` : r.call ? 'waiting' : '—';
@@ -38,8 +57,11 @@ function worldView(o: StepObservation): WorldView {
   return { enabled: o.enabled, choice: o.choice, maps, timers: end.timers.map((t) => ({ id: t.id, label: t.label, atMs: t.atMs })) };
 }
 
-/** Builds the steps of a trace: what the model says of every request after each step, and what the observer saw of the world. */
-export function stepsOf(trace: readonly TraceEvent[], facts: CheckedRun['result']['sdk']['facts'] | undefined, worlds: ReadonlyMap<number, WorldView>): ViewerStep[] {
+/**
+ * Builds the steps of a trace: what the model says of every request after each step, and what the
+ * observer saw of the world. `wire`: a real-time trace (see `StateWalker.requestStates`).
+ */
+export function stepsOf(trace: readonly TraceEvent[], facts: CheckedRun['result']['sdk']['facts'] | undefined, worlds: ReadonlyMap<number, WorldView>, wire = false): ViewerStep[] {
   const walker = new StateWalker(facts ? { facts } : {});
   const steps: ViewerStep[] = [];
   let k = 0;
@@ -59,7 +81,7 @@ export function stepsOf(trace: readonly TraceEvent[], facts: CheckedRun['result'
       }
     }
     const w = worlds.get(step);
-    const requests = walker.requestStates();
+    const requests = walker.requestStates(wire);
     const now = { requests: JSON.stringify(requests), maps: JSON.stringify(w?.maps), timers: JSON.stringify(w?.timers) };
     steps.push({
       step,
@@ -84,6 +106,19 @@ export const simulated =
   (c: { readonly scenario: Scenario; readonly tape: readonly number[]; readonly seed: number }, sdk: SdkAdapter): RunCase =>
   (observe) =>
     runChecked(c.scenario, { tape: c.tape, seed: c.seed, sdk, observe });
+
+/**
+ * A real-time trace as the page steps through it: its events in the order of their real times
+ * (a frame is recorded when its reader gets to it, which may be after a later one was), each
+ * event a step of its own (step 0: before the first), so the time a step shows is its event's,
+ * as the lanes show it. Real time has no scheduler: nothing groups events into steps.
+ */
+export function chronological(trace: readonly TraceEvent[]): TraceEvent[] {
+  return trace
+    .map((e, k) => ({ e, k }))
+    .sort((a, b) => a.e.t - b.e.t || a.k - b.k)
+    .map(({ e }, k) => ({ ...e, step: k + 1 }));
+}
 
 /**
  * Runs one case with an observer and returns it as the viewer draws it. The run is the same as

@@ -4,9 +4,10 @@ import type { ResolvedWorkload } from '../../options/workloadOptions.ts';
 import { replayCaseCommand, replayFileCommand } from '../../options/replayCaseCommand.ts';
 import type { SdkAdapter } from '../../sdk/SdkAdapter.ts';
 import type { TraceEvent } from '../../sim/index.ts';
-import { recordRun, simulated, stepsOf, type RunCase } from './recordRun.ts';
+import { chronological, recordRun, simulated, stepsOf, type RunCase } from './recordRun.ts';
 import type { RealCampaignReport } from '../../campaign/real/realCampaign.ts';
-import { efficiencyLine } from '../realReport.ts';
+import type { ToolCount } from '../../campaign/real/toolCounts.ts';
+import { efficiencyLine, toolCountLine } from '../realReport.ts';
 import type { ViewerData, ViewerFinding, ViewerRun } from './viewerTypes.ts';
 
 /** A case the viewer can run: a scenario, its tape and seed. */
@@ -54,7 +55,8 @@ export async function viewerData(report: Json, options: ViewerDataOptions): Prom
     const server = t?.server?.name ? `${t.server.name}${t.server.version ? `@${t.server.version}` : ''}` : undefined;
     const target = t?.label ? `${t.kind ?? 'target'} ${t.label}${server ? ` (server ${server})` : ''}` : subtitle;
     const efficiency = report.efficiency ? { efficiency: efficiencyLine(report as Pick<RealCampaignReport, 'efficiency'>) } : {};
-    return { version: 1, clock: 'real', title: `mcp-sim ${kindOf(report)}${options.source ? `: ${options.source}` : ''}`, subtitle: target, ...efficiency, ...recorded(report) };
+    const counts = Array.isArray(report.toolCounts) && report.toolCounts.length > 0 ? { toolCounts: (report.toolCounts as ToolCount[]).map((c) => `calls of ${toolCountLine(c)}`) } : {};
+    return { version: 1, clock: 'real', title: `mcp-sim ${kindOf(report)}${options.source ? `: ${options.source}` : ''}`, subtitle: target, ...efficiency, ...counts, ...recorded(report) };
   }
   const runner = options.runner ?? ((c: Case) => simulated(c, options.sdk));
   const planned = plan(report);
@@ -93,8 +95,8 @@ function recorded(r: Json): Pick<ViewerData, 'findings' | 'runs'> {
   const runs: ViewerRun[] = [];
   const findings: ViewerFinding[] = [];
   for (const f of all.filter((x) => fromFile !== undefined || Array.isArray(x.events ?? x.trace))) {
-    const events = (f.events ?? f.trace ?? []) as TraceEvent[];
-    const k = runs.push({ label: 'recorded', note: `the run as recorded in real time${f.reproduced ? `, reproduced ${f.reproduced}` : f.determinism ? `, ${f.determinism}` : ''}`, tape: [], seed: 0, traceHash: '', events: events as never, steps: stepsOf(events, undefined, new Map()), findings: [{ invariant: f.invariant, level: f.level ?? '', message: f.message ?? '' }] }) - 1;
+    const events = chronological((f.events ?? f.trace ?? []) as TraceEvent[]);
+    const k = runs.push({ label: 'recorded', note: `the run as recorded in real time${f.reproduced ? `, reproduced ${f.reproduced}` : f.determinism ? `, ${f.determinism}` : ''}`, tape: [], seed: 0, traceHash: '', events: events as never, steps: stepsOf(events, undefined, new Map(), true), findings: [{ invariant: f.invariant, level: f.level ?? '', message: f.message ?? '' }] }) - 1;
     const known = invariants.has(f.invariant as InvariantId) ? catalogued(f.invariant as InvariantId) : undefined;
     const replay: unknown[] = Array.isArray(f.replay) ? f.replay : f.replay?.command ? [f.replay.command] : [];
     findings.push({
@@ -107,7 +109,7 @@ function recorded(r: Json): Pick<ViewerData, 'findings' | 'runs'> {
       message: f.message ?? f.explanation ?? '',
       commands: replay.filter((c): c is string => typeof c === 'string').map((command) => ({ label: 'replay', command })),
       runs: { shrunk: k },
-      absent: ['The shrunk case and the counterfactual: a black-box, real-time run is recorded, not replayed byte for byte.'],
+      absent: ['The original and shrunk cases side by side, and the counterfactual: a black-box, real-time run is recorded, not replayed byte for byte; it has no scheduler and no tape of choices to compare or put back.'],
     });
   }
   return { findings, runs };

@@ -35,7 +35,7 @@ export function viewerHtml(report: Record<string, unknown>, viewer: ViewerData):
     .split('__MCP_SIM_SUBTITLE__')
     .join(escapeHtml(viewer.subtitle))
     .split('__MCP_SIM_EFFICIENCY__')
-    .join(viewer.efficiency ? `<p class="efficiency">${escapeHtml(viewer.efficiency)}</p>` : '')
+    .join(`${viewer.efficiency ? `<p class="efficiency">${escapeHtml(viewer.efficiency)}</p>` : ''}${(viewer.toolCounts ?? []).map((l) => `<p class="efficiency">${escapeHtml(l)}</p>`).join('')}`)
     .split('__MCP_SIM_REPORT__')
     .join(scriptJson(embedded));
 }

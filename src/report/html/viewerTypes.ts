@@ -17,8 +17,8 @@ export interface ViewerRequest {
   readonly id: string;
   /** The machine's `wire` region (`pending`, `cancelled`, `responded`, …), `unsent` before the request left. */
   readonly wire: string;
-  /** Requester: the caller's promise (`waiting`, `settled: timeout`); receiver: the handler's region. */
-  readonly other: string;
+  /** Requester: the caller's promise (`waiting`, `settled: timeout`); receiver: the handler's region. Absent on a real-time trace (the wire shows neither). */
+  readonly other?: string;
 }
 
 export type ViewerMaps = Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
@@ -28,7 +28,7 @@ export interface ViewerTimer {
   readonly atMs: number;
 }
 
-/** One step of a run: the scheduler's choice, and the state after it. */
+/** One step of a run: the scheduler's choice, and the state after it (real time: one recorded event, in time order). */
 export interface ViewerStep {
   readonly step: number;
   /** Virtual ms (real ms on a real-time trace) at the step's last event. */
@@ -93,6 +93,8 @@ export interface ViewerData {
   readonly subtitle: string;
   /** A real-time campaign's efficiency line: runs/s, start-up, the share of wall time the server worked on calls. */
   readonly efficiency?: string;
+  /** A real-time campaign's calls by tool (`work: 40 call(s), 12 cancelled, …`): what its runs exercised, so a clean page can be checked. */
+  readonly toolCounts?: readonly string[];
   readonly findings: readonly ViewerFinding[];
   /** Every run the findings show, each once. */
   readonly runs: readonly ViewerRun[];

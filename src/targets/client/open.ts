@@ -53,6 +53,8 @@ export async function openClient(spec: SpecOf<'client'>, settings: RealOpenSetti
       argument: argumentOf(resolved),
       spec: resolved,
       system: { name: sdk, version: testbed.version },
+      language: testbed.language,
+      author: 'sdk',
     }),
   });
   return { ...target, testbed, client, transports };

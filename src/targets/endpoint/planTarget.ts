@@ -6,8 +6,8 @@ import { openConnection, type OpenConnection } from '../../real/openConnection.t
 import { fixedPace, runPlan, type RealtimeRun } from '../../real/runPlan.ts';
 import { planArbitrary } from '../../workload/planArbitrary.ts';
 import { planShape } from '../../workload/planShape.ts';
-import { planShrinks } from '../../workload/planShrinks.ts';
-import { planTools, type FixedArguments } from '../../workload/toolArguments.ts';
+import { planShrinks, type DeclaredArguments } from '../../workload/planShrinks.ts';
+import { declaredArguments, planTools, type FixedArguments } from '../../workload/toolArguments.ts';
 import { BadTargetError } from '../../real/connection.ts';
 import { httpVariantOf } from './httpVariant.ts';
 import type { RealJudging, RealPreparation, RealTarget, TargetDescription, Visibility } from '../Target.ts';
@@ -34,6 +34,7 @@ export function planTarget(
 ): RealTarget<Plan> {
   let arbitrary: fc.Arbitrary<Plan> | undefined;
   let server: RealPreparation['server'];
+  let declared: DeclaredArguments = new Map();
   let open: OpenConnection | undefined;
   const fixed = new Set(Object.keys(parts.choice.args ?? {}));
   /** The tools the server listed that the plans can call (`--tools`, arguments from their schemas or `--args`). */
@@ -44,6 +45,7 @@ export function planTarget(
       throw new BadTargetError('no-tools', `mcp-sim: ${endpoint.label} lists ${discovery.tools.length === 0 ? 'no tools' : `no tool named ${named!.join(', ')} (it lists ${discovery.tools.map((t) => t.name).join(', ')})`}: nothing to call.`);
     }
     const { fuzzable, skipped } = planTools(listed, parts.choice.args);
+    declared = new Map(listed.map((t) => [t.name, declaredArguments(t.inputSchema)]));
     if (fuzzable.length === 0) throw new BadTargetError('no-tools', `mcp-sim: no tool of ${endpoint.label} can be called with generated arguments: ${skipped.map((s) => `${s.name}: ${s.reason}`).join('; ')}.`);
     arbitrary = planArbitrary({ tools: fuzzable, http: parts.kind === 'url', duplicateIds: parts.choice.duplicateIds === true });
     return { tools: fuzzable.map((t) => t.name), skipped, ...(server && { server }), startupMs };
@@ -80,7 +82,7 @@ export function planTarget(
     },
     run: (plan, bounds) => runPlan(endpoint, plan, { hangAfterMs: bounds.hangAfterMs, tailMs: 2 * bounds.inFlightMs, ...(bounds.toolSilenceMs && { pace: fixedPace(bounds.toolSilenceMs) }) }),
     withoutCancels,
-    shrinks: (plan) => planShrinks(plan, fixed),
+    shrinks: (plan) => planShrinks(plan, { fixed, declared }),
     // A URL's variant as its run showed it (http/<stateful|stateless>/<sse|json>); a process is stdio.
     causeOf: (plan, trace) => ({ variant: trace && parts.kind === 'url' ? httpVariantOf(trace) : parts.variant, shape: planShape(plan) }),
     describeCase: describePlan,

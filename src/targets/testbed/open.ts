@@ -11,7 +11,7 @@ import { TESTBED_TOOL } from './programCall.ts';
 import { checkTransport, resolveTestbed } from './resolve.ts';
 import { endpointOf } from './runProgram.ts';
 import { defaultTestbedLayer, type SdkTestbed, type SdkTestbedLanguage } from './sdkTestbed.ts';
-import { layeredCases, programShrinks, type TestbedCase } from './testbedCases.ts';
+import { labelledCall, layeredCases, programShrinks, type TestbedCase } from './testbedCases.ts';
 import { testbedBaselineOf } from './testbedBaseline.ts';
 import { testbedScript } from './caseScript.ts';
 import { testbedTrace } from './testbedTrace.ts';
@@ -76,6 +76,8 @@ export async function openTestbed(spec: SpecOf<'testbed'>, settings: RealOpenSet
       argument: argumentOf(resolved),
       spec: resolved,
       system: { name: first.manifest.sdk.name, version: first.version },
+      language: first.language,
+      author: 'sdk',
     }),
     async prepare() {
       let startupMs: number | undefined;
@@ -98,7 +100,7 @@ export async function openTestbed(spec: SpecOf<'testbed'>, settings: RealOpenSet
     },
     script: (c, observed, bounds) => testbedScript(c, observed, bounds.hangAfterMs),
     withoutCancels: (c) => ({ ...withoutCancels(c), layer: layerOfCase(c) }),
-    shrinks: (c) => [...planShrinks(c, new Set([TESTBED_TOOL])), ...programShrinks(c)].map((plan) => ({ ...plan, layer: layerOfCase(c) })),
+    shrinks: (c) => [...planShrinks(c, { fixed: new Set([TESTBED_TOOL]), labelled: labelledCall }), ...programShrinks(c)].map((plan) => ({ ...plan, layer: layerOfCase(c) })),
     causeOf: (c) => ({ variant: layerVariant(transport, layerOfCase(c)), shape: planShape(c) }),
     describeCase: (c) => [`on the ${layerOfCase(c)} layer (${first.manifest.layers?.[layerOfCase(c)] ?? 'the SDK\'s low-level handlers'})`, ...describePlan(c)],
     causesPerInvariant: CAUSES_PER_LAYER * ran.length,

@@ -49,10 +49,12 @@ export function testbedPlanArbitrary(constraints: TestbedCaseConstraints = {}): 
     http: constraints.http === true,
     duplicateIds: constraints.duplicateIds === true,
     closes: true,
-    // `call` names the call on the side channel (programCall.ts).
-    labelled: (args, label) => ({ ...args, call: label }),
+    labelled: labelledCall,
   });
 }
+
+/** `call` names the call on the side channel (programCall.ts): a renumbered call carries its new label. */
+export const labelledCall = (args: { readonly [key: string]: JsonValue }, label: string): { readonly [key: string]: JsonValue } => ({ ...args, call: label });
 
 /** Case `k` of `seed`: always the same plan. */
 export function testbedCases(seed: number, runs: number, constraints: TestbedCaseConstraints = {}): Plan[] {

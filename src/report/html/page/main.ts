@@ -13,11 +13,13 @@ const data = report.viewer;
 
 interface ViewState {
   finding: number;
+  /** What the address asked for and the page could not show (a finding it does not hold), said on the banner. */
+  notice: string | undefined;
   step: number;
   selected: number | undefined;
   filters: { request: string; method: string; direction: string; kind: string };
 }
-const state: ViewState = { finding: 0, step: 0, selected: undefined, filters: { request: '', method: '', direction: '', kind: '' } };
+const state: ViewState = { finding: 0, notice: undefined, step: 0, selected: undefined, filters: { request: '', method: '', direction: '', kind: '' } };
 
 const finding = (): ViewerFinding => data!.findings[state.finding]!;
 const runOf = (k: number): ViewerRun => data!.runs[k]!;
@@ -42,15 +44,31 @@ function stateAt(r: ViewerRun, k: number): StepState {
   }
   return { step: k, requests: requests ?? [], maps, timers };
 }
-const unit = () => (data!.clock === 'real' ? 'ms (real)' : 'ms (virtual)');
+const real = () => data!.clock === 'real';
+const unit = () => (real() ? 'ms (real)' : 'ms (virtual)');
 
 // ── deep links ──────────────────────────────────────────────────────────────────────────────
 
+/**
+ * `#finding=` names a finding by its id, or by its index (0 is the first); one the page does not
+ * hold is said on the banner, above the finding shown instead, never shown silently as another.
+ */
+function findingOf(wanted: string): number | undefined {
+  const k = data!.findings.findIndex((f) => f.id === wanted);
+  if (k >= 0) return k;
+  return /^\d+$/.test(wanted) && Number(wanted) < data!.findings.length ? Number(wanted) : undefined;
+}
+
 function readHash(): void {
   const params = new URLSearchParams(location.hash.slice(1));
-  const id = params.get('finding');
-  const k = data!.findings.findIndex((f) => f.id === id);
-  if (k >= 0) state.finding = k;
+  const wanted = params.get('finding');
+  const k = wanted === null ? undefined : findingOf(wanted);
+  if (k !== undefined) state.finding = k;
+  const n = data!.findings.length;
+  state.notice =
+    wanted !== null && k === undefined
+      ? `#finding=${wanted}: this page has no such finding (it has ${n}: ${data!.findings.map((f, j) => `${j} ${f.id}`).join(', ')}); showing ${finding().id}.`
+      : undefined;
   const step = Number(params.get('step'));
   state.step = Number.isInteger(step) ? Math.max(0, Math.min(step, run().steps.length - 1)) : 0;
 }
@@ -144,6 +162,7 @@ function renderBanner(): void {
   const f = finding();
   fill(
     'banner',
+    state.notice && h('p', { class: 'notice', role: 'alert' }, state.notice),
     h('h2', {}, h('span', { class: 'invariant' }, f.invariant), ' ', h('span', { class: `level level-${f.level}` }, f.level)),
     h('p', { class: 'why' }, f.message || 'no message'),
     h('p', { class: 'clause' }, `Spec: ${f.section}${f.clause ? `, clause ${f.clause}` : ''}. `, f.property && `Rule: ${f.property}.`),
@@ -160,6 +179,18 @@ function renderStepper(): void {
   (document.getElementById('prev') as HTMLButtonElement).disabled = state.step === 0;
   (document.getElementById('next') as HTMLButtonElement).disabled = state.step === steps.length - 1;
   document.getElementById('step-label')!.textContent = `step ${state.step} / ${steps.length - 1}`;
+  if (real()) {
+    // Real time: each step is one recorded event, in time order; no scheduler chose it.
+    const e = run().events.find((x) => x.step === state.step);
+    fill(
+      'step-info',
+      e
+        ? h('p', {}, `Event ${state.step} of ${steps.length - 1} at t=${e.t} ${unit()}: `, h('strong', {}, describe(e)), '.')
+        : h('p', {}, `Before the first of the ${steps.length - 1} events recorded (the connection opening).`),
+      h('p', { class: 'absent' }, 'Real time: one step per recorded event, in the order of their times. There is no scheduler, so no choice, no enabled actions and no tape.'),
+    );
+    return;
+  }
   const chosen =
     step.action === undefined
       ? h('p', {}, "Step 0: setup (connect and handshake), before the scheduler's first choice.")
@@ -208,7 +239,7 @@ function renderLanes(events: readonly ViewerEvent[]): SVGElement {
     if (e.kind === 'action') {
       // A step begins: the scheduler's choice, across the lanes.
       g.append(s('rect', { x: 0, y: y - ROW / 2 + 2, width, height: ROW - 4, class: 'step-band' }));
-      g.append(s('text', { x: 4, y: y + 4, class: 'step-label' }, `step ${e.step}: ${e.action as string}`));
+      g.append(s('text', { x: 4, y: y + 4, class: 'step-label' }, real() ? `mcp-sim's client: ${e.action as string}` : `step ${e.step}: ${e.action as string}`));
     } else if (e.kind === 'deliver' || e.kind === 'drop') {
       const toServer = e.to === 'server';
       const x1 = toServer ? LANES.client : LANES.server;
@@ -256,7 +287,7 @@ function lifecycleRows(r: ViewerRun): LifecycleRow[] {
     const settled = r.events.find((e) => e.kind === 'call-settle' && e.call === call);
     const id = c.id === undefined ? undefined : JSON.stringify(c.id);
     ofCalls.add(`${c.from as string}:${c.conn as number}:${id}`);
-    rows.push({ label: `${call} ${c.method as string} id=${id ?? '?'}`, side: c.from as string, conn: c.conn as number, id, start: c.i, end: settled?.i, outcome: rec?.other.startsWith('settled: ') ? rec.other.slice('settled: '.length) : 'open', ...(settled && { settled }) });
+    rows.push({ label: `${call} ${c.method as string} id=${id ?? '?'}`, side: c.from as string, conn: c.conn as number, id, start: c.i, end: settled?.i, outcome: rec?.other?.startsWith('settled: ') ? rec.other.slice('settled: '.length) : 'open', ...(settled && { settled }) });
   }
   for (const e of r.events) {
     if (e.kind !== 'send' || lifecycleMark(e) !== 'request') continue;
@@ -275,7 +306,9 @@ function renderLifecycles(r: ViewerRun): HTMLElement {
   const rows = lifecycleRows(r);
   const n = r.events.length;
   const width = 900;
-  const x = (i: number) => 190 + (i / Math.max(1, n - 1)) * (width - 210);
+  // An event's place in the run (a real-time run's events are in time order, not record order).
+  const place = new Map(r.events.map((e, k) => [e.i, k]));
+  const x = (i: number) => 190 + ((place.get(i) ?? i) / Math.max(1, n - 1)) * (width - 210);
   const svg = s('svg', { viewBox: `0 0 ${width} ${(rows.length + 1) * 28}`, width, height: (rows.length + 1) * 28, role: 'img', 'aria-label': `One row per request: ${rows.length} requests` });
   const table: HTMLElement[] = [];
   rows.forEach((row, k) => {
@@ -306,7 +339,9 @@ function renderLifecycles(r: ViewerRun): HTMLElement {
 
 // ── state and its diff ──────────────────────────────────────────────────────────────────────
 
+/** A state cell, marked when it changed in this step: new, or with its value before (a cell with no value before is new). */
 function changedCell(value: string, before: string | undefined, isNew: boolean): HTMLElement {
+  if (before === undefined && !isNew) return h('td', {}, value);
   const changed = isNew || before !== value;
   return h('td', { class: changed ? 'changed' : '' }, value, changed ? h('span', { class: 'change-mark' }, isNew ? ' (new)' : ` (was ${before})`) : '');
 }
@@ -315,7 +350,9 @@ function renderState(step: StepState, prev: StepState | undefined): void {
   const before = new Map(prev?.requests.map((q) => [`${q.role}:${q.key}`, q]) ?? []);
   const reqRows = step.requests.map((q) => {
     const old = before.get(`${q.role}:${q.key}`);
-    return h('tr', {}, h('th', { scope: 'row' }, q.key), h('td', {}, `${q.side} ${q.role}`), h('td', {}, q.method), h('td', {}, q.id), changedCell(q.wire, old?.wire, !old && prev !== undefined), changedCell(q.other, old?.other, !old && prev !== undefined));
+    // A receiver's handler on a real-time trace: inside the server's process, not on the wire.
+    const other = q.other === undefined ? h('td', { class: 'absent' }, 'not seen') : changedCell(q.other, old?.other, !old && prev !== undefined);
+    return h('tr', {}, h('th', { scope: 'row' }, q.key), h('td', {}, `${q.side} ${q.role}`), h('td', {}, q.method), h('td', {}, q.id), changedCell(q.wire, old?.wire, !old && prev !== undefined), other);
   });
   const mapRows: HTMLElement[] = [];
   for (const [side, maps] of Object.entries(step.maps ?? {})) {
@@ -329,8 +366,14 @@ function renderState(step: StepState, prev: StepState | undefined): void {
   const wereTimers = (prev?.timers ?? []).map((t) => `${t.label} #${t.id} at ${t.atMs} ms`);
   fill(
     'state',
-    h('h2', {}, `State after step ${step.step}`),
-    h('p', { class: 'hint' }, 'Marked cells changed in this step. Requests: the lifecycle model\'s machines; maps: the SDK\'s own correlation maps (request ids), read from the running SDK after the step.'),
+    h('h2', {}, `State after ${real() ? 'event' : 'step'} ${step.step}`),
+    h(
+      'p',
+      { class: 'hint' },
+      real()
+        ? "Marked cells changed in this event. Requests: the lifecycle model's machines, fed the frames on the wire; the caller is mcp-sim's own client; a handler inside the server is not seen."
+        : "Marked cells changed in this step. Requests: the lifecycle model's machines; maps: the SDK's own correlation maps (request ids), read from the running SDK after the step.",
+    ),
     h('table', {}, h('caption', {}, 'The model: every request'), h('thead', {}, h('tr', {}, ['request', 'who', 'method', 'id', 'wire', 'caller / handler'].map((c) => h('th', { scope: 'col' }, c)))), h('tbody', {}, reqRows.length ? reqRows : h('tr', {}, h('td', { colspan: 6 }, 'no request yet')))),
     step.maps
       ? h('table', {}, h('caption', {}, 'The SDK: correlation maps (pending responses, progress handlers, timeouts, abort controllers)'), h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'map'), h('th', { scope: 'col' }, 'keys'))), h('tbody', {}, mapRows))

@@ -1,0 +1,3 @@
+module mcp-sim.local/integrations/go
+
+go 1.22
