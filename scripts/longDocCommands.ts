@@ -17,6 +17,12 @@ const SE = 'node_modules/@modelcontextprotocol/server-everything/dist/server/ind
 const GEMINI = 'node_modules/.cache/mcp-sim/testbed/gemini-mcp-tool_1.1.8/node_modules/gemini-mcp-tool/dist/index.js';
 
 export const LONG_COMMANDS: readonly LongCommand[] = [
+  { command: 'npx mcp-sim check --runs 2 -- node test/realtime/fixtures/hostileServer.mjs --mode progress-flood', by: 'test/realtime/hostile.test.ts', why: 'a hostile server: run as printed, with its finding checked' },
+  { command: 'npx mcp-sim check --runs 2 -- node test/realtime/fixtures/hostileServer.mjs --mode huge-frame', by: 'test/realtime/hostile.test.ts', why: 'a hostile server: run as printed, with its finding checked' },
+  { command: 'npx mcp-sim check --runs 2 -- node test/realtime/fixtures/hostileServer.mjs --mode log-flood --count 20000', by: 'test/realtime/hostile.test.ts', why: 'a hostile server: run as printed, with its finding checked' },
+  { command: 'npx mcp-sim check --runs 2 -- node test/realtime/fixtures/printsToStdout.mjs', by: 'test/realtime/hostile.test.ts', why: 'exits 2 on purpose (the refusal), checked there' },
+  { command: 'npx mcp-sim check --runs 2 -- node_modules/.cache/mcp-sim/examples/python/venv/bin/python test/realtime/fixtures/prints_to_stdout.py', by: 'test/realtime/hostile.test.ts', why: 'exits 2 on purpose (the refusal); needs the examples\' Python (npm run examples)' },
+  { command: 'npm run hostile', by: 'npm run hostile', why: 'a measurement: several minutes of hostile servers' },
   { command: 'npm install && npx mcp-sim check', by: 'npm run check', why: 'the default 2,000-run campaign (about 40 s on 2 shared cores); .ci/run installs with npm ci' },
   { command: 'npm test', by: '.ci/run', why: 'the whole suite' },
   { command: 'npx mcp-sim check --junit junit.xml --html report.html', by: 'npm run docs:long', why: 'the default 2,000-run campaign' },

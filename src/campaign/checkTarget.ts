@@ -6,6 +6,7 @@ import { parseTarget, targetKind } from '../targets/kinds.ts';
 import type { TargetSpec } from '../targets/Target.ts';
 import { realCampaign, type RealCampaignReport } from './real/realCampaign.ts';
 import { realVerdict, type RealVerdict } from './real/realVerdict.ts';
+import { wireBoundsOf } from '../real/wireBounds.ts';
 
 /** What `checkTarget` gives back: the report, its verdict, and whether it passed. */
 export interface TargetCheck<Case = unknown> extends RealCampaignReport<Case> {
@@ -58,7 +59,7 @@ export async function checkTarget(target: TargetSpec | string | CommandSpec | { 
     { userServer: kind.author === 'user', ...(inFlightMs !== undefined && { inFlightMs }), ...(graceMs !== undefined && { graceMs }) },
   );
   const fixed = args ?? resolved.args;
-  const opened = await kind.openReal(spec as never, { graceMs: resolved.bounds.graceMs, ...(resolved.tools && { tools: resolved.tools }), ...(fixed && { args: fixed }), duplicateIds: resolved.duplicateIds });
+  const opened = await kind.openReal(spec as never, { graceMs: resolved.bounds.graceMs, ...(resolved.tools && { tools: resolved.tools }), ...(fixed && { args: fixed }), duplicateIds: resolved.duplicateIds, wire: wireBoundsOf(resolved.bounds) });
   const report = await realCampaign(opened, {
     seed: resolved.seed,
     runs: resolved.runs,

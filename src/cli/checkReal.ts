@@ -9,6 +9,7 @@ import { writeFileAtomic, writeJsonAtomic } from '../util/atomicWrite.ts';
 import { JSON_TO_STDOUT } from './commandHelp.ts';
 import { createRealProgress } from './progress.ts';
 import { replayFileName, replayPlace } from './replayPath.ts';
+import { wireBoundsText } from '../report/boundsText.ts';
 
 /** The invariants of `findings`, each once, with how many causes it has where more than one (an SDK client's scenarios: `http.close-deletes-session ×16`). */
 function idsOf(findings: readonly RealFinding[]): string {
@@ -30,6 +31,7 @@ export async function checkReal(target: RealTarget, options: ResolvedRealCampaig
   say(`  target        ${description.label}`);
   say(`  runs          ${options.runs}, ${options.reuse ? `many at once on ${options.parallel} shared processes or sessions (--fresh: one each)` : `${options.parallel} at once, one process or session each`}${options.duplicateIds ? ' (some calls reuse the id of a call in flight: --duplicate-ids)' : ''}`);
   say(`  bounds        --hang-after ${options.bounds.hangAfterMs} ms at least (slow is not stuck: twice what a tool showed it takes), in-flight ${options.bounds.inFlightMs} ms at least (sized to the server's round trips), grace ${options.bounds.graceMs} ms`);
+  say(`  wire bounds   ${wireBoundsText(options.bounds)}`);
   const stated = Object.entries(options.toolMs);
   if (stated.length > 0) say(`  tool duration ${stated.map(([tool, ms]) => `${tool} ${ms} ms`).join(', ')} (--tool-duration)`);
   say(`  rate runs     ${options.rateRuns} per minimal case`);

@@ -1,6 +1,7 @@
 import { CHECK_FLAGS } from '../options/checkFlags.ts';
 import { resolveRealCampaignOptions, type ResolvedRealCampaignOptions } from '../options/realCampaignOptions.ts';
 import { parseTarget, targetKind } from '../targets/kinds.ts';
+import { wireBoundsOf } from '../real/wireBounds.ts';
 import { TargetArgumentError, type TargetFlags, type TargetKindDefinition, type TargetSpec } from '../targets/Target.ts';
 
 export { usageExit };
@@ -47,6 +48,7 @@ export async function checkFront(request: CheckRequest): Promise<number> {
         ...(options.tools && { tools: options.tools }),
         ...(options.args && { args: options.args }),
         duplicateIds: options.duplicateIds,
+        wire: wireBoundsOf(options.bounds),
         ...(options.scenarios && { scenarios: options.scenarios }),
         say: (line) => process.stderr.write(`${line}\n`),
       });

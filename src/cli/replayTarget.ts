@@ -8,6 +8,7 @@ import { targetKind } from '../targets/kinds.ts';
 import { usageExit } from './usageExit.ts';
 import { REPLAY_EXIT } from './commandHelp.ts';
 import type { RealBounds } from '../targets/Target.ts';
+import { wireBoundsOf } from '../real/wireBounds.ts';
 import type { Finding } from '../model/finding.ts';
 import type { TraceEvent } from '../sim/trace.ts';
 import { REPORT_SCHEMA_VERSION } from '../report/jsonReport.ts';
@@ -54,8 +55,10 @@ async function replayReal(file: LoadedReplayFile, invariant: string | undefined,
     hangAfterMs: typeof flags.hangAfter === 'number' ? flags.hangAfter : (file.bounds?.hangAfterMs ?? DEFAULT_HANG_AFTER_MS),
     inFlightMs: file.bounds?.inFlightMs ?? DEFAULT_IN_FLIGHT_MS,
     graceMs: file.bounds?.graceMs ?? DEFAULT_PROCESS_GRACE_MS,
+    // What the connection keeps of the server's frames: as when the case was found.
+    ...wireBoundsOf(file.bounds),
   };
-  const target = await kind.openReal!(file.target as never, { graceMs: bounds.graceMs, say: (line) => process.stderr.write(`${line}\n`) });
+  const target = await kind.openReal!(file.target as never, { graceMs: bounds.graceMs, wire: wireBoundsOf(bounds), say: (line) => process.stderr.write(`${line}\n`) });
   const runs = typeof flags.rateRuns === 'number' ? flags.rateRuns : DEFAULT_RATE_RUNS;
   console.log(`replay of ${invariant ?? 'a case'} on ${target.describe().label} (real time), ${runs} runs of:`);
   for (const line of target.describeCase(file.case)) console.log(`  ${line}`);

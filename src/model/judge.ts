@@ -29,6 +29,7 @@ import { modernRule } from './rules/modern.ts';
 import { MODERN_ERA, notJudgedUnder, SESSION_ERA, type SpecRevision } from './specRevision.ts';
 import { staysUsableRule } from './rules/staysUsable.ts';
 import { timeoutRule } from './rules/timeout.ts';
+import { wireBoundsRule } from './rules/wireBounds.ts';
 import { TraceWalker } from './walker.ts';
 
 /**
@@ -61,6 +62,7 @@ export const oracleRules: readonly RuleFactory[] = [
   staysUsableRule,
   httpBadInputRule,
   cancelScopeRule,
+  wireBoundsRule,
 ];
 
 /**

@@ -14,6 +14,9 @@ import {
   DEFAULT_CAMPAIGN_SEED,
   DEFAULT_FAIL_ON,
   DEFAULT_HANG_AFTER_MS,
+  DEFAULT_MAX_FRAME_BYTES,
+  DEFAULT_MAX_NOTIFICATION_RATE,
+  DEFAULT_MAX_NOTIFICATIONS,
   DEFAULT_PROCESS_RUNS,
   DEFAULT_RATE_RUNS,
   DEFAULT_CLIENT_RATE_RUNS,
@@ -98,6 +101,9 @@ const REAL_TIME: readonly CheckFlag[] = [
   { name: '--reuse', help: 'many cases at once on one process (or session), each on its own ids and judged on its own slice; every finding confirmed on a fresh process (the default of a process or URL)' },
   { name: '--fresh', help: 'one process (or session) per case instead of shared ones: no state carries over, every run pays the start-up' },
   { name: '--tool-duration', value: '<tool=ms>', parse: 'repeat', help: `how long a tool is expected to take (repeatable): a call of it is waited for ${SLOW_FACTOR}× that before it counts as stuck (what the tools show is learned as the campaign runs)` },
+  { name: '--max-frame-bytes', value: '<n>', parse: 'whole', help: `the largest frame read from the server; a larger one is cut there, not buffered, and is a finding (default: ${DEFAULT_MAX_FRAME_BYTES})` },
+  { name: '--max-notifications', value: '<n>', parse: 'whole', help: `the most frames of one stream (a call's progress, one method's notifications) recorded; past it they are counted, and a flood is a finding (default: ${DEFAULT_MAX_NOTIFICATIONS})` },
+  { name: '--max-notification-rate', value: '<n>', parse: 'whole', help: `the most frames of one such stream a second, sustained; past it, as past --max-notifications (default: ${DEFAULT_MAX_NOTIFICATION_RATE})` },
 ];
 
 /** How a process is started (a stdio server, or a URL's `--start`). */

@@ -323,3 +323,36 @@ export const WARM_SPARES = 1;
  * `--hang-after`): what comes after a cancel of a tool that reports every second is seen. @default 2
  */
 export const QUIET_PER_PROGRESS_GAP = 2;
+
+/**
+ * `--max-frame-bytes`: the largest frame mcp-sim reads from a server (a stdio line, an SSE
+ * event, a JSON body). A larger one is not buffered: its first bytes are kept for the report,
+ * the rest is read and thrown away (stdio, up to its newline) or its stream is dropped (HTTP),
+ * and it is a finding (`rpc.frame-size`). 16 MiB: far above any tool result a client shows, far
+ * below what would make mcp-sim a memory sink. @default 16_777_216
+ */
+export const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
+
+/**
+ * `--max-notifications`: the most frames mcp-sim records of one stream of a server's messages on
+ * one connection: one call's progress (by its token), one method's other notifications or
+ * requests, one request's answers. Past it they are counted in one trace event, not recorded one
+ * by one, and the flood is a finding (`progress.rate-limited`, `rpc.rate-limited`). @default 10_000
+ */
+export const DEFAULT_MAX_NOTIFICATIONS = 10_000;
+
+/**
+ * `--max-notification-rate`: the most frames of one such stream per second, sustained (a bucket
+ * of a tenth of a second of it, refilled this many a second: a burst of that many at once is fine). Past it,
+ * as past `--max-notifications`: counted, and a finding. The spec's "both parties SHOULD
+ * implement rate limiting to prevent flooding" (progress) and "servers SHOULD rate limit log
+ * messages" (logging), read with a stated bound: a thousand a second, a hundred at once. @default 1_000
+ */
+export const DEFAULT_MAX_NOTIFICATION_RATE = 1_000;
+
+/**
+ * The most of a server's stderr one connection keeps in the trace (stderr is the author's, shown
+ * beside a finding, never judged beyond a crash's stack trace): past it, one line says how much
+ * more there was. @default 1_048_576
+ */
+export const DEFAULT_STDERR_BYTES_KEPT = 1024 * 1024;

@@ -5,6 +5,9 @@ import {
   DEFAULT_FUZZ_FAIL_ON,
   DEFAULT_HANG_AFTER_MS,
   DEFAULT_IN_FLIGHT_MS,
+  DEFAULT_MAX_FRAME_BYTES,
+  DEFAULT_MAX_NOTIFICATION_RATE,
+  DEFAULT_MAX_NOTIFICATIONS,
   DEFAULT_PROCESS_GRACE_MS,
   DEFAULT_PROCESS_RUNS,
   DEFAULT_RATE_RUNS,
@@ -19,6 +22,7 @@ import { readArgsFile } from './fuzzOptions.ts';
 import { OptionError } from './OptionError.ts';
 import { envWholeNumber, outputPaths, seedValue, wholeNumber, type Env } from './optionRules.ts';
 import type { FixedArguments } from '../workload/toolArguments.ts';
+import type { WireBounds } from '../real/wireBounds.ts';
 
 /** The flags of a real-time campaign, as the command line gives them (every one optional). */
 export interface RealCampaignFlags {
@@ -27,6 +31,9 @@ export interface RealCampaignFlags {
   readonly parallel?: number;
   readonly rateRuns?: number;
   readonly hangAfter?: number;
+  readonly maxFrameBytes?: number;
+  readonly maxNotifications?: number;
+  readonly maxNotificationRate?: number;
   readonly shrink?: boolean;
   readonly reuse?: boolean;
   /** One process (or session) per case (`--fresh`): the opposite of `--reuse`, the default of a process or URL. */
@@ -51,7 +58,7 @@ export interface ResolvedRealCampaignOptions {
   readonly runs: number;
   readonly parallel: number;
   readonly rateRuns: number;
-  readonly bounds: { readonly hangAfterMs: number; readonly inFlightMs: number; readonly graceMs: number };
+  readonly bounds: { readonly hangAfterMs: number; readonly inFlightMs: number; readonly graceMs: number } & WireBounds;
   readonly shrink: boolean;
   /** Many cases at once on shared connections, every finding confirmed on a fresh process (a process or URL, unless `--fresh`). */
   readonly reuse: boolean;
@@ -69,6 +76,9 @@ export interface ResolvedRealCampaignOptions {
   readonly updateBaseline: boolean;
   readonly scenarios: readonly string[] | undefined;
 }
+
+/** The smallest `--max-frame-bytes`: room for a handshake's answer and a tool list. */
+export const MAX_FRAME_BYTES_MIN = 4_096;
 
 /** The shortest `--hang-after` that leaves a server time to answer at all. */
 export const HANG_AFTER_MS_MIN = 100;
@@ -90,6 +100,9 @@ export function resolveRealCampaignOptions(
   const parallel = wholeNumber({ option: 'parallel', flag: '--parallel' }, flags.parallel ?? context.parallel ?? availableParallelism(), 1, 64);
   const rateRuns = wholeNumber({ option: 'rateRuns', flag: '--rate-runs' }, flags.rateRuns ?? context.rateRuns ?? DEFAULT_RATE_RUNS, 1, 1_000, DEFAULT_RATE_RUNS);
   const hangAfterMs = wholeNumber({ option: 'hangAfterMs', flag: '--hang-after' }, flags.hangAfter ?? DEFAULT_HANG_AFTER_MS, HANG_AFTER_MS_MIN, 3_600_000, DEFAULT_HANG_AFTER_MS);
+  const maxFrameBytes = wholeNumber({ option: 'maxFrameBytes', flag: '--max-frame-bytes' }, flags.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES, MAX_FRAME_BYTES_MIN, 2 ** 31, DEFAULT_MAX_FRAME_BYTES);
+  const maxNotifications = wholeNumber({ option: 'maxNotifications', flag: '--max-notifications' }, flags.maxNotifications ?? DEFAULT_MAX_NOTIFICATIONS, 1, 10_000_000, DEFAULT_MAX_NOTIFICATIONS);
+  const maxNotificationRate = wholeNumber({ option: 'maxNotificationRate', flag: '--max-notification-rate' }, flags.maxNotificationRate ?? DEFAULT_MAX_NOTIFICATION_RATE, 1, 10_000_000, DEFAULT_MAX_NOTIFICATION_RATE);
   const defaultFailOn = context.userServer ? DEFAULT_FUZZ_FAIL_ON : DEFAULT_FAIL_ON;
   const failOn = flags.failOn ?? defaultFailOn;
   if (!(FAIL_ON_LEVELS as readonly string[]).includes(failOn)) {
@@ -107,7 +120,7 @@ export function resolveRealCampaignOptions(
     runs,
     parallel,
     rateRuns,
-    bounds: { hangAfterMs, inFlightMs: context.inFlightMs ?? DEFAULT_IN_FLIGHT_MS, graceMs: context.graceMs ?? DEFAULT_PROCESS_GRACE_MS },
+    bounds: { hangAfterMs, inFlightMs: context.inFlightMs ?? DEFAULT_IN_FLIGHT_MS, graceMs: context.graceMs ?? DEFAULT_PROCESS_GRACE_MS, maxFrameBytes, maxNotifications, maxNotificationRate },
     shrink: flags.shrink ?? true,
     reuse: context.userServer ? flags.fresh !== true && (flags.reuse ?? DEFAULT_SHARED) : false,
     toolMs: toolDurations(flags.toolDuration),

@@ -24,6 +24,23 @@ export class Inbox {
     return () => this.listeners.delete(listener);
   }
 
+  private readonly floodListeners = new Set<(token: JsonValue) => void>();
+
+  /**
+   * Calls `listener` with the progress token of every call whose progress the connection stopped
+   * recording (a flood past `--max-notifications` or `--max-notification-rate`, `FrameBudget`),
+   * until the returned function is called: the run gives that call up rather than wait on it.
+   */
+  listenFloods(listener: (token: JsonValue) => void): () => void {
+    this.floodListeners.add(listener);
+    return () => this.floodListeners.delete(listener);
+  }
+
+  /** The connection stopped recording the progress of `token`'s call (a flood). */
+  flooded(token: JsonValue): void {
+    for (const l of [...this.floodListeners]) l(token);
+  }
+
   push(frame: JsonValue): void {
     this.frames.push(frame);
     for (const l of [...this.listeners]) l(frame);

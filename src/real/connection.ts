@@ -1,3 +1,4 @@
+import type { Refusal } from './stdoutRefusal.ts';
 import type { TraceRecorder } from '../sim/trace.ts';
 import type { JsonValue } from '../util/json.ts';
 import type { Inbox } from './Inbox.ts';
@@ -24,6 +25,8 @@ export interface Endpoint {
   open(recorder: TraceRecorder, inbox: Inbox, how?: OpenHow): Promise<TargetConnection>;
   /** Stops what the endpoint keeps running between connections (the server `--start` started for many sessions). */
   release?(): Promise<void>;
+  /** Raised when a connection shows the target cannot be fuzzed at all (a stdio server's stdout line that is not JSON-RPC): the campaign stops with it. */
+  readonly refusal?: Refusal;
 }
 
 /** How a connection is opened. */
@@ -80,7 +83,7 @@ export interface TargetConnection {
 export class BadTargetError extends Error {
   override name = 'BadTargetError';
   constructor(
-    readonly kind: 'not-found' | 'exited' | 'not-mcp' | 'refused' | 'protocol-version' | 'start-timeout' | 'no-tools' | 'bad-option',
+    readonly kind: 'not-found' | 'exited' | 'not-mcp' | 'refused' | 'protocol-version' | 'start-timeout' | 'no-tools' | 'bad-option' | 'not-json-rpc',
     message: string,
   ) {
     super(message);

@@ -3,6 +3,7 @@ import type { JsonValue } from '../util/json.ts';
 import { isJsonObject } from '../util/jsonrpc.ts';
 import { TOOL } from '../util/toolVersion.ts';
 import type { Inbox } from './Inbox.ts';
+import { stdoutRefusal } from './stdoutRefusal.ts';
 import { BadTargetError, type TargetConnection } from './connection.ts';
 
 /** The protocol revisions a black-box run speaks; a server that answers another one is a bad target. */
@@ -42,6 +43,8 @@ export async function handshake(conn: TargetConnection, inbox: Inbox, startMs: n
   // A line that is not JSON-RPC first: give the answer a short grace, then it is not an MCP server.
   const first = await inbox.waitFor((f) => responseTo(0)(f) || typeof f === 'string', startMs);
   const answer = typeof first === 'string' ? await inbox.waitFor(responseTo(0), NOT_MCP_GRACE_MS) : first;
+  // It is an MCP server, but one that prints on stdout: refused at that first line, as mid-run.
+  if (answer !== undefined && typeof first === 'string') throw stdoutRefusal(first);
   if (answer === undefined) {
     const garbage = inbox.frames.find((f) => typeof f === 'string');
     if (garbage !== undefined) throw new BadTargetError('not-mcp', `mcp-sim: the server is not an MCP server: it wrote ${JSON.stringify(String(garbage).slice(0, 80))} on stdout, not a JSON-RPC answer to initialize.`);

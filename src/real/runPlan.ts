@@ -135,6 +135,7 @@ export async function runPlan(target: Endpoint | undefined, plan: Plan, options:
   let liveCalls: { pace?: CallPace }[] = [];
   let tools: RealtimeRun['tools'] = [];
   let unlisten: (() => void) | undefined;
+  let unflood: (() => void) | undefined;
   /** The run is closing: nothing more is written (a barrier ping waiting on its cancel's POST is left). */
   let over = false;
   try {
@@ -209,7 +210,7 @@ export async function runPlan(target: Endpoint | undefined, plan: Plan, options:
         clearTimeout(l.timeoutTimer);
         timers.delete(l.timeoutTimer);
       }
-      recorder.record({ kind: 'action', action: `${reason === 'timeout' ? 'timeout' : 'cancel'} ${l.call.label}${how === 'notify' ? '' : how === 'drop' ? ' (drop its POST stream)' : ' (and drop its POST stream)'}`, choice: 0, enabled: 0 });
+      recorder.record({ kind: 'action', action: `${reason === 'timeout' ? 'timeout' : reason === 'flood' ? 'give up (progress flood)' : 'cancel'} ${l.call.label}${how === 'notify' ? '' : how === 'drop' ? ' (drop its POST stream)' : ' (and drop its POST stream)'}`, choice: 0, enabled: 0 });
       if (how !== 'drop') {
         const id = l.id;
         // The cancel's barrier (observedTrace places the cancel's receipt before its answer): a ping the server gets after it; progress read before its answer was on its way already.
@@ -260,6 +261,14 @@ export async function runPlan(target: Endpoint | undefined, plan: Plan, options:
     };
     const byId = (id: unknown) => [...live.values()].filter((l) => l.id !== undefined && l.id === id && l.done === undefined);
     const byToken = (token: unknown) => [...live.values()].find((l) => l.call.progressToken !== undefined && l.call.progressToken === token && l.writtenAt !== undefined);
+    // A call whose progress floods (the connection stopped recording it) is given up at once:
+    // it cannot hold the run. Dropped, not cancelled (an HTTP stream is closed, a stdio call left
+    // unanswered): the flood is the finding, and a server that ignores a cancel would only add
+    // findings of its cancel to shrink, each run of them paying the whole flood again.
+    unflood = inbox.listenFloods((token) => {
+      const l = byToken(token);
+      if (l) giveUp(l, 'flood', 'drop');
+    });
     unlisten = inbox.listen((frame) => {
       if (!isJsonObject(frame)) return;
       if (typeof frame.method === 'string' && 'id' in frame) {
@@ -402,6 +411,7 @@ export async function runPlan(target: Endpoint | undefined, plan: Plan, options:
     if (!concurrent) recorder.record({ kind: 'end', outcome });
   } finally {
     unlisten?.();
+    unflood?.();
     for (const l of liveCalls) l.pace?.over();
     for (const t of [...timers, ...hangTimers]) clearTimeout(t);
     if (closes && conn && !conn.exited) await conn.close().catch(() => undefined);

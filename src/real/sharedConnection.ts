@@ -402,6 +402,9 @@ export class SharedConnection {
         case 'sse-end':
         case 'http-disconnect':
           return this.headExchanges.has(e.exchange) ? 'none' : (exchangeOwner.get(e.exchange) ?? 'none');
+        case 'frames-counted':
+          // A flood of one call's progress is that call's case's; any other stream is no case's.
+          return e.token === undefined ? 'none' : (this.tokenOwner.get(key(e.token)) ?? 'none');
         default:
           return 'none';
       }

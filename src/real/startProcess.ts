@@ -5,6 +5,7 @@ import { freePort, fillPort } from './freePort.ts';
 import type { Inbox } from './Inbox.ts';
 import { exited as exitedWithin, signalGroup, spawnOwned } from './processRegistry.ts';
 import { BadTargetError } from './connection.ts';
+import { STDERR_BYTES_KEPT, type WireBounds } from './wireBounds.ts';
 
 /** A server started by a command: a shell line (run by `/bin/sh -c exec …`) or an argument array (no shell). */
 export interface CommandSpec {
@@ -18,6 +19,8 @@ export interface CommandSpec {
 export interface ProcessTargetOptions {
   /** Grace period of each shutdown step (stdin EOF, SIGTERM). @default DEFAULT_PROCESS_GRACE_MS */
   readonly graceMs?: number;
+  /** What a connection keeps of what the server sends. @default DEFAULT_WIRE_BOUNDS */
+  readonly wire?: WireBounds;
 }
 
 /** `command` as a program and arguments, `{port}` filled in. */
@@ -55,9 +58,20 @@ export async function startProcess(spec: CommandSpec, recorder: Pick<TraceRecord
   let after: 'eof' | 'before-eof' | 'sigterm' | 'sigkill' = 'before-eof';
   let stderrTail = '';
   child.stderr!.setEncoding('utf8');
+  /** What of stderr the trace keeps (STDERR_BYTES_KEPT, in characters), and one event saying how much more there was. */
+  let kept = 0;
+  let dropped = 0;
+  let left: { kind: 'stderr'; text: string } | undefined;
   child.stderr!.on('data', (text: string) => {
     stderrTail = (stderrTail + text).slice(-2_000);
-    recorder.record({ kind: 'stderr', text });
+    if (dropped === 0 && kept + text.length <= STDERR_BYTES_KEPT) {
+      kept += text.length;
+      recorder.record({ kind: 'stderr', text });
+      return;
+    }
+    dropped += text.length;
+    if (!left) recorder.record((left = { kind: 'stderr', text: '' }));
+    left.text = `[mcp-sim: ${dropped} more characters of stderr not kept (the first ${kept} are)]`;
   });
   await new Promise<void>((resolve, reject) => {
     child.once('spawn', resolve);

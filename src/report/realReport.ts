@@ -8,6 +8,7 @@ import { adviceFor, LANGUAGE_NAMES, sdkAdvice } from './languageAdvice.ts';
 import { listByOwner, OWNER_WORDS, whoseLines, whoseParagraphs } from './whose.ts';
 import { TOOL } from '../util/toolVersion.ts';
 import { REPORT_SCHEMA_VERSION } from './jsonReport.ts';
+import { wireBoundsText } from './boundsText.ts';
 import { junitSuite } from './junitSuite.ts';
 import { toMermaid } from './mermaid.ts';
 
@@ -27,6 +28,7 @@ export function realReportHead(report: RealCampaignReport): string[] {
     ...(p.tools.length > 0 || p.skipped.length > 0 ? [`tools ${p.tools.join(', ')}${p.skipped.length ? `; skipped ${p.skipped.map((s) => `${s.name} (${s.reason})`).join(', ')}` : ''}`] : []),
     ...toolCountLines(report).map((l) => `calls of ${l}`),
     `bounds: --hang-after ${report.bounds.hangAfterMs} ms, in-flight ${report.bounds.inFlightMs} ms, grace ${report.bounds.graceMs} ms`,
+    `wire bounds: ${wireBoundsText(report.bounds)}`,
     waitsLine(report),
     efficiencyLine(report),
     `sees: ${report.sees.sees.join('; ')}`,

@@ -178,6 +178,25 @@ export type TraceEventBody =
    */
   | { kind: 'stderr'; text: string }
   /**
+   * A black-box run: a frame the server wrote that was larger than the most mcp-sim reads of one
+   * (`--max-frame-bytes`, `bound`): never buffered whole. `head`: its first bytes as text;
+   * `bytes`: how many of it were read (kept current while the rest is thrown away); `whole`: its
+   * end was read (a stdio line's newline; the rest of the line is dropped, the lines after it
+   * read). Over HTTP, `droppedExchange`: the stream that carried it, dropped by the client at the
+   * bound (its `http-disconnect` follows).
+   */
+  | { kind: 'frame-too-large'; to: Side; conn: number; bytes: number; bound: number; head: string; whole: boolean; droppedExchange?: number }
+  /**
+   * A black-box run: frames of one stream of a side's messages (`stream`: one call's progress by
+   * its `token`, one `method`'s other messages, one request's answers) past what mcp-sim records
+   * of it: `past` says which bound (`count`: `--max-notifications` recorded in all; `rate`:
+   * `--max-notification-rate` a second, sustained), `bound` its value, `recorded` how many of the
+   * stream were recorded before. Recorded once, at the first
+   * frame past it, then kept current: `count` frames over `spanMs` from this event's time, none
+   * recorded one by one (nor passed to the run's client), so a flood costs one event.
+   */
+  | { kind: 'frames-counted'; to: Side; conn: number; stream: string; method: string; token?: JsonValue; past: 'count' | 'rate'; bound: number; recorded: number; count: number; spanMs: number }
+  /**
    * A process target exited: its code or signal, and what made it (it exited by itself after
    * stdin EOF or before it, or the harness sent SIGTERM or SIGKILL to its group after a grace).
    */
@@ -315,6 +334,10 @@ export function formatEvent(e: TraceEvent): string {
       return `${head}   UNSCRIPTED ${e.side} ${e.part}: ${e.why}`;
     case 'stderr':
       return `${head}   stderr ${JSON.stringify(e.text.length > 200 ? `${e.text.slice(0, 200)}…` : e.text)}`;
+    case 'frame-too-large':
+      return `${head}   FRAME TOO LARGE →${e.to} ${e.bytes} bytes${e.whole ? '' : '+'} (bound ${e.bound})${e.droppedExchange !== undefined ? ` #${e.droppedExchange} dropped` : ''}: ${JSON.stringify(e.head.slice(0, 80))}…`;
+    case 'frames-counted':
+      return `${head}   COUNTED →${e.to} ${e.count} frame(s) of ${e.stream} over ${e.spanMs} ms, past --max-notification${e.past === 'rate' ? '-rate' : 's'} ${e.bound}`;
     case 'exit':
       return `${head}   process exit ${e.signal ?? `code ${e.code}`} (${e.after === 'eof' ? 'after stdin EOF' : e.after === 'before-eof' ? 'before stdin EOF' : `after ${e.after.toUpperCase()}`})`;
     case 'end':

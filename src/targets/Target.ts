@@ -4,6 +4,7 @@ import type { HandlerProgram } from '../sim/scenario.ts';
 import type { SdkFacts } from '../sdk/facts.ts';
 import type { Endpoint } from '../real/connection.ts';
 import type { CommandSpec } from '../real/startProcess.ts';
+import type { WireBounds } from '../real/wireBounds.ts';
 import type { OpenConnection } from '../real/openConnection.ts';
 import type { JsonValue } from '../util/json.ts';
 import type { ServerLanguage } from './serverLanguage.ts';
@@ -179,6 +180,8 @@ export interface RealOpenSettings {
   readonly args?: { readonly [tool: string]: readonly { readonly [key: string]: JsonValue }[] };
   /** Some calls reuse the id of a call in flight (`--duplicate-ids`). */
   readonly duplicateIds?: boolean;
+  /** What a connection keeps of what the server sends (`--max-frame-bytes`, `--max-notifications`, `--max-notification-rate`). @default DEFAULT_WIRE_BOUNDS */
+  readonly wire?: WireBounds;
   /** Only these scenarios (`--scenario`, an SDK's client). */
   readonly scenarios?: readonly string[];
   /** Where a target tells what it does before the campaign (an install). */
@@ -241,8 +244,13 @@ export interface RealPreparation {
   readonly startupMs?: number;
 }
 
-/** The bounds of a real-time run: stated in every report, parameters of the oracle. */
-export interface RealBounds {
+/**
+ * The bounds of a real-time run: stated in every report, parameters of the oracle. What a
+ * connection keeps of what the server sends (`WireBounds`: the largest frame, the most
+ * notifications of one stream and their rate) is `DEFAULT_WIRE_BOUNDS` where not given
+ * (`wireBoundsOf`); a campaign's options always give it.
+ */
+export interface RealBounds extends Partial<WireBounds> {
   /** A call silent this long, or a POST that never ends, is left and judged (`--hang-after`). */
   readonly hangAfterMs: number;
   /** A frame written within this many ms of a cancel may have crossed it. */

@@ -56,6 +56,9 @@ function valueOf(flag: string, kind: TargetKind): string[] {
     '--scenario': 'result',
     '--tool-duration': 'work=30000',
     '--layer': 'high',
+    '--max-frame-bytes': '65536',
+    '--max-notifications': '500',
+    '--max-notification-rate': '200',
   };
   const value = values[flag];
   const withStart = kind === 'url' && (flag === '--cwd' || flag === '--env') ? ['--start', 'node server.mjs --port {port}'] : [];
@@ -67,6 +70,9 @@ function shows(flag: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   if (flag === '--hang-after') return `"hangAfterMs": ${value}`;
   if (flag === '--tool-duration') return '"work": 30000';
+  if (flag === '--max-frame-bytes') return `"maxFrameBytes": ${value}`;
+  if (flag === '--max-notifications') return `"maxNotifications": ${value}`;
+  if (flag === '--max-notification-rate') return `"maxNotificationRate": ${value}`;
   if (['--runs', '--seed', '--parallel', '--rate-runs', '--workers', '--actions-max', '--steps-max'].includes(flag)) return `: ${value}`;
   if (flag === '--shard' || flag === '--seeds' || flag === '--config' || flag === '--start' || flag === '--env' || flag === '--transport' || flag === '--scenario' || flag === '--tools' || flag === '--leave-out') return value.split(/[=/.{]/)[0]!.replace(/"/g, '');
   return value;

@@ -33,6 +33,18 @@ export interface Efficiency {
 }
 
 /**
+ * What `efficiencyOf` reads of a run, all a campaign keeps of every run for it: its calls'
+ * starts and settles and its last event. The whole trace stays with the judged run that needs it;
+ * a campaign of many runs (shrinking, rates) against a server that floods would otherwise hold
+ * every run's frames to the end.
+ */
+export function forEfficiency(run: RealRun): RealRun {
+  const last = run.trace.at(-1);
+  const kept = run.trace.filter((e) => e.kind === 'call-start' || e.kind === 'call-settle');
+  return { ...run, trace: last === undefined || kept.at(-1) === last ? kept : [...kept, last] };
+}
+
+/**
  * The efficiency of a campaign of `runs` cases that took `wallMs` from `startedAt`
  * (`performance.now()`), from every run it made (each with its `t0`) and every connection it opened.
  */

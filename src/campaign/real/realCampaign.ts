@@ -12,7 +12,7 @@ import { USER_SERVER_JUDGING } from '../../targets/endpoint/planTarget.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
 import type { KnownRealCause, RealBounds, RealPreparation, RealRun, RealTarget, TargetDescription, Visibility } from '../../targets/Target.ts';
 import { covers, shapeKey, shapeOfKey } from '../../workload/shape.ts';
-import { efficiencyOf, type Efficiency } from './efficiency.ts';
+import { efficiencyOf, forEfficiency, type Efficiency } from './efficiency.ts';
 import { judgeReal } from './judgeReal.ts';
 import { PlanRunner, type SharingStats } from './lanes.ts';
 import { Pace } from './pace.ts';
@@ -166,6 +166,9 @@ interface Runs<Case> {
  */
 export async function realCampaign<Case>(target: RealTarget<Case>, settings: RealCampaignSettings): Promise<RealCampaignReport<Case>> {
   const started = performance.now();
+  // A target refused mid-run (a stdio server's stdout line that is not JSON-RPC) stops the campaign at
+  // once; before, the handshake words it (a program that never answers is not an MCP server at all).
+  const refused = <T>(work: Promise<T>): Promise<T> => target.endpoint?.refusal?.race(work) ?? work;
   const preparation = await target.prepare();
   const first = target.takeOpen?.();
   const planRuns = target.endpoint !== undefined;
@@ -199,10 +202,10 @@ export async function realCampaign<Case>(target: RealTarget<Case>, settings: Rea
       }
       settings.onProgress?.(++done, cases.length, 'run', run ? broken.size : undefined);
     };
-    const results = await runs.many(cases, { judgeClose: true, onDone });
+    const results = await refused(runs.many(cases, { judgeClose: true, onDone }));
     results.forEach((r, k) => settings.onRun?.(k, cases[k], r));
     phases.runsMs = performance.now() - started - phases.prepareMs;
-    const findings = await findingsByCause(target, cases, results, runs, settings);
+    const findings = await refused(findingsByCause(target, cases, results, runs, settings));
     phases.findingsMs = performance.now() - started - phases.prepareMs - phases.runsMs;
     const wallMs = performance.now() - started;
     const startups = [...(preparation.startupMs === undefined ? [] : [{ ms: preparation.startupMs, started: 'process' as const }]), ...(runner?.startups() ?? []), ...all.flatMap((r) => (r.startupMs === undefined || runner ? [] : [{ ms: r.startupMs, started: 'process' as const }]))];
@@ -241,7 +244,7 @@ function runsOf<Case>(target: RealTarget<Case>, settings: RealCampaignSettings, 
   const fresh = (c: Case): Promise<RealRun> =>
     slots(async () => {
       const run = runner ? await runner.fresh(c as unknown as Plan) : await target.run(c, waits.bounds());
-      all.push(run);
+      all.push(forEfficiency(run));
       return run;
     });
   /** Runs `cases` as `how` says, judged; the calls only a counterfactual decides get it, run the same way. */
@@ -277,7 +280,7 @@ function runsOf<Case>(target: RealTarget<Case>, settings: RealCampaignSettings, 
         const rest = cs.flatMap((c, k) => ((c as unknown as Plan).close ? [] : [k]));
         const onDone = cs === cases ? options.onDone : undefined;
         const [a, b] = await Promise.all([runner!.shared(rest.map((k) => cs[k]! as unknown as Plan), { judgeClose: options.judgeClose === true && !counterfactual, ...(onDone && { onDone }) }), freshMany(own.map((k) => cs[k]!), onDone)]);
-        all.push(...a);
+        all.push(...a.map(forEfficiency));
         const out: RealRun[] = new Array(cs.length);
         rest.forEach((k, j) => (out[k] = a[j]!));
         own.forEach((k, j) => (out[k] = b[j]!));

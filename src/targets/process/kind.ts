@@ -23,7 +23,7 @@ export const processKind: TargetKindDefinition<'process'> = {
   flags: flagSet(COMMON_FLAGS, TOOL_FLAGS, REAL_TIME_FLAGS, ['--cwd', '--env']),
   async openReal(spec, settings) {
     const { openProcess } = await import('./open.ts');
-    return openProcess(spec, { graceMs: settings.graceMs, choice: settings, argument: processKind.argumentOf(spec) });
+    return openProcess(spec, { graceMs: settings.graceMs, choice: settings, argument: processKind.argumentOf(spec), ...(settings.wire && { wire: settings.wire }) });
   },
   refusal: (flag) =>
     flag === '--start'

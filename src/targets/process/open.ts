@@ -3,13 +3,14 @@ import { commandLabel } from '../../real/startProcess.ts';
 import { blackBoxSees } from '../endpoint/blackBoxSees.ts';
 import { planTarget, type ToolChoice } from '../endpoint/planTarget.ts';
 import type { RealTarget, SpecOf } from '../Target.ts';
+import type { WireBounds } from '../../real/wireBounds.ts';
 import { languageOfCommand } from '../serverLanguage.ts';
 import { stdioEndpoint } from './stdioEndpoint.ts';
 
 /** A stdio server process, opened for the campaign: a fresh process per case (or shared, `--reuse`). */
-export function openProcess(spec: SpecOf<'process'>, settings: { readonly graceMs: number; readonly choice: ToolChoice; readonly argument: readonly string[] }): RealTarget<Plan> {
+export function openProcess(spec: SpecOf<'process'>, settings: { readonly graceMs: number; readonly choice: ToolChoice; readonly argument: readonly string[]; readonly wire?: WireBounds }): RealTarget<Plan> {
   const { kind: _kind, ...command } = spec;
-  const endpoint = stdioEndpoint(command, { graceMs: settings.graceMs });
+  const endpoint = stdioEndpoint(command, { graceMs: settings.graceMs, ...(settings.wire && { wire: settings.wire }) });
   const language = languageOfCommand(command.command, command.cwd);
   return planTarget(endpoint, {
     kind: 'process',

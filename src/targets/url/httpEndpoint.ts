@@ -9,6 +9,9 @@ import { fillPort } from '../../real/freePort.ts';
 import type { Inbox } from '../../real/Inbox.ts';
 import { commandLabel, startProcess, type CommandSpec, type ProcessTargetOptions, type StartedProcess } from '../../real/startProcess.ts';
 import { BadTargetError, type Endpoint, type OpenHow, type TargetConnection } from '../../real/connection.ts';
+import { boundedSse, boundedText } from '../../real/boundedFrames.ts';
+import { FrameBudget } from '../../real/FrameBudget.ts';
+import { DEFAULT_WIRE_BOUNDS } from '../../real/wireBounds.ts';
 
 /** A Streamable HTTP endpoint: already running (`url`), or started by mcp-sim (`start`, `{port}` filled in both). */
 export interface UrlSpec {
@@ -158,7 +161,18 @@ export function httpEndpoint(spec: UrlSpec, options: HttpEndpointOptions = {}): 
         ...(session !== undefined && { 'mcp-session-id': session }),
         ...(protocolVersion !== undefined && { 'mcp-protocol-version': protocolVersion }),
       });
+      // Frames past the bound are not buffered, floods are counted (src/real/wireBounds.ts).
+      const wire = options.wire ?? DEFAULT_WIRE_BOUNDS;
+      const budget = new FrameBudget(wire, recorder, 'client', 0, undefined, (token) => inbox.flooded(token));
+      /** Drops an exchange whose frame went past `--max-frame-bytes` (its `frame-too-large` is recorded). */
+      const tooLarge = (exchange: number, controller: AbortController) => () => {
+        const ex = exchanges.get(exchange);
+        if (ex) ex.open = false;
+        controller.abort();
+        recorder.record({ kind: 'http-disconnect', at: 'client', conn: 0, exchange });
+      };
       const deliver = (frame: JsonValue, exchange: number, sse: boolean, eventId?: string) => {
+        if (!budget.admit(frame)) return undefined;
         const seq = serverSeq++;
         if (sse) recorder.record({ kind: 'sse-event', at: 'client', conn: 0, exchange, seq, ...(eventId && { eventId }) });
         recorder.record({ kind: 'deliver', to: 'client', conn: 0, seq, frame, burst: 1 });
@@ -188,7 +202,7 @@ export function httpEndpoint(spec: UrlSpec, options: HttpEndpointOptions = {}): 
           if (sid !== undefined) session = sid;
           if (contentType?.includes('text/event-stream') && response.body) {
             recorder.record({ kind: 'http-response', at: 'client', conn: 0, exchange, status: response.status, contentType, ...(sid && { session: sid }), seqs: [] });
-            const events = response.body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
+            const events = response.body.pipeThrough(boundedSse(wire.maxFrameBytes, recorder, exchange, tooLarge(exchange, controller))).pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
             for await (const event of events) {
               if (event.data === '') {
                 recorder.record({ kind: 'sse-event', at: 'client', conn: 0, exchange, ...(event.id && { eventId: event.id }) });
@@ -200,7 +214,8 @@ export function httpEndpoint(spec: UrlSpec, options: HttpEndpointOptions = {}): 
             recorder.record({ kind: 'sse-end', at: 'client', conn: 0, exchange });
             return;
           }
-          const text = await response.text();
+          const text = await boundedText(response.body, wire.maxFrameBytes, recorder, exchange, tooLarge(exchange, controller));
+          if (text === undefined) return;
           ex.open = false;
           if (response.status >= 400) {
             const body = parse(text);
@@ -239,7 +254,7 @@ export function httpEndpoint(spec: UrlSpec, options: HttpEndpointOptions = {}): 
             exchanges.get(exchange)!.open = false;
             return;
           }
-          for await (const event of response.body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream())) {
+          for await (const event of response.body.pipeThrough(boundedSse(wire.maxFrameBytes, recorder, exchange, tooLarge(exchange, controller))).pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream())) {
             if (event.data !== '') deliver(parse(event.data), exchange, true, event.id);
           }
           exchanges.get(exchange)!.open = false;

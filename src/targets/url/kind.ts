@@ -31,7 +31,7 @@ export const urlKind: TargetKindDefinition<'url'> = {
   flags: flagSet(COMMON_FLAGS, TOOL_FLAGS, REAL_TIME_FLAGS, PROCESS_FLAGS),
   async openReal(spec, settings) {
     const { openUrl } = await import('./open.ts');
-    return openUrl(spec, { graceMs: settings.graceMs, choice: settings, argument: urlKind.argumentOf(spec) });
+    return openUrl(spec, { graceMs: settings.graceMs, choice: settings, argument: urlKind.argumentOf(spec), ...(settings.wire && { wire: settings.wire }) });
   },
   refusal: (flag) => `${flag} does not apply to a Streamable HTTP endpoint: it runs on its own clock, spoken to from outside (the in-process campaign's flags are for sdk@<release>)`,
 };

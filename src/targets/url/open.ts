@@ -3,13 +3,14 @@ import { blackBoxSees } from '../endpoint/blackBoxSees.ts';
 import { planTarget, type ToolChoice } from '../endpoint/planTarget.ts';
 import { systemOf } from '../process/open.ts';
 import type { RealTarget, SpecOf } from '../Target.ts';
+import type { WireBounds } from '../../real/wireBounds.ts';
 import { languageOfCommand } from '../serverLanguage.ts';
 import { checkUrl, httpEndpoint } from './httpEndpoint.ts';
 
 /** A Streamable HTTP endpoint, opened for the campaign: a session per case (a started server per case, with `--start`). */
-export function openUrl(spec: SpecOf<'url'>, settings: { readonly graceMs: number; readonly choice: ToolChoice; readonly argument: readonly string[] }): RealTarget<Plan> {
+export function openUrl(spec: SpecOf<'url'>, settings: { readonly graceMs: number; readonly choice: ToolChoice; readonly argument: readonly string[]; readonly wire?: WireBounds }): RealTarget<Plan> {
   checkUrl(spec.url, spec.start !== undefined);
-  const endpoint = httpEndpoint({ url: spec.url, ...(spec.start && { start: spec.start }) }, { graceMs: settings.graceMs });
+  const endpoint = httpEndpoint({ url: spec.url, ...(spec.start && { start: spec.start }) }, { graceMs: settings.graceMs, ...(settings.wire && { wire: settings.wire }) });
   const language = spec.start === undefined ? undefined : languageOfCommand(spec.start.command, spec.start.cwd);
   return planTarget(endpoint, {
     kind: 'url',
