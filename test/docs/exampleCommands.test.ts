@@ -2,16 +2,19 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { allCommands, cloneLikeFolder, runCommand } from '../../scripts/docCommands.ts';
+import { LONG_COMMANDS } from '../../scripts/longDocCommands.ts';
 
 /**
  * The doc commands that run an example server of another language
  * (`node_modules/.cache/mcp-sim/examples/<language>/…`, built by `npm run examples`, which .ci/run
  * does first): each runs as printed when that language's example servers are installed. Without
- * them the test says so and is skipped, never passed in silence.
+ * them the test says so and is skipped, never passed in silence. A command the long list gives to
+ * another test (one that exits 2 on purpose, a refusal) is that test's.
  */
 const root = join(import.meta.dirname, '..', '..');
 const EXAMPLES = /node_modules\/\.cache\/mcp-sim\/examples\/(\w+)\//;
-const commands = allCommands(root).filter((c) => EXAMPLES.test(c.command));
+const elsewhere = new Set(LONG_COMMANDS.filter((c) => c.by !== 'test/docs/exampleCommands.test.ts').map((c) => c.command));
+const commands = allCommands(root).filter((c) => EXAMPLES.test(c.command) && !elsewhere.has(c.command));
 const folders: string[] = [];
 afterAll(() => folders.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
