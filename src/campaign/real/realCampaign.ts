@@ -354,6 +354,8 @@ async function findingsByCause<Case>(
     settings.known?.find((c) => c.invariant === id && c.variant === causes[k]!.variant && covers(causes[k]!.shape, shapeOfKey(c.shape)));
   let shrunk = 0;
   const total = [...byInvariant.values()].length;
+  // The re-runs of flooded findings go one cause at a time across invariants: each holds a flood's frames in memory.
+  const oneFlood = limiter(1);
   // Each invariant's causes are worked out side by side with the others' (real time is mostly waiting).
   const perInvariant = await Promise.all(
     [...byInvariant.values()].map(async (entries) => {
@@ -382,6 +384,7 @@ async function findingsByCause<Case>(
         const witnessed = results[first.k]!;
         const flood = bound || witnessed.raw.some((e) => e.kind === 'frames-counted' || e.kind === 'frame-too-large');
         const rating = flood ? dearRating : settings;
+        const workOut = <R>(work: () => Promise<R>) => (flood ? oneFlood(work) : work());
         // A finding only the connection's close shows (its stdin EOF, its DELETE) needs a connection of its own for every run.
         const own = runs.shared && !showsBeforeClose(target, witnessed, cases[first.k]!, id, owner, settings.bounds);
         const many = (cs: readonly Case[]) => runs.many(cs, { fresh: own });
@@ -393,9 +396,10 @@ async function findingsByCause<Case>(
           settings.shrink && owner === 'target' && !flood ? await shrinkCase(cases[first.k]!, (c: Case) => target.shrinks(c), shows, witnessed, many, settings, { triesAtOnce: runs.shared && !own, atOnce: settings.parallel }) : { minimal: cases[first.k]!, shrinks: 0, witness: witnessed };
         settings.onProgress?.(shrunk, total, 'rate');
         // Side by side: on shared connections and on fresh processes, at once.
-        const onShared = runs.shared && !own ? sharedRateOf(minimal, shows, runs, rating) : undefined;
-        let rate = await freshRate(minimal, shows, runs, rating, onShared?.then((r) => r.hits));
-        let sharedRate = await onShared;
+        let { rate, sharedRate } = await workOut(async () => {
+          const onShared = runs.shared && !own ? sharedRateOf(minimal, shows, runs, rating) : undefined;
+          return { rate: await freshRate(minimal, shows, runs, rating, onShared?.then((r) => r.hits)), sharedRate: await onShared };
+        });
         let fallback: string | undefined;
         if (runs.shared && rate.hits === 0 && shrinks > 0) {
           // Shrunk on shared connections to a case no fresh process shows: the case as found, on fresh ones.
