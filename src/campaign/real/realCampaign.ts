@@ -383,7 +383,10 @@ async function findingsByCause<Case>(
         settings.onProgress?.(shrunk, total, 'rate');
         // Side by side: on shared connections and on fresh processes, at once.
         const onShared = runs.shared && !own ? sharedRateOf(minimal, shows, runs, settings) : undefined;
-        let rate = await freshRate(minimal, shows, runs, settings, onShared?.then((r) => r.hits));
+        const sharedHits = onShared?.then((r) => r.hits);
+        // Both awaited later, if at all: an error of the shared rate (a connection that did not start) is thrown at `await onShared`, never left unhandled (it ended the process).
+        for (const p of [onShared, sharedHits]) p?.catch(() => undefined);
+        let rate = await freshRate(minimal, shows, runs, settings, sharedHits);
         let sharedRate = await onShared;
         let fallback: string | undefined;
         if (runs.shared && rate.hits === 0 && shrinks > 0) {
