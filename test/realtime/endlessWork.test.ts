@@ -5,13 +5,13 @@ import { ownedPids } from '../../src/real/processRegistry.ts';
 import { runPlan, type RealtimeRun } from '../../src/real/runPlan.ts';
 import { stdioEndpoint } from '../../src/targets/index.ts';
 
-const fixture = new URL('./fixtures/endlessWork.mjs', import.meta.url).pathname;
-/** The server ignores stdin EOF: every close waits this grace, then SIGTERM. */
-const endpoint = stdioEndpoint({ command: [process.execPath, fixture] }, { graceMs: 300 });
-/** A call that works without end and says so: progress every 100 ms for 11 days. */
-const endless: Plan = { serverRequests: 'answer', calls: [{ label: 'c1', tool: 'work', arguments: { duration: 1e6, steps: 1e7 }, progressToken: 'p', at: { kind: 'start', ms: 0 } }] };
+const fixture = new URL('../target/fixtures/workServer.mjs', import.meta.url).pathname;
+/** Its `work` works without end and the server ignores stdin EOF: every close waits this grace, then SIGTERM. */
+const endpoint = stdioEndpoint({ command: [process.execPath, fixture, '--fault', 'endless'] }, { graceMs: 300 });
+/** A call that works without end and says so: progress every 40 ms. */
+const endless: Plan = { serverRequests: 'answer', calls: [{ label: 'c1', tool: 'work', arguments: { stepMs: 40 }, progressToken: 'p', at: { kind: 'start', ms: 0 } }] };
 /** A call that works without end in silence (no progress token): stuck, as far as anyone can tell. */
-const silent: Plan = { serverRequests: 'answer', calls: [{ label: 'c1', tool: 'work', arguments: { duration: 1e6, steps: 1 }, at: { kind: 'start', ms: 0 } }] };
+const silent: Plan = { serverRequests: 'answer', calls: [{ label: 'c1', tool: 'work', arguments: {}, at: { kind: 'start', ms: 0 } }] };
 /** The endless call's run ends at this bound (a campaign's is RUN_MS_MAX, 10 minutes). */
 const RUN_MS = 5_000;
 
@@ -30,11 +30,12 @@ async function side(pace: Pace): Promise<{ first: 'endless' | 'silent'; endless:
 
 const exitOf = (run: RealtimeRun) => run.trace.find((e) => e.kind === 'exit');
 
-// Issue 32: the reference server's long-running tool, given fuzzed arguments, works without end
-// while it reports progress; the campaign took every such call as what the tool takes (its
-// progress, and its running time while alive, on any process), so a silent call of the tool on
-// another process waited as long as the endless one ran, and every later one twice as long as it
-// had run: runs of 10 minutes each, and the full fuzz:languages pass did not end in 38 minutes.
+// Issue 32: the reference server's long-running tool, given fuzzed arguments (a duration of 10^6 s
+// in 10^7 steps), works without end while it reports progress (here workServer.mjs --fault
+// endless); the campaign took every such call as what the tool takes (its progress, and its running
+// time while alive, on any process), so a silent call of the tool on another process waited as long
+// as the endless one ran, and every later one twice as long as it had run: runs of 10 minutes each,
+// and the full fuzz:languages pass did not end in 38 minutes.
 describe('a call that works without end holds only its own run (issue 32)', () => {
   it('a silent call on another process is left at its own bound (twice the stated duration), not held while the endless call runs; the endless call teaches nothing; each process, deaf to stdin EOF, is killed after the grace', async () => {
     const pace = new Pace({ work: 300 }, 1_000);
