@@ -276,7 +276,8 @@ export const DEFAULT_SHARED = true;
 /**
  * Slow is not stuck: a call nobody cancelled is left as stuck only when it was silent (no
  * progress, no answer) for this many times the longest its tool has shown it takes (calls of it
- * that ended, progress of calls still running, `--tool-duration`), and never before `--hang-after`.
+ * that were answered, the progress of calls the client stopped waiting for, a call of it still
+ * working ahead of it on its connection, `--tool-duration`), and never before `--hang-after`.
  * @default 2
  */
 export const SLOW_FACTOR = 2;

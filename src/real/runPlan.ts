@@ -10,25 +10,36 @@ import type { Anchor, Plan, PlannedCall } from './plan.ts';
 
 /**
  * What the tools of a server have shown they take, learned as runs go (the real clock's campaign
- * keeps one per target): slow is not stuck. A run reads `toolSilenceMs` whenever it decides
- * whether a silent call is stuck (`silenceBoundMs`), and tells it about each call it writes
- * (`started`): each progress read for it, its answer, or that it is over without one (given up,
- * left as stuck, the run's end).
+ * keeps one per target): slow is not stuck. A run reads `silenceMs` whenever it decides whether
+ * a silent call is stuck (`silenceBoundMs`), and tells it about each call it writes (`started`,
+ * with the connection it is written on): each progress read for it, its answer, that the client
+ * stopped waiting for it (given up, left as stuck), or that it is over still working (the run's
+ * end, its bound, a flood, the connection's end).
  */
 export interface ToolPace {
+  /** How long a silent call of each tool is waited for now, anywhere: what a run is judged with. */
   readonly toolSilenceMs: Readonly<Record<string, number>>;
-  started(tool: string): CallPace;
+  /** How long a silent call of `tool` on connection `on` is waited for now (a call of it working ahead of it on `on` included). */
+  silenceMs(tool: string, on: object): number | undefined;
+  started(tool: string, on: object): CallPace;
 }
 
 /** One call as a `ToolPace` follows it. */
 export interface CallPace {
   progress(): void;
   answered(): void;
+  /** The client stopped waiting for it (cancelled, timed out, or silent past its bound): what its progress showed counts. */
+  stopped(): void;
+  /** It is over for the pace, however it ended (after `answered` or `stopped`, nothing more is learned). */
   over(): void;
 }
 
 /** A pace that only states bounds (a replay's, a test's): it learns nothing. */
-export const fixedPace = (toolSilenceMs: Readonly<Record<string, number>>): ToolPace => ({ toolSilenceMs, started: () => ({ progress: () => {}, answered: () => {}, over: () => {} }) });
+export const fixedPace = (toolSilenceMs: Readonly<Record<string, number>>): ToolPace => ({
+  toolSilenceMs,
+  silenceMs: (tool) => toolSilenceMs[tool],
+  started: () => ({ progress: () => {}, answered: () => {}, stopped: () => {}, over: () => {} }),
+});
 
 /** A connection someone else opened, that a run uses (and closes only when `close` says so). */
 export interface OpenUse {
@@ -122,8 +133,11 @@ export async function runPlan(target: Endpoint | undefined, plan: Plan, options:
   const own = options.reuse ? undefined : new TraceRecorder(now);
   const recorder: Pick<TraceRecorder, 'record'> = options.reuse?.recorder ?? own!;
   const inbox = options.reuse?.inbox ?? new Inbox();
-  /** Slow is not stuck: how long a call of `tool` may be silent, with what the tools have shown so far. */
-  const silenceOf = (tool: string) => silenceBoundMs({ hangAfterMs, ...(options.pace && { toolSilenceMs: options.pace.toolSilenceMs }) }, tool);
+  /** Slow is not stuck: how long a call of `tool` may be silent on this run's connection, with what the tools have shown so far. */
+  const silenceOf = (tool: string) => {
+    const ms = conn && options.pace?.silenceMs(tool, conn);
+    return silenceBoundMs({ hangAfterMs, ...(ms !== undefined && { toolSilenceMs: { [tool]: ms } }) }, tool);
+  };
   /** Timers of the plan's actions (anchors, timeouts): while one is set, the run is not idle. */
   const timers = new Set<NodeJS.Timeout>();
   /** The `--hang-after` bound of each written call. */
@@ -205,6 +219,8 @@ export async function runPlan(target: Endpoint | undefined, plan: Plan, options:
     const giveUp = (l: Live, reason: string, how: 'notify' | 'drop' | 'both') => {
       if (l.done !== undefined || l.id === undefined) return;
       l.done = 'given-up';
+      // A flood's call is dropped still working: how long its tool takes is not what it showed.
+      if (reason !== 'flood') l.pace?.stopped();
       lastSettledAt = now();
       if (l.timeoutTimer) {
         clearTimeout(l.timeoutTimer);
@@ -251,6 +267,7 @@ export async function runPlan(target: Endpoint | undefined, plan: Plan, options:
           const left = l.lastSign! + silenceOf(l.call.tool) - performance.now();
           if (left > 1) return wait(left);
           l.done = 'hung';
+          l.pace?.stopped();
           outcome = 'real-time-bound';
           checkDone();
         }, ms);
@@ -329,7 +346,7 @@ export async function runPlan(target: Endpoint | undefined, plan: Plan, options:
         const twin = call.sameIdAs ? live.get(call.sameIdAs) : undefined;
         l.id = twin?.id !== undefined && twin.done === undefined ? twin.id : nextId();
         l.writtenAt = now();
-        l.pace = options.pace?.started(call.tool);
+        l.pace = options.pace?.started(call.tool, c);
         const params: Record<string, JsonValue> = { name: call.tool, arguments: call.arguments as JsonValue };
         if (call.progressToken !== undefined) params._meta = { progressToken: call.progressToken };
         recorder.record({ kind: 'action', action: `call ${call.label} ${call.tool}`, choice: 0, enabled: 0 });

@@ -398,7 +398,10 @@ async function findingsByCause<Case>(
         // Side by side: on shared connections and on fresh processes, at once.
         let { rate, sharedRate } = await workOut(async () => {
           const onShared = runs.shared && !own ? sharedRateOf(minimal, shows, runs, rating) : undefined;
-          return { rate: await freshRate(minimal, shows, runs, rating, onShared?.then((r) => r.hits)), sharedRate: await onShared };
+          const sharedHits = onShared?.then((r) => r.hits);
+          // Both awaited later, if at all: an error of the shared rate (a connection that did not start) is thrown at `await onShared`, never left unhandled (it ended the process).
+          for (const p of [onShared, sharedHits]) p?.catch(() => undefined);
+          return { rate: await freshRate(minimal, shows, runs, rating, sharedHits), sharedRate: await onShared };
         });
         let fallback: string | undefined;
         if (runs.shared && rate.hits === 0 && shrinks > 0) {
