@@ -58,8 +58,24 @@ export class WarmPool {
     }
   }
 
+  /** Opens that failed once and were tried again (the target had opened connections before). */
+  reopened = 0;
+
+  /**
+   * One connection opened. A target that opened connections before gets a second try when one
+   * fails: an HTTP client may reuse a keep-alive socket the server is closing at that moment
+   * (`UND_ERR_SOCKET` on the `initialize` POST), which says nothing of the server; a target
+   * that fails twice in a row, or never opened one, is the campaign's error.
+   */
   private async start(): Promise<OpenConnection> {
-    const open = await openConnection(this.endpoint, this.how);
+    let open: OpenConnection;
+    try {
+      open = await openConnection(this.endpoint, this.how);
+    } catch (error) {
+      if (this.startups.length === 0 || this.closed) throw error;
+      this.reopened++;
+      open = await openConnection(this.endpoint, this.how);
+    }
     this.startups.push({ ms: open.startupMs, started: open.started });
     return open;
   }
