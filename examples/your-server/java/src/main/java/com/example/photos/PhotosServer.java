@@ -25,6 +25,11 @@ import java.util.Map;
  * resize} has the common pitfall: it reports a rounded percentage over more than 100 images, so
  * the same value goes out twice (progress must increase).
  *
+ * <p>The SDK (2.1.0) has no server-side cancellation: it ignores {@code notifications/cancelled},
+ * never interrupts the handler and sends the cancelled call's result. So a cancelled call of
+ * either tool runs to its end, and mcp-sim reports that (cancel.no-response-after,
+ * progress.after-cancel) on {@code count} too: nothing in a handler can change it.
+ *
  * <p>Check it (README, "Check your server"):
  * <pre>
  * mvn package
