@@ -102,7 +102,7 @@ const REAL_TIME: readonly CheckFlag[] = [
   { name: '--fresh', help: 'one process (or session) per case instead of shared ones: no state carries over, every run pays the start-up' },
   { name: '--tool-duration', value: '<tool=ms>', parse: 'repeat', help: `how long a tool is expected to take (repeatable): a call of it is waited for ${SLOW_FACTOR}× that before it counts as stuck (what the tools show is learned as the campaign runs)` },
   { name: '--max-frame-bytes', value: '<n>', parse: 'whole', help: `the largest frame read from the server; a larger one is cut there, not buffered, and is a finding (default: ${DEFAULT_MAX_FRAME_BYTES})` },
-  { name: '--max-notifications', value: '<n>', parse: 'whole', help: `the most frames of one stream (a call's progress, one method's notifications) recorded; past it they are counted, and a flood is a finding (default: ${DEFAULT_MAX_NOTIFICATIONS})` },
+  { name: '--max-notifications', value: '<n>', parse: 'whole', help: `the most frames of one stream recorded (a call's progress in all, one method's notifications a minute); past it they are counted, and a flood is a finding (default: ${DEFAULT_MAX_NOTIFICATIONS})` },
   { name: '--max-notification-rate', value: '<n>', parse: 'whole', help: `the most frames of one such stream a second, sustained; past it, as past --max-notifications (default: ${DEFAULT_MAX_NOTIFICATION_RATE})` },
 ];
 

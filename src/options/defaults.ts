@@ -340,11 +340,14 @@ export const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
 
 /**
  * `--max-notifications`: the most frames mcp-sim records of one stream of a server's messages on
- * one connection: one call's progress (by its token), one method's other notifications or
- * requests, one request's answers. Past it they are counted in one trace event, not recorded one
- * by one, and the flood is a finding (`progress.rate-limited`, `rpc.rate-limited`). @default 10_000
+ * one connection: one call's progress (by its token) in all, one method's other notifications or
+ * requests a minute. Past it they are counted in one trace event, not recorded one by one, and
+ * the flood is a finding (`progress.rate-limited`, `rpc.rate-limited`). A thousand: a progress bar
+ * moved once a tenth of a second for over a minute and a half; and what bounds mcp-sim's memory,
+ * since a campaign keeps every run's trace (each call in flight may hold this many frames).
+ * @default 1_000
  */
-export const DEFAULT_MAX_NOTIFICATIONS = 10_000;
+export const DEFAULT_MAX_NOTIFICATIONS = 1_000;
 
 /**
  * `--max-notification-rate`: the most frames of one such stream per second, sustained (a bucket

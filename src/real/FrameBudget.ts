@@ -19,9 +19,18 @@ const STREAMS_MAX = 256;
  */
 const BURST_SECONDS = 0.1;
 
-/** One stream's bucket: frames recorded, tokens left, when it was last refilled, and its count once past a bound. */
+/**
+ * A stream that is not one call's progress (one method's notifications or requests) lives as long
+ * as the connection, which on a shared connection is the whole campaign: its count bound is per
+ * this window, so a server that logs once per call is never taken for a flood on a long one.
+ */
+const METHOD_WINDOW_MS = 60_000;
+
+/** One stream's bucket: frames recorded (in its window), tokens left, when it was last refilled, and its count once past a bound. */
 interface Bucket {
   recorded: number;
+  /** When its count window began (a method's stream: `METHOD_WINDOW_MS`; a call's progress has one window, its whole life). */
+  windowAt: number;
   tokens: number;
   refilledAt: number;
   counted?: { readonly event: Extract<TraceEventBody, { kind: 'frames-counted' }>; readonly since: number };
@@ -30,12 +39,12 @@ interface Bucket {
 /**
  * What one connection records of the frames a side reads (`WireBounds`): each frame belongs to a
  * stream (one call's progress by its token, one method's other messages, lines that are not
- * JSON-RPC; answers are not counted: one per request), and each stream is recorded up to `maxNotifications` frames in
- * all, at most `maxNotificationRate` a second sustained (a bucket of a tenth of a second of it,
+ * JSON-RPC; answers are not counted: one per request), and each stream is recorded up to `maxNotifications` frames
+ * (a call's progress in all, a method's stream a minute), at most `maxNotificationRate` a second sustained (a bucket of a tenth of a second of it,
  * refilled that many a second). A frame past either bound is not recorded nor passed on: the stream's one
  * `frames-counted` event, recorded at the first such frame, counts it, and so does every later
  * frame of that stream (a flood is judged once, from that event: `progress.rate-limited`,
- * `rpc.rate-limited`). Memory is bounded by the streams times `maxNotifications`; time, because a
+ * `rpc.rate-limited`). Memory is bounded by the calls in flight times `maxNotifications` (a campaign keeps its runs' traces); time, because a
  * counted frame is no sign of life to the run's client.
  */
 export class FrameBudget {
@@ -88,12 +97,16 @@ export class FrameBudget {
     const t = this.now();
     let bucket = this.buckets.get(key);
     if (!bucket) {
-      bucket = { recorded: 0, tokens: this.burst, refilledAt: t };
+      bucket = { recorded: 0, windowAt: t, tokens: this.burst, refilledAt: t };
       this.buckets.set(key, bucket);
     }
     if (bucket.counted) {
       countIn(bucket.counted, t);
       return false;
+    }
+    if (token === undefined && t - bucket.windowAt >= METHOD_WINDOW_MS) {
+      bucket.recorded = 0;
+      bucket.windowAt = t;
     }
     const rate = this.bounds.maxNotificationRate;
     bucket.tokens = Math.min(this.burst, bucket.tokens + ((t - bucket.refilledAt) * rate) / 1000);

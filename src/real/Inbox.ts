@@ -1,11 +1,24 @@
+import { isJsonObject } from '../util/jsonrpc.ts';
 import type { JsonValue } from '../util/json.ts';
 
 /**
+ * Whether a frame is kept for a later `waitFor`: an answer (one per request the client wrote, so
+ * the client's own pace bounds them) or a line that is not JSON-RPC. Notifications and requests
+ * only go to listeners as they come: a shared connection lives the whole campaign, and a server
+ * that floods it would otherwise be kept frame by frame in memory (and scanned by every wait).
+ */
+function kept(frame: JsonValue): boolean {
+  return typeof frame === 'string' || (isJsonObject(frame) && frame.method === undefined && 'id' in frame);
+}
+
+/**
  * The frames a connection reads, in arrival order, and waits on them: `waitFor` resolves with the
- * first frame (already read or still to come) that matches, or `undefined` when the time runs
- * out or the connection ends first. Connections push; runners and the handshake wait.
+ * first answer or non-JSON-RPC line (already read or still to come) that matches, or `undefined`
+ * when the time runs out or the connection ends first. Connections push; runners and the
+ * handshake wait; every frame goes to listeners (`listen`).
  */
 export class Inbox {
+  /** The answers and non-JSON-RPC lines read so far, in arrival order (`kept`). */
   readonly frames: JsonValue[] = [];
   private why: string | undefined;
   private readonly waiters = new Set<{ match: (f: JsonValue) => boolean; done: (f: JsonValue | undefined) => void }>();
@@ -42,7 +55,7 @@ export class Inbox {
   }
 
   push(frame: JsonValue): void {
-    this.frames.push(frame);
+    if (kept(frame)) this.frames.push(frame);
     for (const l of [...this.listeners]) l(frame);
     for (const w of [...this.waiters]) if (w.match(frame)) w.done(frame);
   }
@@ -59,6 +72,7 @@ export class Inbox {
     return this.why;
   }
 
+  /** The first answer or non-JSON-RPC line that matches, read already or within `ms`. */
   waitFor(match: (frame: JsonValue) => boolean, ms: number): Promise<JsonValue | undefined> {
     const seen = this.frames.find(match);
     if (seen !== undefined) return Promise.resolve(seen);

@@ -50,6 +50,7 @@ export async function handshake(conn: TargetConnection, inbox: Inbox, startMs: n
     if (garbage !== undefined) throw new BadTargetError('not-mcp', `mcp-sim: the server is not an MCP server: it wrote ${JSON.stringify(String(garbage).slice(0, 80))} on stdout, not a JSON-RPC answer to initialize.`);
     const ended = inbox.endedBecause;
     if (ended?.startsWith('command not found')) throw new BadTargetError('not-found', `mcp-sim: ${ended}: check the command and --cwd.`);
+    if (ended?.startsWith('the server answered the POST of initialize')) throw new BadTargetError('not-mcp', `mcp-sim: ${ended}, not a JSON-RPC answer: is it an MCP server speaking Streamable HTTP at that URL?`);
     if (ended?.includes('refused')) throw new BadTargetError('refused', `mcp-sim: ${ended}: is the server running, and on that port?`);
     if (ended !== undefined) throw new BadTargetError('exited', `mcp-sim: ${ended} before it answered initialize.`);
     throw new BadTargetError('start-timeout', `mcp-sim: the server did not answer initialize within ${startMs} ms: is it an MCP server speaking newline-delimited JSON-RPC (stdio) or Streamable HTTP at that URL?`);

@@ -217,7 +217,7 @@ export async function runPlan(target: Endpoint | undefined, plan: Plan, options:
         void c.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } }).then(() => (over ? undefined : c.send({ jsonrpc: '2.0', id: barrierPingId(id), method: 'ping' })));
       }
       if (how !== 'notify') c.drop(l.id);
-      recorder.record({ kind: 'call-settle', call: l.call.label, from: 'client', outcome: 'rejected', message: reason === 'timeout' ? 'timed out (client)' : 'cancelled (client)' });
+      recorder.record({ kind: 'call-settle', call: l.call.label, from: 'client', outcome: 'rejected', message: reason === 'timeout' ? 'timed out (client)' : 'cancelled (client)', givenUp: reason === 'timeout' ? 'timeout' : 'cancel' });
       checkDone();
     };
     const armTimeout = (l: Live) => {
@@ -351,7 +351,7 @@ export async function runPlan(target: Endpoint | undefined, plan: Plan, options:
         for (const l of live.values()) {
           if (l.done !== undefined) continue;
           l.done = 'given-up';
-          if (l.writtenAt !== undefined) recorder.record({ kind: 'call-settle', call: l.call.label, from: 'client', outcome: 'rejected', message: 'connection closed (client)' });
+          if (l.writtenAt !== undefined) recorder.record({ kind: 'call-settle', call: l.call.label, from: 'client', outcome: 'rejected', message: 'connection closed (client)', givenUp: 'close' });
         }
         lastSettledAt = now();
         settleAll();

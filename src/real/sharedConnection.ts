@@ -73,7 +73,7 @@ export interface SharedCase {
 interface CaseState {
   readonly no: number;
   readonly plan: Plan;
-  /** Index of the connection's first event of the case. */
+  /** Index of the connection's first event of the case (counted from the connection's first event, those forgotten included). */
   readonly from: number;
   /** Request ids it wrote (and their barrier pings), as keys. */
   readonly ids: Set<string | number>;
@@ -84,6 +84,14 @@ interface CaseState {
   /** The connection's time when its calls were done and its own frames quiet (its slot freed). */
   doneT?: number;
   outcome?: 'quiescent' | 'real-time-bound';
+}
+
+/** Forgotten events are dropped this many at least at a time (`SharedConnection.forget`). */
+const FORGET_AT_LEAST = 2_000;
+
+/** An end of one of the handshake's HTTP exchanges (the initialize stream's end, the 202 of initialized, the GET stream's head). */
+function isHeadEnd(e: TraceEvent, headExchanges: ReadonlySet<number>): boolean {
+  return (e.kind === 'http-response' || e.kind === 'sse-end' || e.kind === 'http-disconnect' || (e.kind === 'sse-event' && e.seq === undefined)) && headExchanges.has(e.exchange);
 }
 
 const key = (id: unknown): string => (typeof id === 'number' ? `n${id}` : `s${JSON.stringify(id)}`);
@@ -129,6 +137,15 @@ export class SharedConnection {
   private readonly serverRequestOwner = new Map<string, number>();
   /** The case each event recorded through a case's recorder belongs to, by event index. */
   private readonly tagged = new Map<number, number>();
+  /**
+   * Events no slice needs any more are forgotten (`forget`): the index of the recorder's first
+   * event kept. Indices (`from`, `tagged`) count from the connection's first event all the same.
+   */
+  private base = 0;
+  /** The end events of the handshake's HTTP exchanges among those forgotten (every slice shows them). */
+  private readonly headEnds: TraceEvent[] = [];
+  /** Cases whose slice is not cut yet, and where each begins. */
+  private readonly uncut = new Map<number, number>();
   private readonly usedTokens = new Set<string>();
   /** Progress tokens of cases no longer on the connection whose progress still comes, and when it last came. */
   private readonly zombies = new Map<string, number>();
@@ -208,8 +225,9 @@ export class SharedConnection {
   async run(plan: Plan): Promise<SharedCase> {
     const no = ++this.cases;
     const { recorder, inbox, conn, t0 } = this.open;
-    const state: CaseState = { no, plan, from: recorder.events.length, ids: new Set(), lastFrameAt: performance.now(), holds: false };
+    const state: CaseState = { no, plan, from: this.base + recorder.events.length, ids: new Set(), lastFrameAt: performance.now(), holds: false };
     this.live.set(no, state);
+    this.uncut.set(no, state.from);
     const atOnce = this.live.size;
     this.maxAtOnce = Math.max(this.maxAtOnce, atOnce);
     this.startProbing();
@@ -217,7 +235,7 @@ export class SharedConnection {
     const tag = {
       record: (body: TraceEventBody) => {
         recorder.record(body);
-        this.tagged.set(recorder.events.length - 1, no);
+        this.tagged.set(this.base + recorder.events.length - 1, no);
       },
     };
     const nextId = () => {
@@ -246,7 +264,18 @@ export class SharedConnection {
     state.outcome = run.outcome;
     this.live.delete(no);
     this.closeWhenHeld();
-    return { slice: () => this.slice(state), t0, heldClose: state.holds, atOnce, renamedTokens: renamed };
+    return {
+      slice: async () => {
+        const cut = await this.slice(state);
+        this.uncut.delete(no);
+        this.forget();
+        return cut;
+      },
+      t0,
+      heldClose: state.holds,
+      atOnce,
+      renamedTokens: renamed,
+    };
   }
 
   /**
@@ -355,8 +384,29 @@ export class SharedConnection {
   private ownEvents(state: CaseState): TraceEvent[] {
     const events = this.open.recorder.events;
     const out: TraceEvent[] = [];
-    for (let i = state.from; i < events.length; i++) if (this.tagged.get(i) === state.no) out.push(events[i]!);
+    for (let i = state.from; i < this.base + events.length; i++) if (this.tagged.get(i) === state.no) out.push(events[i - this.base]!);
     return out;
+  }
+
+  /**
+   * Forgets the events before the first that a case still to be cut may need (a shared
+   * connection lives the whole campaign: what it records must not grow with it, above all when
+   * a server floods it), keeping the ends of the handshake's HTTP exchanges, which every slice
+   * shows. Done in steps of `FORGET_AT_LEAST` events, so the copy is paid rarely.
+   */
+  private forget(): void {
+    const events = this.open.recorder.events;
+    const needed = Math.min(this.base + events.length, ...this.uncut.values());
+    const drop = needed - Math.max(this.base, this.head.length);
+    if (drop < FORGET_AT_LEAST) return;
+    const from = Math.max(this.base, this.head.length) - this.base;
+    for (const e of events.slice(from, from + drop)) if (isHeadEnd(e, this.headExchanges)) this.headEnds.push(e);
+    events.splice(0, from + drop);
+    this.base = needed;
+    for (const i of this.tagged.keys()) {
+      if (i >= needed) break;
+      this.tagged.delete(i);
+    }
   }
 
   /**
@@ -370,6 +420,7 @@ export class SharedConnection {
     const wait = until - this.now();
     if (wait > 0 && Number.isFinite(wait) && this.alive) await new Promise((r) => setTimeout(r, wait));
     const events = this.open.recorder.events;
+    const base = this.base;
     const seqOwner = new Map<string, number | undefined>();
     const exchangeOwner = new Map<number, number | undefined>();
     const whose = (e: TraceEvent, i: number): number | undefined | 'none' => {
@@ -391,8 +442,8 @@ export class SharedConnection {
         case 'sse-event':
           if (e.seq !== undefined) {
             // The event that carries a frame is the frame's: the next deliver of that seq.
-            for (let j = i + 1; j < events.length; j++) {
-              const d = events[j]!;
+            for (let j = i + 1; j < base + events.length; j++) {
+              const d = events[j - base]!;
               if (d.kind === 'deliver' && d.to === 'client' && d.seq === e.seq) return this.ownerOf(d.frame, 'server') ?? 'none';
             }
             return 'none';
@@ -409,15 +460,15 @@ export class SharedConnection {
           return 'none';
       }
     };
-    const kept: TraceEvent[] = [...this.head];
+    const kept: TraceEvent[] = [...this.head, ...this.headEnds];
     // The handshake's HTTP exchanges end after it (the initialize stream's end, the 202 of initialized, the GET stream's head): every slice has those.
-    for (let i = this.head.length; i < Math.min(state.from, events.length); i++) {
-      const e = events[i]!;
-      if ((e.kind === 'http-response' || e.kind === 'sse-end' || e.kind === 'http-disconnect' || (e.kind === 'sse-event' && e.seq === undefined)) && this.headExchanges.has(e.exchange)) kept.push(e);
+    for (let i = Math.max(this.head.length, base); i < Math.min(state.from, base + events.length); i++) {
+      const e = events[i - base]!;
+      if (isHeadEnd(e, this.headExchanges)) kept.push(e);
     }
     let late = 0;
-    for (let i = Math.max(this.head.length, state.from); i < events.length; i++) {
-      const e = events[i]!;
+    for (let i = Math.max(this.head.length, state.from); i < base + events.length; i++) {
+      const e = events[i - base]!;
       const owner = whose(e, i);
       if (owner !== state.no && owner !== 'none') continue;
       if (e.t <= until) kept.push(e);

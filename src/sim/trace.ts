@@ -43,7 +43,8 @@ export type TraceEventBody =
       id: WireId | undefined;
       options: JsonValue;
     }
-  | { kind: 'call-settle'; call: string; from: Side; outcome: 'resolved' | 'rejected'; code?: number | string; message?: string }
+  /** `givenUp`: a black-box client gave the call up itself (its cancel, its timeout, its close), not the peer's answer. */
+  | { kind: 'call-settle'; call: string; from: Side; outcome: 'resolved' | 'rejected'; code?: number | string; message?: string; givenUp?: 'cancel' | 'timeout' | 'close' }
   | { kind: 'onprogress'; call: string; progress: number; total?: number }
   | { kind: 'abort-signal'; signal: string }
   /** A handler starts; `hosted`: the user's own (`mcp-sim fuzz`), not a scripted one. */

@@ -111,4 +111,22 @@ describe('wire bounds (black box)', () => {
     expect(ids).not.toContain('rpc.rate-limited');
     expect(ids).not.toContain('progress.rate-limited');
   });
+
+  it("rpc.rate-limited: a method's count is per minute: silent on 1,500 log lines at 5 a second over five minutes (a server that logs once per call on a campaign-long connection) / fires on 600 within one", () => {
+    const steady = reader();
+    for (let n = 1; n <= 1_500; n++) {
+      steady.at(n * 200);
+      steady.frame(log(n));
+    }
+    expect(steady.ids()).not.toContain('rpc.rate-limited');
+    expect(steady.recorder.events.filter((e) => e.kind === 'deliver')).toHaveLength(1_500);
+
+    const burst = reader();
+    for (let n = 1; n <= 900; n++) {
+      // A minute at 5 a second, then 600 within the next half minute.
+      burst.at(n <= 300 ? n * 200 : 60_000 + (n - 300) * 50);
+      burst.frame(log(n));
+    }
+    expect(burst.ids()).toContain('rpc.rate-limited');
+  });
 });

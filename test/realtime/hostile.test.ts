@@ -9,7 +9,8 @@ import { runMain } from '../cli/runMain.ts';
  * Servers that misbehave on purpose, checked as docs/process-targets.md ("Hostile servers")
  * shows, each command run as printed there: a flood of one call's progress, a frame without end,
  * log notifications flooding every call each end with their finding; a server that prints on
- * stdout is refused at that line (exit 2). How long each took and how much memory mcp-sim held
+ * stdout is refused at that line (exit 2). A wire bound's finding is neither shrunk nor re-run past
+ * what decides its rate. How long each took and how much memory mcp-sim held
  * is `npm run hostile`'s measurement, not asserted here.
  */
 const root = new URL('../..', import.meta.url).pathname;
@@ -61,8 +62,14 @@ describe('hostile servers (docs/process-targets.md, as printed)', () => {
         return;
       }
       expect(run.code, run.stderr.slice(-2000)).toBe(1);
-      const report = JSON.parse(readFileSync(json, 'utf8')) as { findings: { invariant: string }[]; bounds: Record<string, number> };
+      const report = JSON.parse(readFileSync(json, 'utf8')) as { findings: { invariant: string; shrinks: number; rate: { runs: number }; determinism: string }[]; bounds: Record<string, number> };
       expect(report.findings.map((f) => f.invariant)).toEqual(expect.arrayContaining([...e.findings!]));
+      // Each re-run would pay the flood again: the wire bound's finding is not shrunk, and rated in 5 runs at most.
+      for (const f of report.findings.filter((x) => e.findings!.includes(x.invariant))) {
+        expect(f.shrinks).toBe(0);
+        expect(f.rate.runs).toBeLessThanOrEqual(5);
+        expect(f.determinism).toMatch(/a wire bound's finding: not shrunk/);
+      }
       // The bounds it read with are stated in the report.
       expect(report.bounds).toMatchObject({ maxFrameBytes: expect.any(Number), maxNotifications: expect.any(Number), maxNotificationRate: expect.any(Number) });
     }, 300_000);

@@ -86,6 +86,29 @@ describe('shared connections: many cases at once on one process or session, each
     expect(first.trace.some((e) => e.kind === 'exit')).toBe(false);
   });
 
+  it('a long-lived connection forgets what no slice needs: what it keeps stays bounded while every slice stays whole (a campaign-long connection, a flooding server)', async () => {
+    const target = stdioEndpoint({ command: [process.execPath, fixture] }, { graceMs: 400 });
+    const shared = await SharedConnection.open(target, waits);
+    const kept: number[] = [];
+    let recorded = 0;
+    // 12 rounds of 4 cases at once, each call with 250 progress: about 2,000 events a round.
+    for (let round = 0; round < 12; round++) {
+      const runs = await Promise.all([1, 2, 3, 4].map((t) => shared.run(call(100 * round + t, 250, 1))));
+      const cases = await Promise.all(runs.map((c) => c.slice()));
+      for (const c of cases) {
+        expect(progressTokens(c.trace)).toHaveLength(250);
+        expect(c.trace[0]).toMatchObject({ i: 0, kind: 'send' });
+        expect(judgeObserved(c.trace, { clock: { kind: 'real', ...bounds } }).findings).toEqual([]);
+        recorded += c.trace.length;
+      }
+      kept.push(shared.open.recorder.events.length);
+    }
+    await shared.close();
+    // Over 20,000 events went through it; it never held more than a few rounds' worth.
+    expect(recorded).toBeGreaterThan(20_000);
+    expect(Math.max(...kept)).toBeLessThan(6_000);
+  });
+
   it('over HTTP with --start: one server process, many sessions; the correct server is clean', async () => {
     const report = await fuzzProcess({ url: 'http://127.0.0.1:{port}/mcp', start: { command: [process.execPath, fixture, '--http', '--port', '{port}'] } }, { ...bounds, runs: 6, parallel: 2, rateRuns: 1 });
     expect(report.findings.map((f) => f.invariant)).toEqual([]);

@@ -71,7 +71,8 @@ describe('check --json: the report validates against schemas/report.schema.json'
     expect(valid(s)).toBe('valid');
     expect(s).toMatchObject({ kind: 'baseline', options: { spec: '2026-07-28', profiles: ['http-2026'] } });
     expect(s['options']).not.toHaveProperty('property');
-  });
+    // Three campaigns (a baseline's property suite among them): about a minute alone, more on a loaded machine.
+  }, 300_000);
 
   it('a shard and a sweep validate too; a document without schemaVersion does not', async () => {
     const shard = join(dir, 'shard.json');

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { runMain } from '../cli/runMain.ts';
 import { fuzzProcess } from '../../src/campaign/checkTarget.ts';
@@ -29,6 +30,15 @@ describe('check -- <command> / check <url>: bad targets and bad black-box flags 
     expect(code).toBe(2);
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(stderr).toMatch(message);
+  });
+
+  it('check <url> --start whose server answers initialize with HTTP 500: one line at once, exit 2, and the process it started is gone', async () => {
+    const { code, stderr } = await cli(['check', 'http://127.0.0.1:{port}/mcp', '--start', 'node test/target/fixtures/httpError.mjs {port}', '--runs', '2']);
+    expect(code).toBe(2);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(/answered the POST of initialize with HTTP 500 \("internal error: no database"\), not a JSON-RPC answer/);
+    const alive = spawnSync('pgrep', ['-f', 'fixtures/httpError.mjs']);
+    expect(alive.status).toBe(1);
   });
 
   it('check --args FILE -- <command>: the tool is called with those arguments only; a tool the server does not list is refused', async () => {

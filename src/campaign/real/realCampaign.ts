@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { Finding } from '../../model/finding.ts';
 import { whoseOf, type CaseFinding, type Whose } from '../caseVerdict.ts';
 import type { InvariantId } from '../../model/invariants.ts';
+import { WIRE_BOUND_INVARIANTS } from '../../model/rules/wireBounds.ts';
 import { DEFAULT_PROCESS_SHRINK_MS_MAX, DEFAULT_SHRINK_TRIES, RATE_DECIDED_RUNS } from '../../options/defaults.ts';
 import { BadTargetError, type Endpoint } from '../../real/connection.ts';
 import { pingRoundTrips } from '../../real/openConnection.ts';
@@ -169,14 +170,16 @@ export async function realCampaign<Case>(target: RealTarget<Case>, settings: Rea
   // A target refused mid-run (a stdio server's stdout line that is not JSON-RPC) stops the campaign at
   // once; before, the handshake words it (a program that never answers is not an MCP server at all).
   const refused = <T>(work: Promise<T>): Promise<T> => target.endpoint?.refusal?.race(work) ?? work;
-  const preparation = await target.prepare();
-  const first = target.takeOpen?.();
   const planRuns = target.endpoint !== undefined;
   const shared = settings.reuse === true && planRuns;
   const pace = new Pace(settings.toolMs, settings.bounds.hangAfterMs);
   let runner: PlanRunner | undefined;
+  let first: ReturnType<NonNullable<RealTarget<Case>['takeOpen']>>;
   const all: RealRun[] = [];
   try {
+    // Inside the `try`: a target that fails its preparation (no handshake) still releases what it started (a --start server).
+    const preparation = await target.prepare();
+    first = target.takeOpen?.();
     for (const tool of Object.keys(settings.toolMs ?? {})) {
       if (!preparation.tools.includes(tool)) throw new BadTargetError('bad-option', `mcp-sim: --tool-duration names ${JSON.stringify(tool)}, which ${target.describe().label} does not list as a tool it calls (${preparation.tools.join(', ')}).`);
     }
@@ -351,12 +354,19 @@ async function findingsByCause<Case>(
     settings.known?.find((c) => c.invariant === id && c.variant === causes[k]!.variant && covers(causes[k]!.shape, shapeOfKey(c.shape)));
   let shrunk = 0;
   const total = [...byInvariant.values()].length;
+  // The re-runs of flooded findings go one cause at a time across invariants: each holds a flood's frames in memory.
+  const oneFlood = limiter(1);
   // Each invariant's causes are worked out side by side with the others' (real time is mostly waiting).
   const perInvariant = await Promise.all(
     [...byInvariant.values()].map(async (entries) => {
       const out: RealFinding<Case>[] = [];
       const { invariant: id, owner } = entries[0]!.finding;
       const shows = (r: Judged) => r.findings.some((f) => f.invariant === id && f.owner === owner);
+      // A wire bound's finding (a flood, a frame past the bound) costs the whole flood again on every
+      // re-run: it is not shrunk, and its rate stops at what decides one (`WIRE_BOUND_INVARIANTS`);
+      // so is any other finding whose run was flooded.
+      const bound = WIRE_BOUND_INVARIANTS.has(id);
+      const dearRating = { ...settings, rateRuns: Math.min(settings.rateRuns, RATE_DECIDED_RUNS) };
       const knownRuns = new Map<KnownRealCause, typeof entries>();
       let pending = entries.filter((e) => {
         const known = knownOf(id, e.k);
@@ -367,10 +377,14 @@ async function findingsByCause<Case>(
         const first = kr[0]!;
         out.push(finding(target, first.finding, { variant: known.variant, shape: known.shape }, true, first.k, kr.length, cases[first.k]!, 0, { hits: 0, runs: 0 }, undefined, results[first.k]!.trace));
       }
-      const causesMax = target.causesPerInvariant ?? CAUSES_MAX;
+      // A flood is one cause, whatever the case around it.
+      const causesMax = bound ? 1 : (target.causesPerInvariant ?? CAUSES_MAX);
       for (let n = 0; pending.length > 0 && n < causesMax; n++) {
         const first = pending[0]!;
         const witnessed = results[first.k]!;
+        const flood = bound || witnessed.raw.some((e) => e.kind === 'frames-counted' || e.kind === 'frame-too-large');
+        const rating = flood ? dearRating : settings;
+        const workOut = <R>(work: () => Promise<R>) => (flood ? oneFlood(work) : work());
         // A finding only the connection's close shows (its stdin EOF, its DELETE) needs a connection of its own for every run.
         const own = runs.shared && !showsBeforeClose(target, witnessed, cases[first.k]!, id, owner, settings.bounds);
         const many = (cs: readonly Case[]) => runs.many(cs, { fresh: own });
@@ -379,23 +393,24 @@ async function findingsByCause<Case>(
         runs.ahead(Math.min(settings.rateRuns, Math.max(settings.parallel, RATE_DECIDED_RUNS)));
         settings.onProgress?.(shrunk, total, 'shrink');
         let { minimal, shrinks, witness } =
-          settings.shrink && owner === 'target' ? await shrinkCase(cases[first.k]!, (c: Case) => target.shrinks(c), shows, witnessed, many, settings, { triesAtOnce: runs.shared && !own, atOnce: settings.parallel }) : { minimal: cases[first.k]!, shrinks: 0, witness: witnessed };
+          settings.shrink && owner === 'target' && !flood ? await shrinkCase(cases[first.k]!, (c: Case) => target.shrinks(c), shows, witnessed, many, settings, { triesAtOnce: runs.shared && !own, atOnce: settings.parallel }) : { minimal: cases[first.k]!, shrinks: 0, witness: witnessed };
         settings.onProgress?.(shrunk, total, 'rate');
         // Side by side: on shared connections and on fresh processes, at once.
-        const onShared = runs.shared && !own ? sharedRateOf(minimal, shows, runs, settings) : undefined;
-        let rate = await freshRate(minimal, shows, runs, settings, onShared?.then((r) => r.hits));
-        let sharedRate = await onShared;
+        let { rate, sharedRate } = await workOut(async () => {
+          const onShared = runs.shared && !own ? sharedRateOf(minimal, shows, runs, rating) : undefined;
+          return { rate: await freshRate(minimal, shows, runs, rating, onShared?.then((r) => r.hits)), sharedRate: await onShared };
+        });
         let fallback: string | undefined;
         if (runs.shared && rate.hits === 0 && shrinks > 0) {
           // Shrunk on shared connections to a case no fresh process shows: the case as found, on fresh ones.
-          const asFound = await freshRate(cases[first.k]!, shows, runs, settings);
+          const asFound = await freshRate(cases[first.k]!, shows, runs, rating);
           if (asFound.hits > 0) {
             fallback = `shrunk on shared connections to a case no fresh process showed; the case as found instead`;
             minimal = cases[first.k]!;
             shrinks = 0;
             witness = asFound.witness ?? witnessed;
             rate = asFound;
-            sharedRate = await sharedRateOf(minimal, shows, runs, settings);
+            sharedRate = await sharedRateOf(minimal, shows, runs, rating);
           }
         }
         const cause = target.causeOf(minimal, witness.trace);
@@ -403,7 +418,8 @@ async function findingsByCause<Case>(
         pending = pending.filter((e) => !mine.includes(e));
         const shown = (rate.witness ?? witness).findings.find((f) => f.invariant === id && f.owner === owner) ?? first.finding;
         const f = finding(target, shown, { variant: cause.variant, shape: shapeKey(cause.shape) }, false, first.k, mine.length, minimal, shrinks, rate, sharedRate, (rate.witness ?? witness).trace);
-        out.push(fallback ? { ...f, determinism: `${f.determinism} (${fallback})` } : f);
+        const why = [fallback, flood && settings.shrink && owner === 'target' ? `${bound ? "a wire bound's finding" : 'its run was flooded'}: not shrunk, its rate at most ${RATE_DECIDED_RUNS} runs (each re-run pays the flood again)` : undefined].filter((w) => w !== undefined);
+        out.push(why.length > 0 ? { ...f, determinism: `${f.determinism} (${why.join('; ')})` } : f);
       }
       settings.onProgress?.(++shrunk, total, 'shrink');
       return out;

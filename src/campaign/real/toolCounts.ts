@@ -18,10 +18,6 @@ export interface ToolCount {
   readonly closes: number;
 }
 
-/** What the runner records when it gives a call up (`src/real/runPlan.ts`): by the client's settle message. */
-const GIVEN_UP = /^(cancelled|timed out) \(client\)$/;
-const CLOSED = /^connection closed \(client\)$/;
-
 /** The `tools/call` each call label of a run wrote: its tool and whether it asked for progress. */
 function callsOf(trace: readonly TraceEvent[]): Map<string, { readonly tool: string; readonly token: boolean }> {
   const calls = new Map<string, { tool: string; token: boolean }>();
@@ -65,11 +61,12 @@ export function toolCounts(traces: readonly (readonly TraceEvent[])[], order: re
       if (token) of(tool).withToken++;
     }
     for (const e of trace) {
-      if (e.kind !== 'call-settle' || e.from !== 'client' || e.message === undefined) continue;
+      // What the runner records when it gives a call up itself (`src/real/runPlan.ts`), never a server's answer.
+      if (e.kind !== 'call-settle' || e.from !== 'client' || e.givenUp === undefined) continue;
       const call = calls.get(e.call);
       if (!call) continue;
-      if (GIVEN_UP.test(e.message)) of(call.tool).cancels++;
-      if (CLOSED.test(e.message)) of(call.tool).closes++;
+      if (e.givenUp === 'close') of(call.tool).closes++;
+      else of(call.tool).cancels++;
     }
   }
   return [...counts.values()];

@@ -1,5 +1,12 @@
 import { finding } from '../finding.ts';
+import type { InvariantId } from '../invariants.ts';
 import type { RuleFactory } from '../rule.ts';
+
+/**
+ * The findings of a client's bounds on what a server sends: a campaign does not shrink them nor
+ * rate them past what decides a rate, since every re-run pays the flood (or the huge frame) again.
+ */
+export const WIRE_BOUND_INVARIANTS: ReadonlySet<InvariantId> = new Set<InvariantId>(['rpc.frame-size', 'progress.rate-limited', 'rpc.rate-limited']);
 
 /** Bytes as a reader says them: MiB past one, else bytes. */
 function bytes(n: number): string {
@@ -14,7 +21,7 @@ function bytes(n: number): string {
  * - `progress.rate-limited`: one call's progress past `--max-notifications` in all or
  *   `--max-notification-rate` a second, sustained (`frames-counted` of a progress token);
  * - `rpc.rate-limited`: any other stream of the server's messages (one method's notifications or
- *   requests, one request's answers) past the same bounds.
+ *   requests) past the same bounds, its count a minute.
  * Each event is one finding: a flood is counted in one event however long it lasts. The counts
  * are as far as the trace was read when judged (a flood still running then shows "at least").
  */
@@ -30,7 +37,7 @@ export const wireBoundsRule: RuleFactory = (walk) => ({
       return;
     }
     if (e.kind !== 'frames-counted') return;
-    const bound = e.past === 'count' ? `the ${e.bound} frames of one stream a client records (--max-notifications)` : `the ${e.bound} a second a client takes of one stream, sustained (--max-notification-rate)`;
+    const bound = e.past === 'count' ? `the ${e.bound} frames ${e.token !== undefined ? "of one call's progress" : 'of one stream a minute'} a client records (--max-notifications)` : `the ${e.bound} a second a client takes of one stream, sustained (--max-notification-rate)`;
     const counted = `${e.count} more within ${e.spanMs} ms after ${e.recorded} recorded, counted, not recorded one by one`;
     if (e.method === 'notifications/progress' && e.token !== undefined) {
       walk.flag(finding('progress.rate-limited', e.i, `the ${side} flooded progress for token ${JSON.stringify(e.token)}: past ${bound}; ${counted}.`, undefined, { side }));

@@ -222,6 +222,8 @@ export function httpEndpoint(spec: UrlSpec, options: HttpEndpointOptions = {}): 
             const seqs = isJsonObject(body) && ('result' in body || 'error' in body) && body.id !== null && body.id !== undefined ? [serverSeq] : [];
             recorder.record({ kind: 'http-response', at: 'client', conn: 0, exchange, status: response.status, ...(contentType && { contentType }), seqs, error: text.slice(0, 200) });
             if (seqs.length > 0) deliver(body, exchange, false);
+            // No session without an answer to initialize: the handshake says so at once, not after its wait.
+            else if (isJsonObject(frame) && frame.method === 'initialize') inbox.end(`the server answered the POST of initialize with HTTP ${response.status}${text.trim() ? ` (${JSON.stringify(text.trim().slice(0, 80))})` : ''}`);
             return;
           }
           const body = text.trim() === '' ? undefined : parse(text);
