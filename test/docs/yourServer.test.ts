@@ -14,8 +14,9 @@ import { allCommands, cloneLikeFolder, runCommand, type DocCommand } from '../..
  * (examples/servers/python/install.sh, the same pins), so the venv it makes is the one a user
  * gets from PyPI. The Go block's `go run .` runs with GOPROXY=off and -mod=readonly: its modules
  * are the example servers' own pins, in the module cache since `npm run examples`. Where those
- * are missing the test says so and is skipped, never passed in silence. (The Rust and Java lines
- * run mcp-sim's example builds: test/docs/exampleCommands.test.ts runs them.)
+ * are missing the test says so and is skipped, never passed in silence. The Rust and Java blocks
+ * run the builds of examples/your-server/rust and examples/your-server/java that `npm run
+ * examples` keeps (examples/servers/rust/install.sh, examples/servers/java/install.sh).
  */
 const root = join(import.meta.dirname, '..', '..');
 const examples = process.env.MCP_SIM_EXAMPLES_CACHE ?? join(root, 'node_modules', '.cache', 'mcp-sim', 'examples');
@@ -80,6 +81,33 @@ describe("the README's Check your server, as printed", () => {
     expect(mine).toMatch(/^VIOLATION progress\.increasing/m);
     expect(mine).toMatch(/c\d+: resize /);
     expect(mine).not.toMatch(/c\d+: count /);
+  }, 300_000);
+
+  it.skipIf(!existsSync(join(examples, 'rust', 'target', 'debug', 'photos')))('Rust: check -- <the rmcp binary cargo built>', async () => {
+    const run = await runBlock(blockOf('examples/rust/target/debug/photos'), {});
+    expect(run.code, run.output.slice(-3000)).toBe(1);
+    const mine = authorPart(run.output);
+    expect(mine).toMatch(/^VIOLATION progress\.increasing/m);
+    expect(mine).toMatch(/fix \(Rust, tool resize\)/);
+    expect(mine).toMatch(/c\d+: resize /);
+    // As for Python: a minimal case that could not be shrunk may hold a call of count beside resize; count is never blamed.
+    expect(mine).not.toMatch(/tool count\)/);
+  }, 300_000);
+
+  it.skipIf(!existsSync(join(examples, 'java', 'photos', 'photos.jar')))('Java: check -- java -jar <the jar mvn package built>', async () => {
+    const run = await runBlock(blockOf('examples/java/photos/photos.jar'), {});
+    expect(run.code, run.output.slice(-3000)).toBe(1);
+    const mine = authorPart(run.output);
+    // Confirmed findings only: one a fresh process did not show again (UNCONFIRMED, a JVM slow under load) blames no one.
+    const findings = mine.split(/^(?=(?:VIOLATION|WARNING|NOTE|UNCONFIRMED|KNOWN) )/m).filter((f) => /^(VIOLATION|WARNING|NOTE) /.test(f));
+    // The violation is resize's rounded percentage, and only resize's.
+    const violations = findings.filter((f) => f.startsWith('VIOLATION '));
+    expect(violations.some((f) => /^VIOLATION progress\.increasing/.test(f) && /fix \(Java, tool resize\)/.test(f))).toBe(true);
+    expect(violations.filter((f) => /tool count\)/.test(f))).toEqual([]);
+    // The Java SDK (2.1.0) has no server-side cancellation: a cancelled count runs on and its result is
+    // sent, so the cancel family may name count (as the README says); nothing else may.
+    const onCount = findings.filter((f) => /tool count\)/.test(f)).map((f) => f.split(' ')[1]);
+    expect(onCount.filter((id) => id !== 'cancel.no-response-after' && id !== 'progress.after-cancel')).toEqual([]);
   }, 300_000);
 
   it('TypeScript: check server.ts (the module, in process)', async () => {

@@ -6,6 +6,7 @@
 #     servers.jar    the shaded, runnable jar all servers share (--variant NAME)
 #     servers.jsa    a class-data-sharing archive of one training run: cuts JVM start-up by ~40 %
 #     source.sha256  hash of the sources it was built from; unchanged sources skip the build
+#     photos/        the README's Java server (examples/your-server/java): photos.jar, its own source.sha256
 # Exit codes: 0 ready, 3 a toolchain (java, mvn) is missing, 1 anything else.
 set -euo pipefail
 
@@ -25,13 +26,28 @@ mkdir -p "$cache"
 hash="$(cd "$here" && find pom.xml src -type f | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -d' ' -f1)"
 elapsed() { awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }'; }
 
+offline=()
+if [[ "${MCP_SIM_EXAMPLES_OFFLINE:-}" == "1" ]]; then offline=(-o); fi
+
+# The README's Java server (examples/your-server/java, `mvn package` as its author runs it), with
+# the same local repository: the same SDK pin, so nothing more is fetched than its own plugins' use.
+photos="$root/examples/your-server/java"
+photos_hash="$(cd "$photos" && find pom.xml src -type f | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -d' ' -f1)"
+if [[ ! -f "$cache/photos/photos.jar" || "$(cat "$cache/photos/source.sha256" 2>/dev/null)" != "$photos_hash" ]]; then
+  if ! (cd "$photos" && mvn -q -B "${offline[@]}" -Dmaven.repo.local="$cache/m2" -Dphotos.buildDir="$cache/photos/target" \
+          -Dstyle.color=never clean package 2>&1 | sed 's/\x1b\[[0-9;]*m//g'); then
+    echo "examples java: maven build of examples/your-server/java failed (see above)" >&2
+    exit 1
+  fi
+  cp "$cache/photos/target/photos.jar" "$cache/photos/photos.jar.new" && mv -f "$cache/photos/photos.jar.new" "$cache/photos/photos.jar"
+  echo "$photos_hash" > "$cache/photos/source.sha256"
+fi
+
 if [[ -f "$cache/servers.jar" && -f "$cache/source.sha256" && "$(cat "$cache/source.sha256")" == "$hash" ]]; then
   echo "examples java: ready (mcp 2.1.0, unchanged sources, $(elapsed) s)"
   exit 0
 fi
 
-offline=()
-if [[ "${MCP_SIM_EXAMPLES_OFFLINE:-}" == "1" ]]; then offline=(-o); fi
 # Maven 3.8 prints colour resets even with -q; strip them so the log stays plain text.
 if ! (cd "$here" && mvn -q -B "${offline[@]}" -Dmaven.repo.local="$cache/m2" -Dexamples.buildDir="$cache/target" \
         -Dstyle.color=never clean package 2>&1 | sed 's/\x1b\[[0-9;]*m//g'); then

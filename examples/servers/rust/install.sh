@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the Rust example servers (one rmcp binary, all servers) into the cache:
 #   $MCP_SIM_EXAMPLES_CACHE/rust (default: <repo>/node_modules/.cache/mcp-sim/examples/rust)
+# and the README's Rust server (examples/your-server/rust) into the same target folder.
 # Pinned: `cargo build --locked` against the committed Cargo.lock; downloads only from
 # crates.io, only on the first run. A second run with nothing changed takes about a second.
 # Exit codes: 0 ready, 3 no Rust toolchain, 1 any other failure.
@@ -22,6 +23,14 @@ if ! CARGO_TARGET_DIR="$cache/target" cargo build --locked --manifest-path "$dir
   echo "examples rust: cargo build failed (see above)" >&2
   exit 1
 fi
+# The README's Rust server (examples/your-server/rust): the same rmcp pin, dependencies and
+# features, built into the same target folder, so it reuses the compiled rmcp (only its own crate
+# compiles). Its Cargo.toml is a user's, without the examples' `[profile.dev] debug = 0`: the
+# environment sets it, else every dependency would build again with debug info.
+if ! CARGO_PROFILE_DEV_DEBUG=0 CARGO_TARGET_DIR="$cache/target" cargo build --locked --manifest-path "$root/examples/your-server/rust/Cargo.toml"; then
+  echo "examples rust: cargo build of examples/your-server/rust failed (see above)" >&2
+  exit 1
+fi
 secs=$(( ($(date +%s%N) - start) / 1000000 ))
-printf 'examples rust: ready (rmcp 3.11.0, 9 servers in %s, %d.%01d s)\n' \
-  "$cache/target/debug/rmcp-examples" $((secs / 1000)) $(((secs % 1000) / 100))
+printf 'examples rust: ready (rmcp 3.11.0, 9 servers in %s, the README'"'"'s in %s, %d.%01d s)\n' \
+  "$cache/target/debug/rmcp-examples" "$cache/target/debug/photos" $((secs / 1000)) $(((secs % 1000) / 100))
