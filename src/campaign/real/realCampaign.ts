@@ -13,6 +13,7 @@ import { USER_SERVER_JUDGING } from '../../targets/endpoint/planTarget.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
 import type { KnownRealCause, RealBounds, RealPreparation, RealRun, RealTarget, TargetDescription, Visibility } from '../../targets/Target.ts';
 import { covers, shapeKey, shapeOfKey } from '../../workload/shape.ts';
+import { isJsonObject } from '../../util/jsonrpc.ts';
 import { efficiencyOf, forEfficiency, type Efficiency } from './efficiency.ts';
 import { judgeReal } from './judgeReal.ts';
 import { PlanRunner, type SharingStats } from './lanes.ts';
@@ -205,10 +206,13 @@ export async function realCampaign<Case>(target: RealTarget<Case>, settings: Rea
       }
       settings.onProgress?.(++done, cases.length, 'run', run ? broken.size : undefined);
     };
-    const results = await refused(runs.many(cases, { judgeClose: true, onDone }));
-    results.forEach((r, k) => settings.onRun?.(k, cases[k], r));
+    const ran = await refused(runs.many(cases, { judgeClose: true, onDone }));
+    ran.forEach((r, k) => settings.onRun?.(k, cases[k], r));
     phases.runsMs = performance.now() - started - phases.prepareMs;
-    const findings = await refused(findingsByCause(target, cases, results, runs, settings));
+    // Counted before the runs are kept lighter (`keptOf`).
+    const counts = preparation.tools.length === 0 ? [] : toolCounts(ran.map((r) => r.raw), preparation.tools);
+    const { results, causes } = keptOf(target, cases, ran);
+    const findings = await refused(findingsByCause(target, cases, results, causes, runs, settings));
     phases.findingsMs = performance.now() - started - phases.prepareMs - phases.runsMs;
     const wallMs = performance.now() - started;
     const startups = [...(preparation.startupMs === undefined ? [] : [{ ms: preparation.startupMs, started: 'process' as const }]), ...(runner?.startups() ?? []), ...all.flatMap((r) => (r.startupMs === undefined || runner ? [] : [{ ms: r.startupMs, started: 'process' as const }]))];
@@ -230,7 +234,7 @@ export async function realCampaign<Case>(target: RealTarget<Case>, settings: Rea
       efficiency,
       waits: waits.summary(),
       // A target whose cases call no tool of its own (an SDK's client calls the scripted server's) counts none.
-      toolCounts: preparation.tools.length === 0 ? [] : toolCounts(results.map((r) => r.raw), preparation.tools),
+      toolCounts: counts,
       ...(shared && sharing && { reuse: { note: REUSE_NOTE, ...sharing } }),
     };
   } finally {
@@ -324,6 +328,30 @@ function durationsOf(trace: readonly TraceEvent[]): Map<string, number> {
   return durations;
 }
 
+/** A run's cause as the run showed it (a URL's transport mode is told by its answers). */
+type RunCause = ReturnType<RealTarget<unknown>['causeOf']>;
+
+/**
+ * What the campaign keeps of its runs while it works their findings out, and each run's cause.
+ * Only the first run of each finding's invariant, owner and cause is ever shrunk, rated, cut at
+ * its close or shown (`findingsByCause` takes the first run left of a cause; a cause covers all
+ * its runs or none): those keep their traces whole. The others keep their findings and what the
+ * tool counts read: a flooding server's runs each hold up to a thousand frames a call, and a
+ * campaign has sixty of them.
+ */
+function keptOf<Case>(target: RealTarget<Case>, cases: readonly Case[], ran: readonly Judged[]): { results: Judged[]; causes: RunCause[] } {
+  const causes = cases.map((c, k) => target.causeOf(c, ran[k]!.trace));
+  const seen = new Set<string>();
+  const results = ran.map((r, k) => {
+    const keys = r.findings.map((f) => `${f.invariant}|${f.owner}|${causes[k]!.variant}|${shapeKey(causes[k]!.shape)}`);
+    const first = keys.filter((key) => !seen.has(key));
+    for (const key of first) seen.add(key);
+    if (first.length > 0) return r;
+    return { ...r, trace: [], raw: r.raw.filter((e) => e.kind === 'call-start' || e.kind === 'call-settle' || (e.kind === 'send' && isJsonObject(e.frame) && e.frame.method === 'tools/call')) };
+  });
+  return { results, causes };
+}
+
 /**
  * Every invariant's runs split by cause: runs a known cause of the baseline covers are counted
  * under it; of the rest, the first run's case is shrunk, the runs its minimal shape covers (on
@@ -334,11 +362,10 @@ async function findingsByCause<Case>(
   target: RealTarget<Case>,
   cases: readonly Case[],
   results: readonly Judged[],
+  causes: readonly RunCause[],
   runs: Runs<Case>,
   settings: RealCampaignSettings,
 ): Promise<RealFinding<Case>[]> {
-  // Each run's cause as the run showed it (a URL's transport mode is told by its answers).
-  const causes = cases.map((c, k) => target.causeOf(c, results[k]!.trace));
   /** Each invariant's runs, by whose the finding is: the SDK's way or the script's own is never the same cause as the target's. */
   const byInvariant = new Map<string, { k: number; finding: CaseFinding }[]>();
   results.forEach((r, k) => {
