@@ -84,7 +84,9 @@ export function runCommand(root: string, cwd: string, command: string, timeoutMs
   const prelude = `npx() { if [ "$1" = mcp-sim ]; then shift; node ${JSON.stringify(join(root, 'bin', 'mcp-sim.js'))} "$@"; else command npx "$@"; fi; }\n`;
   const started = performance.now();
   return new Promise((done) => {
-    execFile('bash', ['-c', prelude + command], { cwd, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, FORCE_COLOR: '0' } }, (error, stdout, stderr) => {
+    // No colour in the output a test reads: picocolors turns colour ON for any FORCE_COLOR that is set, '0' too; NO_COLOR wins over it.
+    const { FORCE_COLOR: _force, ...env } = process.env;
+    execFile('bash', ['-c', prelude + command], { cwd, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, env: { ...env, NO_COLOR: '1' } }, (error, stdout, stderr) => {
       const e = error as (Error & { code?: number; killed?: boolean }) | null;
       done({ code: e ? (typeof e.code === 'number' ? e.code : null) : 0, ms: performance.now() - started, output: stdout + stderr, timedOut: Boolean(e?.killed) });
     });
