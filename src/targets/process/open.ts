@@ -31,9 +31,9 @@ export function openProcess(spec: SpecOf<'process'>, settings: { readonly graceM
   });
 }
 
-/** The server's `serverInfo` as the software under test, when it named itself. */
+/** The server's `serverInfo` as the software under test, when it named itself (an empty version, as mcp 2.3.0's `MCPServer` gives, is `?`: the report's schema wants one). */
 export function systemOf(info: unknown): { system: { name: string; version: string } } | undefined {
   if (typeof info !== 'object' || info === null) return undefined;
   const { name, version } = info as { name?: unknown; version?: unknown };
-  return typeof name === 'string' ? { system: { name, version: typeof version === 'string' ? version : '?' } } : undefined;
+  return typeof name === 'string' ? { system: { name, version: typeof version === 'string' && version !== '' ? version : '?' } } : undefined;
 }
