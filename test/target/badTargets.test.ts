@@ -41,6 +41,14 @@ describe('check -- <command> / check <url>: bad targets and bad black-box flags 
     expect(alive.status).toBe(1);
   });
 
+  it('a server refused mid-campaign (stdout that is not JSON-RPC) ends the process at once, exit 2, however many runs were asked: no case waits for a lane of a closed campaign', () => {
+    // As its own process: a loop left polling for a lane kept the CLI alive after it printed the refusal.
+    const run = spawnSync(process.execPath, ['bin/mcp-sim.js', 'check', '--runs', '60', '--', 'node', 'test/realtime/fixtures/printsToStdout.mjs'], { encoding: 'utf8', timeout: 90_000 });
+    expect(run.signal).toBeNull();
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/^mcp-sim: the server wrote a line that is not JSON-RPC on stdout/m);
+  }, 120_000);
+
   it('check --args FILE -- <command>: the tool is called with those arguments only; a tool the server does not list is refused', async () => {
     const { writeFileSync, mkdtempSync } = await import('node:fs');
     const { join } = await import('node:path');

@@ -68,6 +68,8 @@ export class PlanRunner {
     const running: Promise<SharedCase>[] = [];
     for (let k = 0; k < plans.length; ) {
       if (this.failed !== undefined) throw this.failed;
+      // A campaign that ended (a refused server, an error elsewhere) starts no more cases: waiting for a lane would poll forever.
+      if (this.closed) throw new Error('the campaign ended: its shared connections are closed');
       const lane = this.free(plans[k]!);
       if (!lane) {
         this.grow();
