@@ -1,4 +1,4 @@
-import { isJsonObject } from '../util/jsonrpc.ts';
+import { isResponseFrame } from '../util/jsonrpc.ts';
 import type { JsonValue } from '../util/json.ts';
 
 /**
@@ -8,7 +8,7 @@ import type { JsonValue } from '../util/json.ts';
  * that floods it would otherwise be kept frame by frame in memory (and scanned by every wait).
  */
 function kept(frame: JsonValue): boolean {
-  return typeof frame === 'string' || (isJsonObject(frame) && frame.method === undefined && 'id' in frame);
+  return typeof frame === 'string' || isResponseFrame(frame);
 }
 
 /**

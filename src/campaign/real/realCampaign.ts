@@ -13,7 +13,6 @@ import { USER_SERVER_JUDGING } from '../../targets/endpoint/planTarget.ts';
 import type { TraceEvent } from '../../sim/trace.ts';
 import type { KnownRealCause, RealBounds, RealPreparation, RealRun, RealTarget, TargetDescription, Visibility } from '../../targets/Target.ts';
 import { covers, shapeKey, shapeOfKey } from '../../workload/shape.ts';
-import { isJsonObject } from '../../util/jsonrpc.ts';
 import { efficiencyOf, forEfficiency, type Efficiency } from './efficiency.ts';
 import { judgeReal } from './judgeReal.ts';
 import { PlanRunner, type SharingStats } from './lanes.ts';
@@ -335,9 +334,9 @@ type RunCause = ReturnType<RealTarget<unknown>['causeOf']>;
  * What the campaign keeps of its runs while it works their findings out, and each run's cause.
  * Only the first run of each finding's invariant, owner and cause is ever shrunk, rated, cut at
  * its close or shown (`findingsByCause` takes the first run left of a cause; a cause covers all
- * its runs or none): those keep their traces whole. The others keep their findings and what the
- * tool counts read: a flooding server's runs each hold up to a thousand frames a call, and a
- * campaign has sixty of them.
+ * its runs or none): those keep their traces whole. The others keep their findings only (the tool
+ * counts are read before): a flooding server's runs each hold up to a thousand frames a call, and
+ * a campaign has sixty of them.
  */
 function keptOf<Case>(target: RealTarget<Case>, cases: readonly Case[], ran: readonly Judged[]): { results: Judged[]; causes: RunCause[] } {
   const causes = cases.map((c, k) => target.causeOf(c, ran[k]!.trace));
@@ -347,7 +346,7 @@ function keptOf<Case>(target: RealTarget<Case>, cases: readonly Case[], ran: rea
     const first = keys.filter((key) => !seen.has(key));
     for (const key of first) seen.add(key);
     if (first.length > 0) return r;
-    return { ...r, trace: [], raw: r.raw.filter((e) => e.kind === 'call-start' || e.kind === 'call-settle' || (e.kind === 'send' && isJsonObject(e.frame) && e.frame.method === 'tools/call')) };
+    return { ...r, trace: [], raw: [] };
   });
   return { results, causes };
 }
