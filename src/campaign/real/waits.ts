@@ -75,15 +75,19 @@ const CAP_GROWS_AFTER_MS = 1_000;
 /**
  * How many calls at once the server has shown it serves (`Capacity`): unbounded until a
  * connection saturates it, then half the calls that connection carried; it grows again by half
- * after each `CAP_GROWS_AFTER_MS` of pings answered in time.
+ * after each `CAP_GROWS_AFTER_MS` of pings answered in time, never past the most calls at once
+ * that ever saturated it (past that it would only measure how long the server was healthy).
  */
 class CallCapacity implements Capacity {
   callCap = Number.POSITIVE_INFINITY;
   lowest = Number.POSITIVE_INFINITY;
   saturations = 0;
   private changedAt = 0;
+  /** The most calls at once that saturated the server: the cap grows back up to it, no further. */
+  private ceiling = 1;
 
   saturated(callsInFlight: number): void {
+    this.ceiling = Math.max(this.ceiling, callsInFlight);
     const cap = Math.max(1, Math.floor(callsInFlight / 2));
     if (cap >= this.callCap) return;
     this.callCap = cap;
@@ -93,8 +97,8 @@ class CallCapacity implements Capacity {
   }
 
   healthy(): void {
-    if (!Number.isFinite(this.callCap) || performance.now() - this.changedAt < CAP_GROWS_AFTER_MS) return;
-    this.callCap = Math.ceil(this.callCap * 1.5);
+    if (!Number.isFinite(this.callCap) || this.callCap >= this.ceiling || performance.now() - this.changedAt < CAP_GROWS_AFTER_MS) return;
+    this.callCap = Math.min(this.ceiling, Math.ceil(this.callCap * 1.5));
     this.changedAt = performance.now();
   }
 }

@@ -38,6 +38,14 @@ final class WorkTool {
               "steps":{"type":"integer","minimum":1,"maximum":8,"default":4},
               "stepMs":{"type":"integer","minimum":5,"maximum":40,"default":20}}}""";
 
+    /**
+     * The schema of {@code cancel-swallowed}: steps of up to 120 ms, not 40. A swallowed cancel shows
+     * only as work that outlasts the cancel by more than the time a message can be in flight; over
+     * the JVM's HTTP stack that allowance is about 240 ms (its ping round trips are slow), longer
+     * than most of 8 × 40 ms, so the short steps hid the pitfall over HTTP (it showed over stdio).
+     */
+    static final String LONG_STEPS_INPUT_SCHEMA = INPUT_SCHEMA.replace("\"maximum\":40", "\"maximum\":120");
+
     /** Sub-steps of the rounded-percentage variant: enough that floor(i * 100 / n) repeats. */
     static final int ROUNDED_SUB_STEPS = 150;
 
@@ -61,7 +69,7 @@ final class WorkTool {
         Tool tool = Tool.builder()
             .name("work")
             .description("Sleeps `steps` times `stepMs` ms, reporting progress after each step.")
-            .inputSchema(json, INPUT_SCHEMA)
+            .inputSchema(json, variant.equals("cancel-swallowed") ? LONG_STEPS_INPUT_SCHEMA : INPUT_SCHEMA)
             .build();
         return SyncToolSpecification.builder().tool(tool).callHandler(this::call).build();
     }
