@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Endpoint } from '../../src/real/connection.ts';
 import { WarmPool } from '../../src/real/warmPool.ts';
+import { efficiencyOf } from '../../src/campaign/real/efficiency.ts';
+import { efficiencyLine } from '../../src/report/realReport.ts';
 import { stdioEndpoint } from '../../src/targets/index.ts';
 
 const fixture = new URL('../target/fixtures/workServer.mjs', import.meta.url).pathname;
@@ -42,5 +44,22 @@ describe('WarmPool: a connection that fails to open', () => {
     await expect(pool.take()).rejects.toThrow(/UND_ERR_SOCKET/);
     expect(pool.reopened).toBe(1);
     await Promise.all([first.conn.close(), pool.close()]);
+  });
+});
+
+describe('the report of opens tried twice', () => {
+  const phases = { prepareMs: 1, runsMs: 2, findingsMs: 3 };
+  const startups = [{ ms: 100, started: 'process' as const }, { ms: 120, started: 'process' as const }];
+
+  it('states them beside the start-up, so a retry is never silent', () => {
+    const efficiency = efficiencyOf([], { startups, retried: 1 }, 2, 1_000, 0, phases);
+    expect(efficiency.startup.retried).toBe(1);
+    expect(efficiencyLine({ efficiency })).toMatch(/start-up 120 ms median \(2 processes, 0\.2 s in all, 1 opened on a second try after a failed open\)/);
+  });
+
+  it('says nothing of them when every open succeeded first time', () => {
+    const efficiency = efficiencyOf([], { startups, retried: 0 }, 2, 1_000, 0, phases);
+    expect(efficiency.startup).not.toHaveProperty('retried');
+    expect(efficiencyLine({ efficiency })).not.toMatch(/second try/);
   });
 });

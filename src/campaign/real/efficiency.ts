@@ -23,6 +23,12 @@ export interface Efficiency {
     readonly sessions: number;
     /** The start-up of every process, summed, ms. */
     readonly totalMs: number;
+    /**
+     * Opens that failed once and were tried again (present when any was): a target that opened
+     * connections before gets a second try, since a failed open can be the client's (a keep-alive
+     * socket the server was closing) rather than the server's.
+     */
+    readonly retried?: number;
   };
   /** The share of the wall time the server spent working on calls (0 to 1). */
   readonly busyShare: number;
@@ -50,7 +56,7 @@ export function forEfficiency(run: RealRun): RealRun {
  */
 export function efficiencyOf(
   all: readonly RealRun[],
-  startups: readonly { readonly ms: number; readonly started: 'process' | 'session' }[],
+  opened: { readonly startups: readonly { readonly ms: number; readonly started: 'process' | 'session' }[]; readonly retried: number },
   runs: number,
   wallMs: number,
   startedAt: number,
@@ -87,6 +93,7 @@ export function efficiencyOf(
     } else to = Math.max(to, b);
   }
   if (to > from) busy += to - from;
+  const { startups, retried } = opened;
   const processes = startups.filter((s) => s.started === 'process');
   return {
     runsPerSecond: Math.round((runs / Math.max(wallMs / 1000, 1e-9)) * 10) / 10,
@@ -97,6 +104,7 @@ export function efficiencyOf(
       processes: processes.length,
       sessions: startups.length - processes.length,
       totalMs: Math.round(processes.reduce((n, s) => n + s.ms, 0)),
+      ...(retried > 0 && { retried }),
     },
     busyShare: Math.round(Math.min(1, busy / Math.max(wallMs, 1e-9)) * 100) / 100,
     callMs: Math.round(callMs),

@@ -135,6 +135,11 @@ export class PlanRunner {
     return [...this.lanePool.startups, ...this.freshPool.startups];
   }
 
+  /** Opens that failed once and were tried again (`WarmPool.reopened`), for the report. */
+  reopened(): number {
+    return this.lanePool.reopened + this.freshPool.reopened;
+  }
+
   /** The shared connection with the fewest cases on it that takes `plan` now. */
   private free(plan: Plan): SharedConnection | undefined {
     let best: SharedConnection | undefined;
