@@ -135,9 +135,9 @@ export class PlanRunner {
     return [...this.lanePool.startups, ...this.freshPool.startups];
   }
 
-  /** Opens that failed once and were tried again (`WarmPool.reopened`), for the report. */
-  reopened(): number {
-    return this.lanePool.reopened + this.freshPool.reopened;
+  /** Opens that failed once and were tried again (`WarmPool.reopened`), and of those the ones on a new server (`renewed`), for the report. */
+  reopened(): { readonly retried: number; readonly renewed: number } {
+    return { retried: this.lanePool.reopened + this.freshPool.reopened, renewed: this.lanePool.renewed + this.freshPool.renewed };
   }
 
   /** The shared connection with the fewest cases on it that takes `plan` now. */
