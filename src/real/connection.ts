@@ -89,7 +89,7 @@ export interface TargetConnection {
 export class BadTargetError extends Error {
   override name = 'BadTargetError';
   constructor(
-    readonly kind: 'not-found' | 'exited' | 'not-mcp' | 'refused' | 'protocol-version' | 'start-timeout' | 'no-tools' | 'bad-option' | 'not-json-rpc',
+    readonly kind: 'not-found' | 'exited' | 'not-mcp' | 'initialize-error' | 'refused' | 'protocol-version' | 'start-timeout' | 'no-tools' | 'bad-option' | 'not-json-rpc',
     message: string,
   ) {
     super(message);

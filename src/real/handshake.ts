@@ -56,7 +56,7 @@ export async function handshake(conn: TargetConnection, inbox: Inbox, startMs: n
     throw new BadTargetError('start-timeout', `mcp-sim: the server did not answer initialize within ${startMs} ms: is it an MCP server speaking newline-delimited JSON-RPC (stdio) or Streamable HTTP at that URL?`);
   }
   const a = answer as Record<string, JsonValue>;
-  if (isJsonObject(a.error)) throw new BadTargetError('not-mcp', `mcp-sim: the server answered initialize with an error: ${JSON.stringify(a.error).slice(0, 200)}.`);
+  if (isJsonObject(a.error)) throw new BadTargetError('initialize-error', `mcp-sim: the server answered initialize with an error: ${JSON.stringify(a.error).slice(0, 200)}.`);
   const result = isJsonObject(a.result) ? a.result : {};
   const version = result.protocolVersion;
   if (typeof version !== 'string' || !KNOWN_PROTOCOL_VERSIONS.includes(version)) {

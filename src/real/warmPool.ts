@@ -18,7 +18,7 @@ export class WarmPool {
 
   constructor(
     private readonly endpoint: Endpoint,
-    private readonly how: OpenHow = {},
+    private how: OpenHow = {},
     /** How long a connection has to answer `initialize`, ms. */
     private readonly startMs: number = DEFAULT_PROCESS_START_MS,
   ) {}
@@ -65,6 +65,14 @@ export class WarmPool {
   reopened = 0;
   /** Of those, the ones tried on a new server (`Endpoint.renew`): the running one had stopped answering `initialize`. */
   renewed = 0;
+  /**
+   * The server `--start` started for many sessions took only one: it answered a second session's
+   * `initialize` with an error (a stateless endpoint in front of one MCP session). Every later
+   * connection is then opened on a server of its own.
+   */
+  oneSessionPerServer = false;
+  /** The target opened a connection before this pool's first (the one that listed the tools): a failed open gets its second try. */
+  openedBefore = false;
 
   /**
    * One connection opened. A target that opened connections before gets a second try when one
@@ -79,15 +87,19 @@ export class WarmPool {
     try {
       open = await openConnection(this.endpoint, this.how, this.startMs);
     } catch (error) {
-      if (this.startups.length === 0 || this.closed) throw error;
+      if ((this.startups.length === 0 && !this.openedBefore) || this.closed) throw error;
       this.reopened++;
       if (this.how.shared && error instanceof BadTargetError && error.kind === 'start-timeout' && this.endpoint.renew?.()) this.renewed++;
+      if (this.how.shared && error instanceof BadTargetError && error.kind === 'initialize-error') {
+        this.oneSessionPerServer = true;
+        this.how = { ...this.how, shared: false };
+      }
       try {
         open = await openConnection(this.endpoint, this.how, this.startMs);
       } catch (again) {
         // A server that answered before and now answers no one: say that, not "is it an MCP server?".
         if (again instanceof BadTargetError && again.kind === 'start-timeout') {
-          throw new BadTargetError('start-timeout', `mcp-sim: the server answered initialize on ${this.startups.length} connection(s), then twice not within ${this.startMs} ms: it stopped taking new connections (are its workers all held by calls that never end?), and the campaign cannot go on.`);
+          throw new BadTargetError('start-timeout', `mcp-sim: the server answered initialize on ${this.startups.length + (this.openedBefore ? 1 : 0)} connection(s), then twice not within ${this.startMs} ms: it stopped taking new connections (are its workers all held by calls that never end?), and the campaign cannot go on.`);
         }
         throw again;
       }

@@ -67,6 +67,18 @@ describe('WarmPool: a shared server that stopped answering new sessions', () => 
     await endpoint.release?.();
   });
 
+  it('that takes one session per process (a second initialize answered with an error) gives every later connection a server of its own', async () => {
+    const endpoint = httpEndpoint({ url: 'http://127.0.0.1:{port}/mcp', start: { command: [process.execPath, fixture, '--http', '--port', '{port}', '--fault', 'one-session'] } }, { graceMs: 300 });
+    const pool = new WarmPool(endpoint, { shared: true }, 1_500);
+    const first = await pool.take();
+    const second = await pool.take();
+    const third = await pool.take();
+    expect(pool.oneSessionPerServer).toBe(true);
+    expect([second.started, third.started]).toEqual(['process', 'process']);
+    await Promise.all([first.conn.close(), second.conn.close(), third.conn.close(), pool.close()]);
+    await endpoint.release?.();
+  });
+
   it('without --start (nothing to renew) ends the campaign saying the server stopped taking connections, not "is it an MCP server?"', async () => {
     const server = await startProcess({ command: exhausted(1) }, { record: () => undefined }, { end: () => undefined }, { graceMs: 300 });
     try {

@@ -34,6 +34,11 @@ export interface Efficiency {
      * running had stopped answering `initialize`, its workers held by calls that never ended.
      */
     readonly renewedServers?: number;
+    /**
+     * The server `--start` started for many sessions answered a second session's `initialize` with
+     * an error (one MCP session per process): every later connection had a server of its own.
+     */
+    readonly oneSessionPerServer?: true;
   };
   /** The share of the wall time the server spent working on calls (0 to 1). */
   readonly busyShare: number;
@@ -61,7 +66,7 @@ export function forEfficiency(run: RealRun): RealRun {
  */
 export function efficiencyOf(
   all: readonly RealRun[],
-  opened: { readonly startups: readonly { readonly ms: number; readonly started: 'process' | 'session' }[]; readonly retried: number; readonly renewed?: number },
+  opened: { readonly startups: readonly { readonly ms: number; readonly started: 'process' | 'session' }[]; readonly retried: number; readonly renewed?: number; readonly oneSessionPerServer?: boolean },
   runs: number,
   wallMs: number,
   startedAt: number,
@@ -98,7 +103,7 @@ export function efficiencyOf(
     } else to = Math.max(to, b);
   }
   if (to > from) busy += to - from;
-  const { startups, retried, renewed = 0 } = opened;
+  const { startups, retried, renewed = 0, oneSessionPerServer = false } = opened;
   const processes = startups.filter((s) => s.started === 'process');
   return {
     runsPerSecond: Math.round((runs / Math.max(wallMs / 1000, 1e-9)) * 10) / 10,
@@ -111,6 +116,7 @@ export function efficiencyOf(
       totalMs: Math.round(processes.reduce((n, s) => n + s.ms, 0)),
       ...(retried > 0 && { retried }),
       ...(renewed > 0 && { renewedServers: renewed }),
+      ...(oneSessionPerServer && { oneSessionPerServer: true as const }),
     },
     busyShare: Math.round(Math.min(1, busy / Math.max(wallMs, 1e-9)) * 100) / 100,
     callMs: Math.round(callMs),

@@ -56,6 +56,8 @@ export class PlanRunner {
     first?: OpenConnection,
   ) {
     this.lanePool = new WarmPool(endpoint, { shared: true });
+    // The connection that listed the tools was this target's first: a later failed open gets its second try.
+    if (first) this.lanePool.openedBefore = true;
     this.freshPool = new WarmPool(endpoint);
     this.first = first;
   }
@@ -138,8 +140,8 @@ export class PlanRunner {
   }
 
   /** Opens that failed once and were tried again (`WarmPool.reopened`), and of those the ones on a new server (`renewed`), for the report. */
-  reopened(): { readonly retried: number; readonly renewed: number } {
-    return { retried: this.lanePool.reopened + this.freshPool.reopened, renewed: this.lanePool.renewed + this.freshPool.renewed };
+  reopened(): { readonly retried: number; readonly renewed: number; readonly oneSessionPerServer: boolean } {
+    return { retried: this.lanePool.reopened + this.freshPool.reopened, renewed: this.lanePool.renewed + this.freshPool.renewed, oneSessionPerServer: this.lanePool.oneSessionPerServer };
   }
 
   /** The shared connection with the fewest cases on it that takes `plan` now. */
