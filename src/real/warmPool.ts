@@ -19,9 +19,18 @@ export class WarmPool {
   constructor(
     private readonly endpoint: Endpoint,
     private how: OpenHow = {},
-    /** How long a connection has to answer `initialize`, ms. */
-    private readonly startMs: number = DEFAULT_PROCESS_START_MS,
-  ) {}
+    options: {
+      /** How long a connection has to answer `initialize`, ms. */
+      readonly startMs?: number;
+      /** The target opened a connection before this pool's first (the one that listed the tools): a failed open gets its second try. */
+      readonly openedBefore?: boolean;
+    } = {},
+  ) {
+    this.startMs = options.startMs ?? DEFAULT_PROCESS_START_MS;
+    this.openedBefore = options.openedBefore ?? false;
+  }
+  private readonly startMs: number;
+  private readonly openedBefore: boolean;
 
   /** A fresh connection: a warm one when there is one (it may still be starting), else one opened now. */
   take(): Promise<OpenConnection> {
@@ -71,8 +80,6 @@ export class WarmPool {
    * connection is then opened on a server of its own.
    */
   oneSessionPerServer = false;
-  /** The target opened a connection before this pool's first (the one that listed the tools): a failed open gets its second try. */
-  openedBefore = false;
 
   /**
    * One connection opened. A target that opened connections before gets a second try when one

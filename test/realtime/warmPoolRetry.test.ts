@@ -54,7 +54,7 @@ describe('WarmPool: a shared server that stopped answering new sessions', () => 
 
   it('is renewed with --start: the next session goes to a new server, the old one keeps its sessions and stops with the rest', async () => {
     const endpoint = httpEndpoint({ url: 'http://127.0.0.1:{port}/mcp', start: { command: exhausted(2) } }, { graceMs: 300 });
-    const pool = new WarmPool(endpoint, { shared: true }, 1_500);
+    const pool = new WarmPool(endpoint, { shared: true }, { startMs: 1_500 });
     const first = await pool.take();
     const second = await pool.take();
     const third = await pool.take();
@@ -69,7 +69,7 @@ describe('WarmPool: a shared server that stopped answering new sessions', () => 
 
   it('that takes one session per process (a second initialize answered with an error) gives every later connection a server of its own', async () => {
     const endpoint = httpEndpoint({ url: 'http://127.0.0.1:{port}/mcp', start: { command: [process.execPath, fixture, '--http', '--port', '{port}', '--fault', 'one-session'] } }, { graceMs: 300 });
-    const pool = new WarmPool(endpoint, { shared: true }, 1_500);
+    const pool = new WarmPool(endpoint, { shared: true }, { startMs: 1_500 });
     const first = await pool.take();
     const second = await pool.take();
     const third = await pool.take();
@@ -83,7 +83,7 @@ describe('WarmPool: a shared server that stopped answering new sessions', () => 
     const server = await startProcess({ command: exhausted(1) }, { record: () => undefined }, { end: () => undefined }, { graceMs: 300 });
     try {
       const endpoint = httpEndpoint({ url: `http://127.0.0.1:${server.port}/mcp` });
-      const pool = new WarmPool(endpoint, {}, 1_000);
+      const pool = new WarmPool(endpoint, {}, { startMs: 1_000 });
       let first;
       for (let tries = 0; first === undefined && tries < 50; tries++) first = await pool.take().catch(() => new Promise<undefined>((r) => setTimeout(() => r(undefined), 100)));
       expect(first).toBeDefined();

@@ -55,9 +55,8 @@ export class PlanRunner {
     /** The connection that listed the tools: the first shared one. */
     first?: OpenConnection,
   ) {
-    this.lanePool = new WarmPool(endpoint, { shared: true });
     // The connection that listed the tools was this target's first: a later failed open gets its second try.
-    if (first) this.lanePool.openedBefore = true;
+    this.lanePool = new WarmPool(endpoint, { shared: true }, { openedBefore: first !== undefined });
     this.freshPool = new WarmPool(endpoint);
     this.first = first;
   }
@@ -139,8 +138,8 @@ export class PlanRunner {
     return [...this.lanePool.startups, ...this.freshPool.startups];
   }
 
-  /** Opens that failed once and were tried again (`WarmPool.reopened`), and of those the ones on a new server (`renewed`), for the report. */
-  reopened(): { readonly retried: number; readonly renewed: number; readonly oneSessionPerServer: boolean } {
+  /** How the opens went, for the report: those that failed once and were tried again (`WarmPool.reopened`), of those the ones on a new server (`renewed`), and whether the server took one session per process. */
+  openings(): { readonly retried: number; readonly renewed: number; readonly oneSessionPerServer: boolean } {
     return { retried: this.lanePool.reopened + this.freshPool.reopened, renewed: this.lanePool.renewed + this.freshPool.renewed, oneSessionPerServer: this.lanePool.oneSessionPerServer };
   }
 
