@@ -123,12 +123,19 @@ export interface TargetKindDefinition<K extends TargetKind = TargetKind> {
   readonly flags: ReadonlySet<string>;
   /** Why a flag this kind does not take is refused, in one line (`the in-process campaign draws its own schedules`). */
   refusal(flag: string): string;
+  /**
+   * Why flags this kind takes are refused together, in one line, when they are (an SDK's client:
+   * `--seed` draws generated cases, which `--scenario` replaces by fixed ones); undefined when
+   * `given` (the flags typed, by name) go together.
+   */
+  clash?(given: readonly string[]): string | undefined;
   /** A real-time kind: opens the target for the one campaign (loads its heavy parts on demand). */
   openReal?(spec: SpecOf<K>, settings: RealOpenSettings): Promise<RealTarget>;
   /**
    * A real-time kind's own defaults where they are not the real clock's (`--runs`, `--parallel`,
-   * `--rate-runs`), from the spec and the scenarios `--scenario` names: an SDK's client runs one
-   * pass over its fixed scenarios, one at a time, and re-runs a finding three times.
+   * `--rate-runs`), from the spec and the scenarios `--scenario` names: an SDK's client runs its
+   * generated cases (or one pass over the fixed scenarios named), one at a time, and re-runs a
+   * finding three times.
    */
   realDefaults?(spec: SpecOf<K>, scenarios: readonly string[] | undefined): { readonly runs?: number; readonly parallel?: number; readonly rateRuns?: number };
 }

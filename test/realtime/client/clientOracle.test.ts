@@ -6,7 +6,7 @@ import { realVerdict } from '../../../src/campaign/real/realVerdict.ts';
 import type { InvariantId } from '../../../src/model/invariants.ts';
 import { realJsonReport } from '../../../src/report/realReport.ts';
 import { CLIENT_SCENARIOS, clientScenario } from '../../../src/targets/client/clientScenarios.ts';
-import type { CallerOption } from '../../../src/targets/client/clientScript.ts';
+import type { CallerOption } from '../../../src/real/clientScript.ts';
 import { clientTrace } from '../../../src/targets/client/clientTrace.ts';
 import { judgeCase } from '../../../src/campaign/real/judgeCase.ts';
 import { CLIENT_JUDGING } from '../../../src/targets/client/open.ts';
