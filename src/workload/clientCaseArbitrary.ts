@@ -70,10 +70,11 @@ export function clientCaseArbitrary(constraints: ClientCaseConstraints): fc.Arbi
       {
         atMs: first ? fc.constant(0) : onGrid(0, 4 * GRID_MS),
         progress: fc.boolean(),
-        timeoutMs: onGrid(300, 1_300),
+        // A call's timeout, maximum total and abort never at one time either (400 ms steps, apart by 200).
+        timeoutMs: fc.constantFrom(300, 700, 1_100),
         resetTimeoutOnProgress: reset ? fc.boolean() : fc.constant(false),
-        maxTotalExtraMs: maxTotal ? onGrid(GRID_MS, 3 * GRID_MS) : fc.constant(undefined),
-        abortAfterMs: onGrid(300, 1_300),
+        maxTotalExtraMs: maxTotal ? fc.constantFrom(2 * GRID_MS, 4 * GRID_MS) : fc.constant(undefined),
+        abortAfterMs: fc.constantFrom(500, 900, 1_300),
         steps: fc.array(step, { maxLength: 4 }),
         end: fc.oneof({ arbitrary: fc.constant<ServerEnd>({ kind: 'result' }), weight: 3 }, fc.constantFrom<ServerEnd>({ kind: 'error', code: -32042, message: 'scripted error' }, { kind: 'error', code: -32603 }), fc.constant<ServerEnd>({ kind: 'hang' })),
         onCancel: fc.constantFrom('stop' as const, 'respond' as const, 'continue' as const),

@@ -57,16 +57,17 @@ export function clientCaseShrinks(p: ClientProgram): ClientProgram[] {
     });
   }
   if (p.script.serverRequests.hang || p.script.serverRequests.delayMs > 0) add(p.plan, actions, { delayMs: 0, hang: false });
-  // The caller's times, earlier by one grid step (a timeout, a maximum total, an abort, the close).
+  // The caller's times earlier: the close by one grid step; a call's timeout (with its maximum
+  // total) and its abort by two, so they stay as apart as generated.
   for (const a of actions) {
     const earlier = (x: ClientAction) => add(p.plan, actions.map((b) => (b === a ? x : b)));
     if (a.kind === 'close' && a.atMs - GRID_MS >= CALLER_MIN_MS) earlier({ ...a, atMs: a.atMs - GRID_MS });
     if (a.kind === 'abort') {
       const start = calls.find((c) => c.call === a.call)?.atMs ?? 0;
-      if (a.atMs - GRID_MS - start >= CALLER_MIN_MS) earlier({ ...a, atMs: a.atMs - GRID_MS });
+      if (a.atMs - 2 * GRID_MS - start >= CALLER_MIN_MS) earlier({ ...a, atMs: a.atMs - 2 * GRID_MS });
     }
-    if (a.kind === 'call' && a.timeoutMs !== undefined && a.timeoutMs - GRID_MS >= CALLER_MIN_MS) {
-      earlier({ ...a, timeoutMs: a.timeoutMs - GRID_MS, ...(a.maxTotalTimeoutMs !== undefined && { maxTotalTimeoutMs: a.maxTotalTimeoutMs - GRID_MS }) });
+    if (a.kind === 'call' && a.timeoutMs !== undefined && a.timeoutMs - 2 * GRID_MS >= CALLER_MIN_MS) {
+      earlier({ ...a, timeoutMs: a.timeoutMs - 2 * GRID_MS, ...(a.maxTotalTimeoutMs !== undefined && { maxTotalTimeoutMs: a.maxTotalTimeoutMs - 2 * GRID_MS }) });
     }
   }
   return out;
