@@ -31,6 +31,9 @@ interface DrawnCall {
   readonly after: readonly DrawnStep[];
 }
 
+/** A third of the time `arb`, else nothing: a call that the caller also times out or aborts leaves less of the server's program to see. */
+const sometimes = <T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> => fc.oneof({ arbitrary: fc.constant(undefined), weight: 2 }, { arbitrary: arb, weight: 1 });
+
 /** A time on the grid, `from`..`to` ms: the server's from an even multiple of 100 ms, the caller's from an odd one. */
 const onGrid = (from: number, to: number) => fc.constantFrom(...gridTimes(from, to));
 
@@ -71,16 +74,16 @@ export function clientCaseArbitrary(constraints: ClientCaseConstraints): fc.Arbi
         atMs: first ? fc.constant(0) : onGrid(0, 4 * GRID_MS),
         progress: fc.boolean(),
         // A call's timeout, maximum total and abort never at one time either (400 ms steps, apart by 200).
-        timeoutMs: fc.constantFrom(300, 700, 1_100),
+        timeoutMs: sometimes(fc.constantFrom(300, 700, 1_100)),
         resetTimeoutOnProgress: reset ? fc.boolean() : fc.constant(false),
         maxTotalExtraMs: maxTotal ? fc.constantFrom(2 * GRID_MS, 4 * GRID_MS) : fc.constant(undefined),
-        abortAfterMs: fc.constantFrom(500, 900, 1_300),
+        abortAfterMs: sometimes(fc.constantFrom(500, 900, 1_300)),
         steps: fc.array(step, { maxLength: 4 }),
         end: fc.oneof({ arbitrary: fc.constant<ServerEnd>({ kind: 'result' }), weight: 3 }, fc.constantFrom<ServerEnd>({ kind: 'error', code: -32042, message: 'scripted error' }, { kind: 'error', code: -32603 }), fc.constant<ServerEnd>({ kind: 'hang' })),
         onCancel: fc.constantFrom('stop' as const, 'respond' as const, 'continue' as const),
         after: fc.array(fc.oneof(progressStep, sleepStep), { maxLength: 2 }),
       },
-      { requiredKeys: ['atMs', 'progress', 'resetTimeoutOnProgress', 'steps', 'end', 'onCancel', 'after'] },
+      { requiredKeys: ['atMs', 'progress', 'timeoutMs', 'resetTimeoutOnProgress', 'abortAfterMs', 'steps', 'end', 'onCancel', 'after'] },
     );
   const calls = fc.integer({ min: 1, max: callsMax }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, k) => call(k === 0))));
   const policy: fc.Arbitrary<ServerRequestPolicy> = fc.oneof(

@@ -14,6 +14,8 @@ import { CLIENT_JUDGING } from '../../../src/targets/client/open.ts';
 /** A client case judged by the one oracle, the client under test. */
 const judgeClientCase = (trace: Parameters<typeof judgeCase>[0], options: Parameters<typeof judgeCase>[2]) => judgeCase(trace, CLIENT_JUDGING, options);
 import { clientTarget } from '../../../src/targets/client/open.ts';
+import { isGenerated, type ClientCase, type GeneratedClientCase } from '../../../src/targets/client/clientCases.ts';
+import { clientCaseShape } from '../../../src/workload/clientCaseShape.ts';
 import { runClientScenario, type ClientTransport } from '../../../src/targets/client/runClientScenario.ts';
 import { ajvValidator } from '../../../src/workload/ajvValidator.ts';
 
@@ -102,6 +104,36 @@ describe.concurrent('an SDK client judged by the model (the raw client, real tim
     expect(trace[at((e) => e.kind === 'call-start') + 1]).toMatchObject({ kind: 'send', from: 'client', frame: { method: 'tools/call' } });
     expect(trace.at(-1)).toMatchObject({ kind: 'end' });
   }, 30_000);
+});
+
+describe("an SDK client's generated campaign", () => {
+  it.each(['stdio', 'http'] as const)('finds nothing on the correct raw client: 10 generated cases over %s (every block of the arbitrary, no race on the grid)', async (transport) => {
+    const target = clientTarget(
+      { command: client(), options: OPTIONS, lacks: [] },
+      { scenarios: undefined, transports: [transport], describe: () => ({ kind: 'client', clock: 'real', label: 'the raw client', argument: ['client:typescript'], spec: { kind: 'client', language: 'typescript' } }) },
+    );
+    const report = await realCampaign(target, { seed: 7, runs: 10, parallel: 1, bounds, rateRuns: 1, shrink: false });
+    expect(report.findings.map((f) => `${f.invariant}: ${f.message}`)).toEqual([]);
+  }, 120_000);
+
+  it('finds the raw client\'s fault on generated cases, shrinks it to a smaller case that still shows it (the abort kept), with its rate; the minimal case replays as plain JSON', async () => {
+    const target = clientTarget(
+      { command: client('no-cancel-on-abort'), options: OPTIONS, lacks: [] },
+      { scenarios: undefined, transports: ['stdio'], describe: () => ({ kind: 'client', clock: 'real', label: 'the raw client', argument: ['client:typescript'], spec: { kind: 'client', language: 'typescript' } }) },
+    );
+    // Seed 12: its first case aborts a call the server never answers (found by sampling the arbitrary).
+    const report = await realCampaign(target, { seed: 12, runs: 4, parallel: 1, bounds, rateRuns: 2, shrink: true, shrinkMsMax: 40_000 });
+    const f = report.findings.find((x) => x.invariant === 'cancel.abort-sends-cancel');
+    expect(f, JSON.stringify(report.findings.map((x) => x.invariant))).toBeDefined();
+    const minimal = f!.minimal;
+    expect(isGenerated(minimal)).toBe(true);
+    expect(f!.shrinks).toBeGreaterThan(0);
+    expect(f!.rate).toMatchObject({ hits: 2, runs: 2 });
+    expect(clientCaseShape(minimal as GeneratedClientCase)).toContain('abort');
+    // The minimal case runs again from its JSON alone, as `replay FILE` runs it.
+    const again = await target.run(JSON.parse(JSON.stringify(minimal)) as ClientCase, { ...bounds });
+    expect(judgeClientCase(again.trace, { clock: { kind: 'real', ...bounds } }).findings.map((x) => x.invariant)).toContain('cancel.abort-sends-cancel');
+  }, 180_000);
 });
 
 describe('an SDK client\'s campaign report', () => {
