@@ -301,6 +301,12 @@ export interface RealTarget<Case = unknown> {
   withoutCancels?(c: Case): Case;
   /** Smaller cases than `c`, simplest first (a candidate that no longer fails is dropped). */
   shrinks(c: Case): Case[];
+  /**
+   * Runs of a candidate before it counts as no longer failing, where its cases need fewer than
+   * the campaign's (`--shrink` tries, `DEFAULT_SHRINK_TRIES`): an SDK's client's generated cases
+   * keep 100 ms between what the two sides do, and run one at a time.
+   */
+  readonly shrinkTries?: number;
   /** How a finding of case `c` is told apart by cause: where it ran (variant) and what the case did (shape). */
   causeOf(c: Case, trace?: readonly TraceEvent[]): { readonly variant: string; readonly shape: ReadonlySet<string> };
   /** One line per action of `c`, for reports. */

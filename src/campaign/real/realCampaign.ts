@@ -419,7 +419,7 @@ async function findingsByCause<Case>(
         runs.ahead(Math.min(settings.rateRuns, Math.max(settings.parallel, RATE_DECIDED_RUNS)));
         settings.onProgress?.(shrunk, total, 'shrink');
         let { minimal, shrinks, witness } =
-          settings.shrink && owner === 'target' && !flood ? await shrinkCase(cases[first.k]!, (c: Case) => target.shrinks(c), shows, witnessed, many, settings, { triesAtOnce: runs.shared && !own, atOnce: settings.parallel }) : { minimal: cases[first.k]!, shrinks: 0, witness: witnessed };
+          settings.shrink && owner === 'target' && !flood ? await shrinkCase(cases[first.k]!, (c: Case) => target.shrinks(c), shows, witnessed, many, { ...settings, shrinkTries: settings.shrinkTries ?? target.shrinkTries }, { triesAtOnce: runs.shared && !own, atOnce: settings.parallel }) : { minimal: cases[first.k]!, shrinks: 0, witness: witnessed };
         settings.onProgress?.(shrunk, total, 'rate');
         // Side by side: on shared connections and on fresh processes, at once.
         let { rate, sharedRate } = await workOut(async () => {
