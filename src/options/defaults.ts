@@ -264,6 +264,9 @@ export const DEFAULT_RATE_RUNS = 10;
  */
 export const DEFAULT_CLIENT_RUNS = 24;
 
+/** The real-time budget of shrinking one cause of a generated client case: a minute (a campaign's causes share its one client at a time). @default 60000 */
+export const DEFAULT_CLIENT_SHRINK_MS_MAX = 60_000;
+
 /** Re-runs of an SDK client's finding for its rate: a scenario has no schedule to vary, and a first check of a release finds tens of them. @default 3 */
 export const DEFAULT_CLIENT_RATE_RUNS = 3;
 

@@ -1,3 +1,4 @@
+import { DEFAULT_CLIENT_SHRINK_MS_MAX } from '../../options/defaults.ts';
 import type { ClientTransport } from '../testbed/languages.ts';
 import { resolveTestbed } from '../testbed/resolve.ts';
 import type { SdkTestbed, SdkTestbedClient, SdkTestbedLanguage } from '../testbed/sdkTestbed.ts';
@@ -11,9 +12,6 @@ import { CLIENT_SEES } from './clientSees.ts';
 import { clientTrace } from './clientTrace.ts';
 import { runClientScenario } from './runClientScenario.ts';
 import { CLIENT_SIDE_CHANNEL_FACTS } from './sideChannelFacts.ts';
-
-/** The real-time budget of shrinking one cause of a generated client case: a minute (the campaign's causes share the one client at a time). */
-export const CLIENT_SHRINK_MS_MAX = 60_000;
 
 /** An SDK's client is under test: mcp-sim's scripted server is the harness, and how the client words a timeout is its side channel's. */
 export const CLIENT_JUDGING: RealJudging = { underTest: 'client', sdk: 'under test', facts: CLIENT_SIDE_CHANNEL_FACTS };
@@ -101,7 +99,7 @@ export function clientTarget(
     // A fixed scenario asks one question with the fewest actions that ask it.
     shrinks: (c) => (isGenerated(c) ? clientCaseShrinks(c).map((p) => ({ transport: c.transport, ...p })) : []),
     // On the grid a candidate shows the finding or not: one run each; its causes share one client at a time.
-    shrinking: { tries: 1, msMax: CLIENT_SHRINK_MS_MAX },
+    shrinking: { tries: 1, msMax: DEFAULT_CLIENT_SHRINK_MS_MAX },
     // A generated campaign tells a few causes of an invariant apart (the default), the fixed one every scenario (its baseline must know each).
     ...(fixed !== undefined && { causesPerInvariant: Number.POSITIVE_INFINITY }),
     causeOf: (c) => ({ variant: c.transport, shape: isGenerated(c) ? clientCaseShape(c) : new Set([c.scenario]) }),
