@@ -2,12 +2,16 @@ import type { CallAction, ClientAction, ClientProgram, ServerCallPlan, ServerReq
 import { inOrder, withDeadline } from './clientCaseArbitrary.ts';
 import { GRID_MS } from './clientCaseTiming.ts';
 
+/** A server program at its plainest: a result at once, a cancel stops it. */
+const PLAIN: ServerCallPlan = { steps: [], end: { kind: 'result' }, onCancel: 'stop' };
+
 /** The least time after its start a caller acts on a call (a timeout, an abort), and the earliest close: as generated. */
 const CALLER_MIN_MS = 300;
 
 /**
- * Smaller client cases than `p`, simplest first: fewer calls (the rest renumbered from `c1`), no
- * close, no abort; then each call's options gone (its timeout, maximum total, reset, progress) and
+ * Smaller client cases than `p`, simplest first: fewer calls (the rest renumbered from `c1`);
+ * big steps (every server program plain, one plain, the handlers answering at once, no abort nor
+ * close, no call options at all); no close, no abort; then each call's options gone (its timeout, maximum total, reset, progress) and
  * its start at 0; then each server program simpler (no late frames, fewer steps, a result for its
  * end, `stop` on a cancel, a request without its cancel or odd id, a progress with the call's own
  * token and no total, shorter sleeps); the client's handlers answering at once; the caller's times
@@ -27,9 +31,17 @@ export function clientCaseShrinks(p: ClientProgram): ClientProgram[] {
   const actions = p.script.actions;
   const calls = actions.filter((a): a is CallAction => a.kind === 'call');
   if (calls.length > 1) for (const c of calls) add(...renumbered(p, c.call));
+  // Big steps first: a call's server program made plain (a result at once), every call plain; the
+  // handlers answering at once; no abort nor close; every call without its options.
+  const plainPlan = (labels: readonly string[]) => ({ ...p.plan, calls: Object.fromEntries(Object.entries(p.plan.calls).map(([l, c]) => [l, labels.includes(l) ? PLAIN : c])) });
+  if (calls.length > 1) add(plainPlan(calls.map((c) => c.call)), actions);
+  for (const c of calls) add(plainPlan([c.call]), actions);
+  if (p.script.serverRequests.hang || p.script.serverRequests.delayMs > 0) add(p.plan, actions, { delayMs: 0, hang: false });
+  if (actions.filter((a) => a.kind !== 'call').length > 1) add(p.plan, calls);
   actions.forEach((a, k) => {
     if (a.kind !== 'call') add(p.plan, actions.filter((_, j) => j !== k));
   });
+  if (calls.length > 1) add(p.plan, actions.map((a) => (a.kind === 'call' ? { kind: 'call', call: a.call, atMs: a.atMs } : a)));
   // Each call's options, then its start.
   for (const c of calls) {
     const { timeoutMs: _t, resetTimeoutOnProgress: _r, maxTotalTimeoutMs: _m, ...untimed } = c;
@@ -42,6 +54,7 @@ export function clientCaseShrinks(p: ClientProgram): ClientProgram[] {
   // Each server program, simpler.
   for (const [label, plan] of Object.entries(p.plan.calls)) {
     const withPlan = (smaller: ServerCallPlan) => add({ ...p.plan, calls: { ...p.plan.calls, [label]: smaller } }, actions);
+    if (plan.steps.length > 1) withPlan({ ...plan, steps: [] });
     if (plan.after !== undefined) {
       const { after: _a, ...noAfter } = plan;
       withPlan(noAfter);
@@ -56,7 +69,6 @@ export function clientCaseShrinks(p: ClientProgram): ClientProgram[] {
       for (const simpler of simplerSteps(s, p.script.serverRequests)) withPlan({ ...plan, after: plan.after!.map((x, j) => (j === k ? simpler : x)) });
     });
   }
-  if (p.script.serverRequests.hang || p.script.serverRequests.delayMs > 0) add(p.plan, actions, { delayMs: 0, hang: false });
   // The caller's times earlier: the close by one grid step; a call's timeout (with its maximum
   // total) and its abort by two, so they stay as apart as generated.
   for (const a of actions) {

@@ -38,8 +38,14 @@ function smallest(p: ClientProgram): { minimal: ClientProgram; steps: number } {
 }
 
 describe('clientCaseShrinks', () => {
-  it('tries fewer calls first (the one left renumbered c1), then no close, no abort', () => {
-    const [dropC1, dropC2, noAbort, noClose] = clientCaseShrinks(big);
+  it('tries fewer calls first (the one left renumbered c1), then big steps (every program plain, one plain, the handlers at once, neither abort nor close), then no abort, no close', () => {
+    const [dropC1, dropC2, allPlain, c1Plain, c2Plain, atOnce, noneButCalls, noAbort, noClose] = clientCaseShrinks(big);
+    const plain = { steps: [], end: { kind: 'result' }, onCancel: 'stop' };
+    expect(allPlain!.plan.calls).toEqual({ c1: plain, c2: plain });
+    expect(c1Plain!.plan.calls).toEqual({ c1: plain, c2: big.plan.calls['c2'] });
+    expect(c2Plain!.plan.calls).toEqual({ c1: big.plan.calls['c1'], c2: plain });
+    expect(atOnce!.script.serverRequests).toEqual({ delayMs: 0, hang: false });
+    expect(noneButCalls!.script.actions.map((a) => a.kind)).toEqual(['call', 'call']);
     expect(dropC1!.script.actions).toEqual([{ kind: 'call', call: 'c1', atMs: 400 }, { kind: 'close', atMs: 1_500 }]);
     expect(Object.keys(dropC1!.plan.calls)).toEqual(['c1']);
     expect(dropC1!.plan.calls['c1']).toEqual(big.plan.calls['c2']);

@@ -16,7 +16,7 @@ describe('shrinkCase in real time (one candidate at a time)', () => {
   it('pays its budget of 40 candidates for those it ran: the first failing candidate of a round ends the round, and the ones after it cost nothing', async () => {
     const { many, runs } = setup();
     // The failing candidate comes first: 40 rounds of one run each.
-    const first = await shrinkCase(50, (n) => (n === 0 ? [] : [n - 1, ...Array.from({ length: 29 }, (_, k) => 1_000 + k)]), (r) => r.fails, { fails: true }, many, { shrinkTries: 1, shrinkMsMax: 60_000 });
+    const first = await shrinkCase<number, { fails: boolean }>(50, (n) => (n === 0 ? [] : [n - 1, ...Array.from({ length: 29 }, (_, k) => 1_000 + k)]), (r) => r.fails, { fails: true }, many, { shrinkTries: 1, shrinkMsMax: 60_000 });
     expect(first.minimal).toBe(10);
     expect(first.shrinks).toBe(40);
     expect(runs()).toBe(40);
