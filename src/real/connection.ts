@@ -25,6 +25,12 @@ export interface Endpoint {
   open(recorder: TraceRecorder, inbox: Inbox, how?: OpenHow): Promise<TargetConnection>;
   /** Stops what the endpoint keeps running between connections (the server `--start` started for many sessions). */
   release?(): Promise<void>;
+  /**
+   * The next shared open gets a new server (`--start`): the one running stopped answering new
+   * sessions. It keeps the sessions open on it and stops at `release`. False when there is
+   * nothing to renew (no server started for many sessions, or none running).
+   */
+  renew?(): boolean;
   /** Raised when a connection shows the target cannot be fuzzed at all (a stdio server's stdout line that is not JSON-RPC): the campaign stops with it. */
   readonly refusal?: Refusal;
 }

@@ -94,6 +94,9 @@ function isHeadEnd(e: TraceEvent, headExchanges: ReadonlySet<number>): boolean {
   return (e.kind === 'http-response' || e.kind === 'sse-end' || e.kind === 'http-disconnect' || (e.kind === 'sse-event' && e.seq === undefined)) && headExchanges.has(e.exchange);
 }
 
+/** The request ids each shared connection of a campaign has to itself (`SharedConnection.over`'s `idBase`, in steps of it). */
+export const CONNECTION_ID_SPAN = 1_000_000;
+
 const key = (id: unknown): string => (typeof id === 'number' ? `n${id}` : `s${JSON.stringify(id)}`);
 const LATE_ANSWER_MS = 200;
 /** How often a connection carrying cases pings the server, to size how many it carries. */
@@ -129,7 +132,7 @@ export class SharedConnection {
   maxAtOnce = 0;
   /** Ping round trips it measured, ms. */
   readonly roundTrips: number[] = [];
-  private nextId = 1;
+  private nextId: number;
   private cases = 0;
   private readonly live = new Map<number, CaseState>();
   private readonly idOwner = new Map<string, number>();
@@ -166,22 +169,29 @@ export class SharedConnection {
   private constructor(
     readonly open: OpenConnection,
     private readonly waits: CaseWaits,
+    idBase: number,
   ) {
     this.head = [...open.recorder.events];
-    // Ids continue after those the handshake and the tools' listing used.
+    // Ids continue after those the handshake and the tools' listing used, from the connection's own range.
+    this.nextId = idBase + 1;
     for (const e of this.head) if (e.kind === 'send' && isJsonObject(e.frame) && typeof e.frame.id === 'number') this.nextId = Math.max(this.nextId, e.frame.id + 1);
     this.headExchanges = new Set(this.head.flatMap((e) => (e.kind === 'http-request' ? [e.exchange] : [])));
     this.unlisten = open.inbox.listen((frame) => this.read(frame));
   }
 
   /** Opens a connection to `endpoint` and does the handshake (a bad target throws `BadTargetError`). */
-  static async open(endpoint: Endpoint, waits: CaseWaits, how: OpenHow = {}): Promise<SharedConnection> {
-    return new SharedConnection(await openConnection(endpoint, how), waits);
+  static async open(endpoint: Endpoint, waits: CaseWaits, how: OpenHow = {}, idBase = 0): Promise<SharedConnection> {
+    return new SharedConnection(await openConnection(endpoint, how), waits, idBase);
   }
 
-  /** A connection already opened and initialized (the one that listed the tools, a warm one). */
-  static over(open: OpenConnection, waits: CaseWaits): SharedConnection {
-    return new SharedConnection(open, waits);
+  /**
+   * A connection already opened and initialized (the one that listed the tools, a warm one).
+   * `idBase`: its request ids start above it. The connections of one campaign each take their
+   * own range (`CONNECTION_ID_SPAN`): a stateless HTTP server cannot tell its clients apart, so
+   * the same id in flight on two connections would be a duplicate id to it, which no case asked for.
+   */
+  static over(open: OpenConnection, waits: CaseWaits, idBase = 0): SharedConnection {
+    return new SharedConnection(open, waits, idBase);
   }
 
   /** Cases on it now, from their start until their slice is cut. */

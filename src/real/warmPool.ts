@@ -1,5 +1,6 @@
-import type { Endpoint, OpenHow } from './connection.ts';
+import { BadTargetError, type Endpoint, type OpenHow } from './connection.ts';
 import { openConnection, type OpenConnection } from './openConnection.ts';
+import { DEFAULT_PROCESS_START_MS } from '../options/defaults.ts';
 
 /**
  * Connections started ahead of need: a fresh run takes one that already answered `initialize`
@@ -18,6 +19,8 @@ export class WarmPool {
   constructor(
     private readonly endpoint: Endpoint,
     private readonly how: OpenHow = {},
+    /** How long a connection has to answer `initialize`, ms. */
+    private readonly startMs: number = DEFAULT_PROCESS_START_MS,
   ) {}
 
   /** A fresh connection: a warm one when there is one (it may still be starting), else one opened now. */
@@ -60,21 +63,34 @@ export class WarmPool {
 
   /** Opens that failed once and were tried again (the target had opened connections before). */
   reopened = 0;
+  /** Of those, the ones tried on a new server (`Endpoint.renew`): the running one had stopped answering `initialize`. */
+  renewed = 0;
 
   /**
    * One connection opened. A target that opened connections before gets a second try when one
    * fails: an HTTP client may reuse a keep-alive socket the server is closing at that moment
-   * (`UND_ERR_SOCKET` on the `initialize` POST), which says nothing of the server; a target
-   * that fails twice in a row, or never opened one, is the campaign's error.
+   * (`UND_ERR_SOCKET` on the `initialize` POST), which says nothing of the server. A shared
+   * server (`--start`) that stopped answering `initialize` is renewed first (its workers may all
+   * be held by calls that never end, which the campaign judges; new sessions go to a new one).
+   * A target that fails twice in a row, or never opened one, is the campaign's error.
    */
   private async start(): Promise<OpenConnection> {
     let open: OpenConnection;
     try {
-      open = await openConnection(this.endpoint, this.how);
+      open = await openConnection(this.endpoint, this.how, this.startMs);
     } catch (error) {
       if (this.startups.length === 0 || this.closed) throw error;
       this.reopened++;
-      open = await openConnection(this.endpoint, this.how);
+      if (this.how.shared && error instanceof BadTargetError && error.kind === 'start-timeout' && this.endpoint.renew?.()) this.renewed++;
+      try {
+        open = await openConnection(this.endpoint, this.how, this.startMs);
+      } catch (again) {
+        // A server that answered before and now answers no one: say that, not "is it an MCP server?".
+        if (again instanceof BadTargetError && again.kind === 'start-timeout') {
+          throw new BadTargetError('start-timeout', `mcp-sim: the server answered initialize on ${this.startups.length} connection(s), then twice not within ${this.startMs} ms: it stopped taking new connections (are its workers all held by calls that never end?), and the campaign cannot go on.`);
+        }
+        throw again;
+      }
     }
     this.startups.push({ ms: open.startupMs, started: open.started });
     return open;

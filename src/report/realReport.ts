@@ -88,7 +88,7 @@ export function efficiencyLine(report: Pick<RealCampaignReport, 'efficiency'>): 
   const started = [
     s.processes > 0 ? `${plural(s.processes, 'process')}, ${(s.totalMs / 1000).toFixed(1)} s in all` : '',
     s.sessions > 0 ? plural(s.sessions, 'session') : '',
-    s.retried ? `${s.retried} opened on a second try after a failed open` : '',
+    s.retried ? `${s.retried} opened on a second try after a failed open${s.renewedServers ? ` (${s.renewedServers} on a new server: the one running had stopped answering initialize)` : ''}` : '',
   ].filter(Boolean).join(', ');
   const p = e.phasesMs;
   return `efficiency: ${e.runsPerSecond} runs/s (${e.wallMs} ms wall: open ${p.prepare}, runs ${p.runs}, findings ${p.findings} (shrinking, rates); ${e.runsInAll} runs in all); start-up ${s.medianMs} ms median (${started || 'none'}); the server worked on calls ${Math.round(e.busyShare * 100)}% of the wall time (${(e.callMs / 1000).toFixed(1)} s of calls in all)`;

@@ -37,6 +37,15 @@ describe('shared connections: many cases at once on one process or session, each
     expect(f?.reuse?.rate.runs).toBe(3);
   });
 
+  it('the shared connections of a campaign never share a request id: a stateless server that keys its answers by id alone gets no duplicate no case asked for', async () => {
+    // The Python post-hangs example is such a server: with every connection numbering from 1, the
+    // same id in flight on two of them orphaned a POST, a false hang seen in the campaign only.
+    const server = { url: 'http://127.0.0.1:{port}/mcp', start: { command: [process.execPath, fixture, '--http', '--port', '{port}', '--fault', 'ids-across-sessions'] } };
+    const report = await fuzzProcess(server, { ...bounds, runs: 24, parallel: 3, rateRuns: 2, shrink: false, seed: 7 });
+    expect(report.reuse?.connections).toBeGreaterThan(1);
+    expect(report.findings.map((f) => f.invariant)).toEqual([]);
+  });
+
   it('cases at once on one process: each on its own ids and tokens (a token an earlier case used is renamed), each judged on its own slice', async () => {
     const target = stdioEndpoint({ command: [process.execPath, fixture] }, { graceMs: 400 });
     const shared = await SharedConnection.open(target, waits);

@@ -29,6 +29,11 @@ export interface Efficiency {
      * socket the server was closing) rather than the server's.
      */
     readonly retried?: number;
+    /**
+     * Of those, the ones opened on a new server `--start` started (present when any was): the one
+     * running had stopped answering `initialize`, its workers held by calls that never ended.
+     */
+    readonly renewedServers?: number;
   };
   /** The share of the wall time the server spent working on calls (0 to 1). */
   readonly busyShare: number;
@@ -56,7 +61,7 @@ export function forEfficiency(run: RealRun): RealRun {
  */
 export function efficiencyOf(
   all: readonly RealRun[],
-  opened: { readonly startups: readonly { readonly ms: number; readonly started: 'process' | 'session' }[]; readonly retried: number },
+  opened: { readonly startups: readonly { readonly ms: number; readonly started: 'process' | 'session' }[]; readonly retried: number; readonly renewed?: number },
   runs: number,
   wallMs: number,
   startedAt: number,
@@ -93,7 +98,7 @@ export function efficiencyOf(
     } else to = Math.max(to, b);
   }
   if (to > from) busy += to - from;
-  const { startups, retried } = opened;
+  const { startups, retried, renewed = 0 } = opened;
   const processes = startups.filter((s) => s.started === 'process');
   return {
     runsPerSecond: Math.round((runs / Math.max(wallMs / 1000, 1e-9)) * 10) / 10,
@@ -105,6 +110,7 @@ export function efficiencyOf(
       sessions: startups.length - processes.length,
       totalMs: Math.round(processes.reduce((n, s) => n + s.ms, 0)),
       ...(retried > 0 && { retried }),
+      ...(renewed > 0 && { renewedServers: renewed }),
     },
     busyShare: Math.round(Math.min(1, busy / Math.max(wallMs, 1e-9)) * 100) / 100,
     callMs: Math.round(callMs),

@@ -2,7 +2,7 @@ import type { Endpoint } from '../../real/connection.ts';
 import type { OpenConnection } from '../../real/openConnection.ts';
 import type { Plan } from '../../real/plan.ts';
 import { runPlan } from '../../real/runPlan.ts';
-import { SharedConnection, type CaseWaits, type SharedCase } from '../../real/sharedConnection.ts';
+import { CONNECTION_ID_SPAN, SharedConnection, type CaseWaits, type SharedCase } from '../../real/sharedConnection.ts';
 import { WarmPool } from '../../real/warmPool.ts';
 import type { RealRun } from '../../targets/Target.ts';
 
@@ -32,6 +32,8 @@ export interface SharingStats {
 export class PlanRunner {
   private readonly lanes: SharedConnection[] = [];
   private opening = 0;
+  /** Shared connections opened so far: each takes the next range of request ids. */
+  private lanesOpened = 0;
   /** The shared connections still opening: `close` waits for them (one that opens after the end is closed at once). */
   private readonly opens = new Set<Promise<void>>();
   private closed = false;
@@ -135,9 +137,9 @@ export class PlanRunner {
     return [...this.lanePool.startups, ...this.freshPool.startups];
   }
 
-  /** Opens that failed once and were tried again (`WarmPool.reopened`), for the report. */
-  reopened(): number {
-    return this.lanePool.reopened + this.freshPool.reopened;
+  /** Opens that failed once and were tried again (`WarmPool.reopened`), and of those the ones on a new server (`renewed`), for the report. */
+  reopened(): { readonly retried: number; readonly renewed: number } {
+    return { retried: this.lanePool.reopened + this.freshPool.reopened, renewed: this.lanePool.renewed + this.freshPool.renewed };
   }
 
   /** The shared connection with the fewest cases on it that takes `plan` now. */
@@ -157,7 +159,7 @@ export class PlanRunner {
     // The pool hands this connection over while it may still be starting: it is this runner's to
     // close from then on, so `close` waits for it (a campaign can end before a slow start-up does).
     const opened: Promise<void> = (first ? Promise.resolve(first) : this.lanePool.take())
-      .then((open) => void this.lanes.push(SharedConnection.over(open, this.waits)))
+      .then((open) => void this.lanes.push(SharedConnection.over(open, this.waits, this.lanesOpened++ * CONNECTION_ID_SPAN)))
       .catch((error: unknown) => void (this.failed = error))
       .finally(() => {
         this.opening--;

@@ -215,7 +215,7 @@ export async function realCampaign<Case>(target: RealTarget<Case>, settings: Rea
     phases.findingsMs = performance.now() - started - phases.prepareMs - phases.runsMs;
     const wallMs = performance.now() - started;
     const startups = [...(preparation.startupMs === undefined ? [] : [{ ms: preparation.startupMs, started: 'process' as const }]), ...(runner?.startups() ?? []), ...all.flatMap((r) => (r.startupMs === undefined || runner ? [] : [{ ms: r.startupMs, started: 'process' as const }]))];
-    const efficiency = efficiencyOf(all, { startups, retried: runner?.reopened() ?? 0 }, cases.length, wallMs, started, phases);
+    const efficiency = efficiencyOf(all, { startups, ...(runner?.reopened() ?? { retried: 0 }) }, cases.length, wallMs, started, phases);
     const sharing = runner?.stats();
     return {
       clock: 'real',

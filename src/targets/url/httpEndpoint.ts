@@ -58,15 +58,24 @@ async function startListening(start: CommandSpec, url: string, recorder: Pick<Tr
   return { started, url: filled };
 }
 
+/** One server process `--start` started for many sessions, and the sessions open on it (its stderr and exit are recorded into theirs). */
+interface HubServer {
+  readonly running: Promise<{ started: StartedProcess; url: string }>;
+  readonly sessions: Set<{ readonly recorder: Pick<TraceRecorder, 'record'>; readonly inbox: Inbox }>;
+}
+
 /**
  * The one server `--start` starts for many sessions: started when the first session needs it
  * (again if it exited), its stderr and exit recorded into every session open on it, stopped by
  * `stop()`. Start-up is paid once; a session that must not share a process opens its own (`fresh`).
+ * `renew()` starts the next session on a new server when the running one stopped answering new
+ * sessions (calls that never end hold all its workers): the old one keeps the sessions open on it
+ * and is stopped with the rest.
  */
 class ServerHub {
-  private readonly sessions = new Set<{ readonly recorder: Pick<TraceRecorder, 'record'>; readonly inbox: Inbox }>();
-  private running: Promise<{ started: StartedProcess; url: string }> | undefined;
-  private why: string | undefined;
+  private current: HubServer | undefined;
+  /** Servers renewed away from: they take no new session, and stop with the hub. */
+  private readonly retired: HubServer[] = [];
 
   constructor(
     private readonly start: CommandSpec,
@@ -77,43 +86,56 @@ class ServerHub {
   /** The server for one more session (started first when none runs): its URL, and whether this call started it. */
   async attach(recorder: Pick<TraceRecorder, 'record'>, inbox: Inbox): Promise<{ url: string; startedNow: boolean; process: StartedProcess; detach: () => void }> {
     let startedNow = false;
-    if (this.running === undefined || (await this.running.catch(() => undefined))?.started.exited !== false) {
+    if (this.current === undefined || (await this.current.running.catch(() => undefined))?.started.exited !== false) {
       startedNow = true;
-      this.why = undefined;
-      const fan = {
-        record: (body: Parameters<TraceRecorder['record']>[0]) => {
-          for (const s of this.sessions) s.recorder.record({ ...body } as typeof body);
-        },
-      };
-      const why = () => this.why;
-      const ends = {
-        end: (reason: string) => {
-          this.why ??= reason;
-          for (const s of this.sessions) s.inbox.end(reason);
-        },
-        get endedBecause() {
-          return why();
-        },
-      };
-      this.running = startListening(this.start, this.url, fan, ends, this.options);
+      this.current = this.startServer();
     }
+    const server = this.current;
     const session = { recorder, inbox };
-    this.sessions.add(session);
+    server.sessions.add(session);
     try {
-      const { started, url } = await this.running;
-      return { url, startedNow, process: started, detach: () => this.sessions.delete(session) };
+      const { started, url } = await server.running;
+      return { url, startedNow, process: started, detach: () => server.sessions.delete(session) };
     } catch (error) {
-      this.sessions.delete(session);
-      this.running = undefined;
+      server.sessions.delete(session);
+      if (this.current === server) this.current = undefined;
       throw error;
     }
   }
 
-  /** SIGTERM to the server's group, the grace period, SIGKILL. */
+  /** The next session gets a new server; false when none runs (nothing to renew). */
+  renew(): boolean {
+    if (this.current === undefined) return false;
+    this.retired.push(this.current);
+    this.current = undefined;
+    return true;
+  }
+
+  /** SIGTERM to each server's group, the grace period, SIGKILL. */
   async stop(): Promise<void> {
-    const running = await this.running?.catch(() => undefined);
-    this.running = undefined;
-    await running?.started.kill();
+    const servers = [...this.retired.splice(0), ...(this.current ? [this.current] : [])];
+    this.current = undefined;
+    await Promise.all(servers.map(async (server) => (await server.running.catch(() => undefined))?.started.kill()));
+  }
+
+  private startServer(): HubServer {
+    const sessions: HubServer['sessions'] = new Set();
+    let why: string | undefined;
+    const fan = {
+      record: (body: Parameters<TraceRecorder['record']>[0]) => {
+        for (const s of sessions) s.recorder.record({ ...body } as typeof body);
+      },
+    };
+    const ends = {
+      end: (reason: string) => {
+        why ??= reason;
+        for (const s of sessions) s.inbox.end(reason);
+      },
+      get endedBecause() {
+        return why;
+      },
+    };
+    return { running: startListening(this.start, this.url, fan, ends, this.options), sessions };
   }
 }
 
@@ -143,6 +165,7 @@ export function httpEndpoint(spec: UrlSpec, options: HttpEndpointOptions = {}): 
       ],
     },
     release: async () => hub?.stop(),
+    ...(hub && { renew: () => hub.renew() }),
     async open(recorder: TraceRecorder, inbox: Inbox, how: OpenHow = {}): Promise<TargetConnection> {
       let url = spec.url;
       let started: StartedProcess | undefined;
