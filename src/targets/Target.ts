@@ -304,11 +304,12 @@ export interface RealTarget<Case = unknown> {
   /**
    * How it shrinks where its cases need other than the campaign's defaults: `tries`, runs of a
    * candidate before it counts as no longer failing (`DEFAULT_SHRINK_TRIES`); `msMax`, the
-   * real-time budget of one cause (`DEFAULT_PROCESS_SHRINK_MS_MAX`). An SDK's client's generated
-   * cases keep 100 ms between what the two sides do (one try is enough), and run one at a time
+   * real-time budget of one cause (`DEFAULT_PROCESS_SHRINK_MS_MAX`); `candidates`, the most
+   * candidates run for one cause (40). An SDK's client's generated cases keep 100 ms between what
+   * the two sides do (one try is enough), have some 30 candidates a round, and run one at a time
    * (its causes share one client at a time, so each needs longer).
    */
-  readonly shrinking?: { readonly tries?: number; readonly msMax?: number };
+  readonly shrinking?: { readonly tries?: number; readonly msMax?: number; readonly candidates?: number };
   /** How a finding of case `c` is told apart by cause: where it ran (variant) and what the case did (shape). */
   causeOf(c: Case, trace?: readonly TraceEvent[]): { readonly variant: string; readonly shape: ReadonlySet<string> };
   /** One line per action of `c`, for reports. */

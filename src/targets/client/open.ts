@@ -99,7 +99,7 @@ export function clientTarget(
     // A fixed scenario asks one question with the fewest actions that ask it.
     shrinks: (c) => (isGenerated(c) ? clientCaseShrinks(c).map((p) => ({ transport: c.transport, ...p })) : []),
     // On the grid a candidate shows the finding or not: one run each; its causes share one client at a time.
-    shrinking: { tries: 1, msMax: DEFAULT_CLIENT_SHRINK_MS_MAX },
+    shrinking: { tries: 1, msMax: DEFAULT_CLIENT_SHRINK_MS_MAX, candidates: 100 },
     // A generated campaign tells a few causes of an invariant apart (the default), the fixed one every scenario (its baseline must know each).
     ...(fixed !== undefined && { causesPerInvariant: Number.POSITIVE_INFINITY }),
     causeOf: (c) => ({ variant: c.transport, shape: isGenerated(c) ? clientCaseShape(c) : new Set([c.scenario]) }),
