@@ -1,7 +1,7 @@
 /**
- * `npm run sdks:clients:generated [-- --runs N --seed S --languages a,b --transport stdio|http]`:
- * the generated client campaign (the default of `check client:<language>`) on each SDK's newest
- * test-bed client, one language at a time, through the one real-time campaign. For each finding:
+ * `npm run sdks:clients:generated [-- --runs N --seed S --languages a,b@release --transport stdio|http]`:
+ * the generated client campaign (the default of `check client:<language>`) on each SDK's default
+ * test-bed client (or the release a language names), one language at a time, through the one real-time campaign. For each finding:
  * its invariant, where it ran, its minimal case (shrunk), its rate, and whether the fixed
  * scenarios found that invariant on that transport (the release's client baseline,
  * properties/baselines/clients/: what `npm run sdks:clients` confirmed). Writes
@@ -26,20 +26,21 @@ const flag = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 
 const runs = Number(flag('--runs') ?? DEFAULT_CLIENT_RUNS);
 const seed = Number(flag('--seed') ?? DEFAULT_CAMPAIGN_SEED);
 const transport = flag('--transport') as ClientTransport | undefined;
-const languages = (flag('--languages')?.split(',') ?? SDK_TESTBED_LANGUAGES) as SdkTestbedLanguage[];
+const languages = flag('--languages')?.split(',') ?? [...SDK_TESTBED_LANGUAGES];
 const file = flag('--out') ?? join(resolve(import.meta.dirname, '..'), 'docs', 'sdk-clients-generated.md');
 const bounds = { hangAfterMs: DEFAULT_HANG_AFTER_MS, inFlightMs: DEFAULT_IN_FLIGHT_MS, graceMs: DEFAULT_PROCESS_GRACE_MS };
 
 const started = performance.now();
 const load = loadavg()[0]!;
 const out: string[] = [];
-for (const language of languages) {
+for (const named of languages) {
+  const [language, release] = named.split('@') as [SdkTestbedLanguage, string | undefined];
   const t0 = performance.now();
   let target;
   try {
-    target = await openClient({ kind: 'client', language, ...(transport && { transport }) }, { graceMs: bounds.graceMs, say: (line) => process.stderr.write(`${line}\n`) }, clientKind.argumentOf);
+    target = await openClient({ kind: 'client', language, ...(release !== undefined && { release }), ...(transport && { transport }) }, { graceMs: bounds.graceMs, say: (line) => process.stderr.write(`${line}\n`) }, clientKind.argumentOf);
   } catch (error) {
-    out.push(`### ${language}`, '', `not run: ${(error as Error).message}`, '');
+    out.push(`## ${named}`, '', `not run: ${(error as Error).message}`, '');
     continue;
   }
   const version = target.testbed.version;
