@@ -20,7 +20,10 @@ const CALLER_MIN_MS = 300;
  */
 export function clientCaseShrinks(p: ClientProgram): ClientProgram[] {
   const out: ClientProgram[] = [];
-  const seen = new Set([JSON.stringify(p)]);
+  // The case itself is never a candidate, whatever else it carries (a campaign's case has its transport).
+  const keyOf = (plan: ClientProgram['plan'], actions: readonly ClientAction[], serverRequests: ClientProgram['script']['serverRequests']) =>
+    JSON.stringify(withDeadline({ plan, script: { actions: inOrder(actions), serverRequests, deadlineMs: 0 } }));
+  const seen = new Set([keyOf(p.plan, p.script.actions, p.script.serverRequests)]);
   const add = (plan: ClientProgram['plan'], actions: readonly ClientAction[], serverRequests = p.script.serverRequests) => {
     const candidate = withDeadline({ plan, script: { actions: inOrder(actions), serverRequests, deadlineMs: 0 } });
     const key = JSON.stringify(candidate);

@@ -78,6 +78,14 @@ describe('clientCaseShrinks', () => {
     expect(keys).not.toContain(JSON.stringify(big));
   });
 
+  it('never gives the case back as a candidate, also with its transport on it and plain programs (each round would shrink to itself)', () => {
+    const plain: ClientProgram = { plan: { calls: { c1: { steps: [], end: { kind: 'result' }, onCancel: 'stop' } } }, script: { actions: [{ kind: 'call', call: 'c1', atMs: 0, timeoutMs: 1_100, resetTimeoutOnProgress: true, maxTotalTimeoutMs: 1_500 }], serverRequests: { delayMs: 0, hang: false }, deadlineMs: 3_000 } };
+    const withTransport = { transport: 'http', ...plain } as ClientProgram;
+    const same = (x: ClientProgram) => JSON.stringify({ plan: x.plan, script: x.script }) === JSON.stringify({ plan: plain.plan, script: plain.script });
+    expect(clientCaseShrinks(withTransport).filter(same)).toEqual([]);
+    expect(clientCaseShrinks(withTransport)[0]!.script.actions).toEqual([{ kind: 'call', call: 'c1', atMs: 0 }]);
+  });
+
   it('gives every candidate its own deadline and actions in order of time', () => {
     for (const p of clientCaseShrinks(big)) {
       expect(p.script.deadlineMs).toBe(deadlineOf(p));
