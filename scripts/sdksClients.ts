@@ -139,7 +139,7 @@ const lines: string[] = [
   'command runs it for one SDK:',
   '',
   '```',
-  'npx mcp-sim check client:go',
+  'npx mcp-sim check client:go --scenario all',
   '```',
   '',
   `**Real time, black box.** One \`npm run sdks:clients\` run: ${columns.length} SDK releases, ${CLIENT_SCENARIOS.length} scenarios, each ${runs} times over each transport (each finding re-run ${runs} times for its rate), in ${wall.toFixed(0)} s (${(wall / 60).toFixed(1)} min) on ${availableParallelism()} cores (load ${loadBefore.toFixed(1)} at the start). Every finding is given with its rate (runs that showed it, of ${runs}); a rate below ${runs}/${runs} is a race, and nothing here claims more than was shown.`,
