@@ -1,5 +1,5 @@
 /**
- * `npm run sdks:clients:generated [-- --runs N --seed S --languages a,b@release --transport stdio|http]`:
+ * `npm run sdks:clients:generated [-- --runs N --seed S --languages a,b@release --transport stdio|http --shrink-ms MS]`:
  * the generated client campaign (the default of `check client:<language>`) on each SDK's default
  * test-bed client (or the release a language names), one language at a time, through the one real-time campaign. For each finding:
  * its invariant, where it ran, its minimal case (shrunk), its rate, and whether the fixed
@@ -26,6 +26,8 @@ const flag = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 
 const runs = Number(flag('--runs') ?? DEFAULT_CLIENT_RUNS);
 const seed = Number(flag('--seed') ?? DEFAULT_CAMPAIGN_SEED);
 const transport = flag('--transport') as ClientTransport | undefined;
+/** The real-time budget of shrinking one cause, ms (`--shrink-ms`; the client's own by default, a minute). */
+const shrinkMs = flag('--shrink-ms') === undefined ? undefined : Number(flag('--shrink-ms'));
 const languages = flag('--languages')?.split(',') ?? [...SDK_TESTBED_LANGUAGES];
 const file = flag('--out') ?? join(resolve(import.meta.dirname, '..'), 'docs', 'sdk-clients-generated.md');
 const bounds = { hangAfterMs: DEFAULT_HANG_AFTER_MS, inFlightMs: DEFAULT_IN_FLIGHT_MS, graceMs: DEFAULT_PROCESS_GRACE_MS };
@@ -52,6 +54,7 @@ for (const named of languages) {
     bounds,
     rateRuns: DEFAULT_CLIENT_RATE_RUNS,
     shrink: true,
+    ...(shrinkMs !== undefined && { shrinkMsMax: shrinkMs }),
     known: target.baseline?.known,
     onProgress: (done, total, phase) => process.stderr.write(`  ${phase} ${done}/${total}\n`),
   });
@@ -60,7 +63,7 @@ for (const named of languages) {
   out.push(
     `## ${target.testbed.manifest.sdk.name} ${version} (${language})`,
     '',
-    `${runs} generated cases over ${target.transports.join(' and ')}, in ${seconds.toFixed(0)} s: ${report.findings.length} finding(s) by cause. Again: \`npx mcp-sim check client:${language}@${version} --seed ${seed} --runs ${runs}${transport ? ` --transport ${transport}` : ''}\`.`,
+    `${runs} generated cases over ${target.transports.join(' and ')}, in ${seconds.toFixed(0)} s${shrinkMs !== undefined ? ` (each cause shrunk for ${shrinkMs / 1000} s at most)` : ''}: ${report.findings.length} finding(s) by cause. Again: \`npx mcp-sim check client:${language}@${version} --seed ${seed} --runs ${runs}${transport ? ` --transport ${transport}` : ''}\`.`,
     '',
   );
   for (const f of report.findings) {
