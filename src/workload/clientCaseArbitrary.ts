@@ -97,8 +97,9 @@ export function clientCaseArbitrary(constraints: ClientCaseConstraints): fc.Arbi
 
 /**
  * The drawn parts as one case: labels `c1`.., progress values counting up per call, a server's
- * request id 0 kept only on its first use (two outstanding requests of one id would be the
- * harness's fault), a cancel or a timeout of a request never at the very time the client answers
+ * request id 0 kept only on its first use in the case and the call's own id on its first use in
+ * the call (a server that sends two requests of one id breaks `rpc.request-id-unique` itself, and
+ * a client's answer to the second reads as an answer to the first: the harness's fault), a cancel or a timeout of a request never at the very time the client answers
  * it (moved one grid step on), actions in order of time, the deadline the case's own.
  */
 function program(drawn: readonly DrawnCall[], policy: ServerRequestPolicy, closeAt: number | undefined): ClientProgram {
@@ -109,10 +110,11 @@ function program(drawn: readonly DrawnCall[], policy: ServerRequestPolicy, close
   drawn.forEach((d, k) => {
     const label = `c${k + 1}`;
     let progress = 0;
+    let callIdUsed = false;
     const stepOf = (s: DrawnStep): ServerStep => {
       if (s.kind === 'sleep') return s;
       if (s.kind === 'progress') return { kind: 'progress', progress: ++progress, ...(s.total && { total: 100 }), ...(s.invented && { token: 'invented' as const }) };
-      const id = s.id === 0 ? (zeroUsed ? undefined : ((zeroUsed = true), 0 as const)) : s.id;
+      const id = s.id === 0 ? (zeroUsed ? undefined : ((zeroUsed = true), 0 as const)) : s.id === 'call' ? (callIdUsed ? undefined : ((callIdUsed = true), 'call' as const)) : undefined;
       const cancelAfterMs = clearOf(s.cancelAfterMs);
       return {
         kind: 'request',

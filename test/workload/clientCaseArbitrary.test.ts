@@ -74,7 +74,7 @@ describe('clientCaseArbitrary: generated client cases', () => {
     }
   });
 
-  it('gives well-formed scripts: calls labelled c1.. each with its program, actions in order of time, each abort after its call, id 0 at most once, progress counting up', () => {
+  it('gives well-formed scripts: calls labelled c1.. each with its program, actions in order of time, each abort after its call, id 0 at most once a case and the call id once a call, progress counting up', () => {
     for (const c of cases) {
       const labels = calls(c).map((a) => a.call);
       expect([...labels].sort()).toEqual(labels.map((_, k) => `c${k + 1}`));
@@ -83,6 +83,7 @@ describe('clientCaseArbitrary: generated client cases', () => {
       expect(times).toEqual([...times].sort((x, y) => x - y));
       for (const a of c.script.actions) if (a.kind === 'abort') expect(c.script.actions.indexOf(a)).toBeGreaterThan(c.script.actions.findIndex((x) => x.kind === 'call' && x.call === a.call));
       expect(requests(c).filter((s) => s.id === 0).length).toBeLessThanOrEqual(1);
+      for (const plan of Object.values(c.plan.calls)) expect(plan.steps.filter((s) => s.kind === 'request' && s.id === 'call').length).toBeLessThanOrEqual(1);
       for (const plan of Object.values(c.plan.calls)) {
         const values = [...plan.steps, ...(plan.after ?? [])].flatMap((s) => (s.kind === 'progress' ? [s.progress] : []));
         expect(values).toEqual(values.map((_, k) => k + 1));
