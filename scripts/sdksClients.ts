@@ -18,7 +18,7 @@ import { realCampaign, type Judged, type RealCampaignReport } from '../src/campa
 import { invariant, type InvariantId } from '../src/model/invariants.ts';
 import { DEFAULT_CAMPAIGN_SEED, DEFAULT_HANG_AFTER_MS, DEFAULT_IN_FLIGHT_MS, DEFAULT_PROCESS_GRACE_MS } from '../src/options/defaults.ts';
 import { formatTrace } from '../src/sim/trace.ts';
-import type { ClientCase } from '../src/targets/client/clientCases.ts';
+import type { FixedClientCase } from '../src/targets/client/clientCases.ts';
 import { CLIENT_SCENARIOS } from '../src/targets/client/clientScenarios.ts';
 import { clientKind } from '../src/targets/client/kind.ts';
 import { openClient, type OpenedClient } from '../src/targets/client/open.ts';
@@ -45,7 +45,7 @@ interface Column {
   readonly language: SdkTestbedLanguage;
   readonly label: string;
   readonly target: OpenedClient;
-  readonly report: RealCampaignReport<ClientCase>;
+  readonly report: RealCampaignReport<FixedClientCase>;
   readonly cells: ReadonlyMap<string, Cell>;
   readonly seconds: number;
 }
@@ -76,7 +76,7 @@ for (const language of languages) {
     const t0 = performance.now();
     let target: OpenedClient;
     try {
-      target = await openClient({ kind: 'client', language, release: version }, { graceMs: bounds.graceMs, say: (line) => process.stderr.write(`${line}\n`) }, clientKind.argumentOf);
+      target = await openClient({ kind: 'client', language, release: version }, { graceMs: bounds.graceMs, scenarios: CLIENT_SCENARIOS.map((s) => s.name), say: (line) => process.stderr.write(`${line}\n`) }, clientKind.argumentOf);
     } catch (error) {
       skipped.push(`${language} ${version}: ${(error as Error).message}`);
       continue;
@@ -91,7 +91,7 @@ for (const language of languages) {
       rateRuns: runs,
       shrink: false,
       onRun: (_k, c, judged) => {
-        const { scenario, transport } = c as ClientCase;
+        const { scenario, transport } = c as FixedClientCase;
         const cell = cells.get(cellKey(transport, scenario)) ?? { runs: 0, seen: new Map(), findings: new Map() };
         cell.runs++;
         const saw = callerSaw(judged);
@@ -106,7 +106,8 @@ for (const language of languages) {
       `npm run sdks:clients -- --runs ${runs}`,
     );
     const label = `${language === 'typescript' ? 'TypeScript' : language[0]!.toUpperCase() + language.slice(1)} ${version}`;
-    columns.push({ language, label, target, report, cells, seconds: (performance.now() - t0) / 1000 });
+    // Fixed scenarios only (`scenarios` above): every case, so every minimal case, is a fixed one.
+    columns.push({ language, label, target, report: report as RealCampaignReport<FixedClientCase>, cells, seconds: (performance.now() - t0) / 1000 });
   }
 }
 const wall = (performance.now() - started) / 1000;
@@ -138,10 +139,35 @@ const lines: string[] = [
   'command runs it for one SDK:',
   '',
   '```',
-  'npx mcp-sim check client:go',
+  'npx mcp-sim check client:go --scenario all',
   '```',
   '',
   `**Real time, black box.** One \`npm run sdks:clients\` run: ${columns.length} SDK releases, ${CLIENT_SCENARIOS.length} scenarios, each ${runs} times over each transport (each finding re-run ${runs} times for its rate), in ${wall.toFixed(0)} s (${(wall / 60).toFixed(1)} min) on ${availableParallelism()} cores (load ${loadBefore.toFixed(1)} at the start). Every finding is given with its rate (runs that showed it, of ${runs}); a rate below ${runs}/${runs} is a race, and nothing here claims more than was shown.`,
+  '',
+  '## Generated cases (the default of `check client:<language>`)',
+  '',
+  '`check client:<language>` runs 24 generated cases by default (`--runs`), drawn from the seed',
+  '(`--seed`) out of the blocks the fixed scenarios are made of (`src/workload/clientCaseArbitrary.ts`):',
+  '1 to 3 calls at their own times, with or without progress, maybe a timeout (reset on progress, a',
+  'maximum total, where the test-bed client has those options), maybe aborted, maybe a close with',
+  "calls in flight; for each call the scripted server's program: progress (with the call's token or",
+  'one it invents), sleeps, requests to the client (sampling, elicitation, roots; cancelled by the',
+  "server, or waited for; numbered by the server, 0, or the call's own id), an end (a result, an",
+  'error, none), what a cancel does (stop, answer anyway, go on), and progress after the answer; the',
+  "client's handlers answer at once, late or never. Every time sits on a grid: the server acts at",
+  'even multiples of 100 ms after a call reached it, the caller at odd ones, so each thing one side',
+  'does is 100 ms from each thing the other does, as in the fixed scenarios. A finding is shrunk',
+  '(fewer calls, actions and steps, simpler ends, shorter sleeps, earlier times:',
+  '`src/workload/clientCaseShrinks.ts`) to a minimal case, told apart from the others by the',
+  'features of that case, re-run 3 times for its rate, and written as a replay file with the case',
+  'inline (`mcp-sim replay FILE`). The fixed scenarios below stay: `--scenario NAME,…` or',
+  '`--scenario all` (then `--seed` and `--shrink` are refused: nothing draws or shrinks them).',
+  "`npm run sdks:clients:generated` runs the generated cases on every SDK's newest client and says of",
+  'each finding whether the fixed scenarios found its invariant on that transport:',
+  '[sdk-clients-generated.md](sdk-clients-generated.md).',
+  '',
+  'What the generated cases found that these scenarios did not: [sdk-clients-generated.md](sdk-clients-generated.md),',
+  '"Beyond the fixed scenarios".',
   '',
   '## The scenarios',
   '',

@@ -56,7 +56,8 @@ export async function checkTarget(target: TargetSpec | string | CommandSpec | { 
       ...(argsFile !== undefined && { args: argsFile }),
       ...(toolMs && { toolDuration: Object.entries(toolMs).map(([tool, ms]) => `${tool}=${ms}`) }),
     },
-    { userServer: kind.author === 'user', ...(inFlightMs !== undefined && { inFlightMs }), ...(graceMs !== undefined && { graceMs }) },
+    // The kind's own defaults, as the command line takes them (an SDK's client: its generated cases, one at a time).
+    { userServer: kind.author === 'user', ...kind.realDefaults?.(spec as never, undefined), ...(inFlightMs !== undefined && { inFlightMs }), ...(graceMs !== undefined && { graceMs }) },
   );
   const fixed = args ?? resolved.args;
   const opened = await kind.openReal(spec as never, { graceMs: resolved.bounds.graceMs, ...(resolved.tools && { tools: resolved.tools }), ...(fixed && { args: fixed }), duplicateIds: resolved.duplicateIds, wire: wireBoundsOf(resolved.bounds) });

@@ -40,6 +40,8 @@ export async function checkFront(request: CheckRequest): Promise<number> {
     const kind = await targetKind(spec.kind);
     const refused = request.given.find((name) => CHECK_FLAGS.some((f) => f.name === name) && !kind.flags.has(name));
     if (refused !== undefined) throw new TargetArgumentError(`mcp-sim check ${kind.argumentOf(spec as never).join(' ') || '(the installed SDK)'}: ${kind.refusal(refused)}.`);
+    const clash = kind.clash?.(request.given);
+    if (clash !== undefined) throw new TargetArgumentError(`mcp-sim check ${kind.argumentOf(spec as never).join(' ')}: ${clash}.`);
     if (opts.dryRun === true) return await dryRun(spec, kind, opts);
     if (kind.openReal) {
       const options = realOptions(spec, kind, opts);

@@ -64,7 +64,8 @@ export const underTestOf = (clock: RealClock): Side => clock.underTest ?? 'serve
  *
  * - server: the frames it wrote, its process's end and its HTTP answers, and on an SDK test bed
  *   its handlers' side channel;
- * - client (an SDK's test-bed client against the scripted server): the frames it wrote, the
+ * - client (an SDK's test-bed client against the scripted server): the frames it wrote (their
+ *   JSON-RPC shape, their ids, a call's progress token where the caller asked for progress), the
  *   caller's view its side channel tells (each call's start, progress and end, the caller's
  *   abort and close) and its handlers of the server's requests.
  */
@@ -97,6 +98,10 @@ export const JUDGED_ON_A_REAL_CLOCK: Readonly<Record<Side, ReadonlySet<Invariant
     'http.session-required-400',
   ]),
   client: new Set<InvariantId>([
+    'rpc.well-formed',
+    'rpc.request-id-type',
+    'rpc.request-id-unique',
+    'rpc.params-preserved',
     'progress.delivered',
     'progress.token-unique',
     'cancel.in-flight-only',

@@ -20,6 +20,7 @@ import {
   DEFAULT_PROCESS_RUNS,
   DEFAULT_RATE_RUNS,
   DEFAULT_CLIENT_RATE_RUNS,
+  DEFAULT_CLIENT_RUNS,
   DEFAULT_FUZZ_RUNS,
   DEFAULT_FUZZ_FAIL_ON,
   DEFAULT_REPRO_DIR,
@@ -46,7 +47,7 @@ export interface CheckFlag {
 
 /** The flags a report, a verdict and the replay files of any campaign take. */
 const COMMON: readonly CheckFlag[] = [
-  { name: '--runs', value: '<n>', parse: 'whole', help: `number of generated runs (default: ${DEFAULT_CAMPAIGN_RUNS} on an SDK release, ${DEFAULT_FUZZ_RUNS} on a module, ${DEFAULT_PROCESS_RUNS} in real time, one pass over its scenarios on a client; env ${ENV_RUNS})` },
+  { name: '--runs', value: '<n>', parse: 'whole', help: `number of generated runs (default: ${DEFAULT_CAMPAIGN_RUNS} on an SDK release, ${DEFAULT_FUZZ_RUNS} on a module, ${DEFAULT_PROCESS_RUNS} in real time, ${DEFAULT_CLIENT_RUNS} generated cases on a client (one pass over its scenarios with --scenario); env ${ENV_RUNS})` },
   { name: '--seed', value: '<n>', parse: 'whole', help: `campaign seed, printed first; the same seed draws the same cases (default: ${DEFAULT_CAMPAIGN_SEED}; env ${ENV_SEED})` },
   { name: '--shrink', help: `shrink each finding to a minimal case (default: ${DEFAULT_SHRINK ? 'on' : 'off'})` },
   { name: '--no-shrink', help: 'report first cases as found, without shrinking' },
@@ -118,7 +119,7 @@ const TEST_BEDS: readonly CheckFlag[] = [
   { name: '--transport', value: '<transport>', help: 'testbed: stdio (default), http-stateful-sse, http-stateful-json, http-stateless-sse or http-stateless-json; client: stdio or http' },
   { name: '--layer', value: '<layer>', help: "testbed: the SDK API its interpreter is written on: low (the low-level handlers), high (FastMCP/MCPServer, typed AddTool, #[tool], Java's McpServer tool specifications, registerTool) or both (default: each case on one, in turn)" },
   { name: '--update-baseline', help: "write the release's confirmed findings on this transport (and layer) as its baseline" },
-  { name: '--scenario', value: '<list>', help: "client: only these client scenarios, comma-separated" },
+  { name: '--scenario', value: '<list>', help: "client: these fixed client scenarios instead of generated cases, comma-separated ('all': every one)" },
 ];
 
 const MODULE: readonly CheckFlag[] = [{ name: '--config', value: '<json|file>', help: "a module's factory config (a JSON object, or a JSON file)" }];

@@ -256,6 +256,17 @@ export const DEFAULT_PROCESS_RUNS = 60;
 /** How many times a finding's minimal case is run again to measure its reproduction rate. @default 10 */
 export const DEFAULT_RATE_RUNS = 10;
 
+/**
+ * Generated cases of an SDK client's campaign (`check client:<language>`): each runs a fresh
+ * client process against a fresh scripted server in real time, up to about 4 s, so the campaign
+ * takes two minutes or so over one transport and finds what the fixed scenarios find and more
+ * (docs/sdk-clients.md). @default 24
+ */
+export const DEFAULT_CLIENT_RUNS = 24;
+
+/** The real-time budget of shrinking one cause of a generated client case: a minute (a campaign's causes share its one client at a time). @default 60000 */
+export const DEFAULT_CLIENT_SHRINK_MS_MAX = 60_000;
+
 /** Re-runs of an SDK client's finding for its rate: a scenario has no schedule to vary, and a first check of a release finds tens of them. @default 3 */
 export const DEFAULT_CLIENT_RATE_RUNS = 3;
 

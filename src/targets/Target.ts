@@ -123,12 +123,19 @@ export interface TargetKindDefinition<K extends TargetKind = TargetKind> {
   readonly flags: ReadonlySet<string>;
   /** Why a flag this kind does not take is refused, in one line (`the in-process campaign draws its own schedules`). */
   refusal(flag: string): string;
+  /**
+   * Why flags this kind takes are refused together, in one line, when they are (an SDK's client:
+   * `--seed` draws generated cases, which `--scenario` replaces by fixed ones); undefined when
+   * `given` (the flags typed, by name) go together.
+   */
+  clash?(given: readonly string[]): string | undefined;
   /** A real-time kind: opens the target for the one campaign (loads its heavy parts on demand). */
   openReal?(spec: SpecOf<K>, settings: RealOpenSettings): Promise<RealTarget>;
   /**
    * A real-time kind's own defaults where they are not the real clock's (`--runs`, `--parallel`,
-   * `--rate-runs`), from the spec and the scenarios `--scenario` names: an SDK's client runs one
-   * pass over its fixed scenarios, one at a time, and re-runs a finding three times.
+   * `--rate-runs`), from the spec and the scenarios `--scenario` names: an SDK's client runs its
+   * generated cases (or one pass over the fixed scenarios named), one at a time, and re-runs a
+   * finding three times.
    */
   realDefaults?(spec: SpecOf<K>, scenarios: readonly string[] | undefined): { readonly runs?: number; readonly parallel?: number; readonly rateRuns?: number };
 }
@@ -294,6 +301,15 @@ export interface RealTarget<Case = unknown> {
   withoutCancels?(c: Case): Case;
   /** Smaller cases than `c`, simplest first (a candidate that no longer fails is dropped). */
   shrinks(c: Case): Case[];
+  /**
+   * How it shrinks where its cases need other than the campaign's defaults: `tries`, runs of a
+   * candidate before it counts as no longer failing (`DEFAULT_SHRINK_TRIES`); `msMax`, the
+   * real-time budget of one cause (`DEFAULT_PROCESS_SHRINK_MS_MAX`); `candidates`, the most
+   * candidates run for one cause (40). An SDK's client's generated cases keep 100 ms between what
+   * the two sides do (one try is enough), have some 30 candidates a round, and run one at a time
+   * (its causes share one client at a time, so each needs longer).
+   */
+  readonly shrinking?: { readonly tries?: number; readonly msMax?: number; readonly candidates?: number };
   /** How a finding of case `c` is told apart by cause: where it ran (variant) and what the case did (shape). */
   causeOf(c: Case, trace?: readonly TraceEvent[]): { readonly variant: string; readonly shape: ReadonlySet<string> };
   /** One line per action of `c`, for reports. */

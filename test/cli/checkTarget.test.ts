@@ -12,10 +12,23 @@ describe('check testbed:<language>: bad input is one line and exit 2 (no test be
     [['testbed:cobol'], /^mcp-sim check: testbed:cobol: no test bed for "cobol": one of typescript, python, go, rust, java\.$/],
     [['testbed:python', '--transport', 'http-foo'], /^mcp-sim check testbed:python: unknown --transport "http-foo": one of stdio, http-stateful-sse, http-stateful-json, http-stateless-sse, http-stateless-json\.$/],
     [['client:python', '--transport', 'http-stateful-sse'], /^mcp-sim check client:python: unknown --transport "http-stateful-sse": stdio or http/],
+    [['client:python', '--scenario', 'abort', '--seed', '3', '--dry-run'], /^mcp-sim check client:python: --seed does not apply with --scenario: the fixed scenarios are each one minimal question.*leave --scenario out for the generated cases/],
+    [['client:python', '--scenario', 'all', '--no-shrink', '--dry-run'], /^mcp-sim check client:python: --no-shrink does not apply with --scenario/],
   ])('check %j', async (args, line) => {
     const run = await runMain(['check', ...args]);
     expect(run.code).toBe(2);
     expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(line)]);
+  });
+
+  it('check client:<language> runs 24 generated cases by default (--seed and --shrink apply), one pass over the fixed scenarios with --scenario', async () => {
+    const options = async (...args: string[]) => {
+      const run = await runMain(['check', 'client:python', ...args, '--dry-run']);
+      expect(run.code, run.stderr).toBe(0);
+      return (JSON.parse(run.stdout) as { options: { runs: number; seed: number; shrink: boolean; scenarios?: string[] } }).options;
+    };
+    expect(await options('--seed', '5')).toMatchObject({ runs: 24, seed: 5, shrink: true });
+    expect(await options('--scenario', 'abort,close')).toMatchObject({ runs: 4, scenarios: ['abort', 'close'] });
+    expect(await options('--scenario', 'all', '--transport', 'stdio')).toMatchObject({ runs: 16 });
   });
 
   it('the old spelling (check --target cobol) says its new one once, then the same one-line error', async () => {

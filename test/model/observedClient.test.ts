@@ -164,4 +164,26 @@ describe('the model on a client under test (black box, real time)', () => {
     expect(ids(trace(...handshake, [3, cancelOf(0)], [500, end]))).toContain('cancel.not-initialize');
     expect(ids(trace(...handshake, [500, end]))).toEqual([]);
   });
+
+  it('rpc.params-preserved (a client under test): fires on a call the caller made with progress whose request carries no _meta.progressToken / silent on the token there', () => {
+    const run = (token?: string) => trace(...head({ onprogress: true }, token), [10, result(1)], [12, settled('c1', 'result')], ...tail(20));
+    expect(ids(run())).toEqual(['rpc.params-preserved']);
+    expect(judged(run()).findings[0]!.message).toMatch(/lacks the progress token the caller asked for/);
+    expect(ids(run('c1-token'))).toEqual([]);
+  });
+
+  it('rpc.request-id-unique (a client under test): fires on a call that reuses the id of initialize / silent on a fresh id', () => {
+    const handshake: [number, TraceEventBody][] = [[0, read({ id: 0, method: 'initialize', params: {} })], [1, wrote({ id: 0, result: {} })], [2, read({ method: 'notifications/initialized' })]];
+    const run = (id: number) => trace(...handshake, [3, start('c1', id)], [3, callRequest(id, 'c1')], [10, result(id)], [12, settled('c1', 'result')], ...tail(20));
+    expect(ids(run(0))).toEqual(['rpc.request-id-unique']);
+    expect(ids(run(1))).toEqual([]);
+  });
+
+  it('rpc.request-id-type and rpc.well-formed (a client under test): fire on a call with id null, and on a frame with "jsonrpc": "2" / silent on the same call well-formed', () => {
+    const run = (frame: Record<string, unknown>) => trace([0, start('c1', 1)], [0, read(frame)], [10, result(1)], [12, settled('c1', 'result')], ...tail(20));
+    const call = { method: 'tools/call', params: { name: 'run', arguments: { call: 'c1' } } };
+    expect(ids(run({ ...call, id: null }))).toContain('rpc.request-id-type');
+    expect(ids(run({ ...call, id: 1, jsonrpc: '2' }))).toEqual(['rpc.well-formed']);
+    expect(ids(run({ ...call, id: 1 }))).toEqual([]);
+  });
 });

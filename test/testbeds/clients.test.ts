@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { InvariantId } from '../../src/model/invariants.ts';
 import { DEFAULT_HANG_AFTER_MS, DEFAULT_IN_FLIGHT_MS, DEFAULT_PROCESS_GRACE_MS } from '../../src/options/defaults.ts';
+import { readFileSync } from 'node:fs';
+import { scenarioOfCase, type ClientCase } from '../../src/targets/client/clientCases.ts';
 import { clientScenario } from '../../src/targets/client/clientScenarios.ts';
 import { clientTrace } from '../../src/targets/client/clientTrace.ts';
 import { judgeCase } from '../../src/campaign/real/judgeCase.ts';
@@ -122,4 +124,29 @@ describe('test-bed clients: SDK bugs the model names, on the releases that have 
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+/**
+ * What the generated client campaign found that the fixed scenarios did not
+ * (docs/sdk-clients-generated.md): its minimal case, kept as the replay file the campaign wrote.
+ */
+describe('test-bed clients: the generated campaign\'s findings, on the releases that have them', () => {
+  const file = 'docs/sdk-clients/repro/typescript@1.32.2-cancel.in-flight-only.json';
+  const has = clientOf('typescript', '1.32.2');
+  const fixed = clientOf('typescript', '2.4.0');
+  it.skipIf(typeof has === 'string' || typeof fixed === 'string')(
+    'typescript 1.32.2: cancel.in-flight-only, an abort after the call resolved sends notifications/cancelled for it (request() never removes its abort listener; no fixed scenario aborts a call that ended), not on 2.4.0; replay FILE runs it as printed',
+    async () => {
+      const again = spawnSync(process.execPath, ['bin/mcp-sim.js', 'replay', file, '--rate-runs', '2'], { encoding: 'utf8' });
+      expect(again.stdout).toMatch(/generated case over stdio/);
+      expect(again.stdout).toMatch(/send client→server \[\d+\] notifications\/cancelled requestId=1/);
+      expect(again.stdout).toMatch(/reproduced: cancel\.in-flight-only, reproduced 2\/2/);
+      expect(again.status).toBe(0);
+      const c = (JSON.parse(readFileSync(file, 'utf8')) as { case: ClientCase }).case;
+      const clock = { kind: 'real' as const, inFlightMs: DEFAULT_IN_FLIGHT_MS, hangAfterMs: DEFAULT_HANG_AFTER_MS, graceMs: DEFAULT_PROCESS_GRACE_MS };
+      const on = async (client: SdkTestbedClient) => judgeClientCase(clientTrace(await runClientScenario(client.command, scenarioOfCase(c), c.transport), scenarioOfCase(c), client.options), { clock }).findings.map((f) => f.invariant);
+      expect(await on(fixed as SdkTestbedClient)).not.toContain('cancel.in-flight-only');
+    },
+    60_000,
+  );
 });

@@ -419,7 +419,7 @@ async function findingsByCause<Case>(
         runs.ahead(Math.min(settings.rateRuns, Math.max(settings.parallel, RATE_DECIDED_RUNS)));
         settings.onProgress?.(shrunk, total, 'shrink');
         let { minimal, shrinks, witness } =
-          settings.shrink && owner === 'target' && !flood ? await shrinkCase(cases[first.k]!, (c: Case) => target.shrinks(c), shows, witnessed, many, settings, { triesAtOnce: runs.shared && !own, atOnce: settings.parallel }) : { minimal: cases[first.k]!, shrinks: 0, witness: witnessed };
+          settings.shrink && owner === 'target' && !flood ? await shrinkCase(cases[first.k]!, (c: Case) => target.shrinks(c), shows, witnessed, many, { ...settings, shrinkTries: settings.shrinkTries ?? target.shrinking?.tries, shrinkMsMax: settings.shrinkMsMax ?? target.shrinking?.msMax, shrinkCandidatesMax: target.shrinking?.candidates }, { triesAtOnce: runs.shared && !own, atOnce: settings.parallel }) : { minimal: cases[first.k]!, shrinks: 0, witness: witnessed };
         settings.onProgress?.(shrunk, total, 'rate');
         // Side by side: on shared connections and on fresh processes, at once.
         let { rate, sharedRate } = await workOut(async () => {
@@ -568,14 +568,14 @@ export async function shrinkCase<Case, R>(
   shows: (r: R) => boolean,
   first: R,
   many: (cases: readonly Case[]) => Promise<R[]>,
-  settings: Pick<RealCampaignSettings, 'shrinkTries' | 'shrinkMsMax'>,
+  settings: Pick<RealCampaignSettings, 'shrinkTries' | 'shrinkMsMax'> & { readonly shrinkCandidatesMax?: number },
   how: { readonly triesAtOnce: boolean; readonly atOnce: number } = { triesAtOnce: false, atOnce: 1 },
 ): Promise<{ minimal: Case; shrinks: number; witness: R }> {
   const tries = settings.shrinkTries ?? DEFAULT_SHRINK_TRIES;
   let minimal = c;
   let witness = first;
   let shrinks = 0;
-  let budget = SHRINK_CANDIDATES_MAX;
+  let budget = settings.shrinkCandidatesMax ?? SHRINK_CANDIDATES_MAX;
   const until = performance.now() + (settings.shrinkMsMax ?? DEFAULT_PROCESS_SHRINK_MS_MAX);
   /** The first of `candidates` that fails in one of `each` runs, and that run. */
   const firstFailing = async (candidates: readonly Case[], each: number): Promise<{ candidate: Case; run: R } | undefined> => {
@@ -586,13 +586,20 @@ export async function shrinkCase<Case, R>(
   for (let improved = true; improved && budget > 0 && performance.now() < until; ) {
     improved = false;
     const candidates = [...smaller(minimal)].slice(0, budget);
-    budget -= candidates.length;
     let found: { candidate: Case; run: R } | undefined;
-    if (how.triesAtOnce) found = await firstFailing(candidates, tries);
-    else {
+    if (how.triesAtOnce) {
+      found = await firstFailing(candidates, tries);
+      budget -= candidates.length;
+    } else {
+      // One at a time: the budget pays for the candidates run, not for those after the one that failed.
+      let tried = 0;
       for (let t = 0; t < tries && !found; t++) {
-        for (let from = 0; from < candidates.length && !found && performance.now() < until; from += how.atOnce) found = await firstFailing(candidates.slice(from, from + how.atOnce), 1);
+        for (let from = 0; from < candidates.length && !found && performance.now() < until; from += how.atOnce) {
+          found = await firstFailing(candidates.slice(from, from + how.atOnce), 1);
+          tried = Math.max(tried, Math.min(candidates.length, from + how.atOnce));
+        }
       }
+      budget -= tried;
     }
     if (found) {
       minimal = found.candidate;

@@ -7,13 +7,19 @@ import { shapeKey } from '../../workload/shape.ts';
 import type { ClientTransport } from '../testbed/languages.ts';
 import type { TestbedBaseline } from '../testbed/testbedBaseline.ts';
 import type { KnownRealCause, RealBaseline } from '../Target.ts';
-import type { ClientCase } from './clientCases.ts';
+import { isGenerated, type ClientCase, type FixedClientCase } from './clientCases.ts';
+import { clientCaseShape } from '../../workload/clientCaseShape.ts';
 
-/** One known finding of an SDK release's client: the invariant, where it ran, the scenario that showed it. */
+/**
+ * One known finding of an SDK release's client: the invariant, where it ran, and the fixed
+ * scenario that showed it, or (the generated campaign's) the features of its minimal case.
+ */
 export interface ClientBaselineEntry {
   readonly invariant: InvariantId;
   readonly transport: ClientTransport;
-  readonly scenario: string;
+  readonly scenario?: string;
+  /** `shapeKey` of a generated minimal case (`clientCaseShape`): the runs whose features cover it are this finding's. */
+  readonly shape?: string;
   /** The finding's message and rate when `--update-baseline` wrote it (absent on entries carried over from the client's own judge's ids). */
   readonly message?: string;
   readonly rate?: { readonly hits: number; readonly runs: number };
@@ -54,32 +60,43 @@ interface Confirmed {
   readonly rate: { readonly hits: number; readonly runs: number };
 }
 
+/** What a campaign runs, as its baseline reads it: fixed scenarios on transports, or the generated cases on transports. */
+export type ClientRan = readonly FixedClientCase[] | { readonly generated: readonly ClientTransport[] };
+
 /**
- * A release's client baseline as the campaign reads it: each entry of a (scenario, transport) the
- * campaign runs is a known cause (its invariant, the transport as its variant, the scenario as
- * its shape), and writing replaces the entries of exactly those pairs with the confirmed
- * findings (the others kept: a campaign of some scenarios leaves the rest as they were).
+ * A release's client baseline as the campaign reads it. A campaign of fixed scenarios: each
+ * entry of a (scenario, transport) it runs is a known cause (its invariant, the transport as its
+ * variant, the scenario as its shape), and writing replaces the entries of exactly those pairs
+ * with the confirmed findings. The generated campaign: each entry of a generated shape on a
+ * transport it runs is a known cause, and writing replaces those. The others are kept (a campaign
+ * of some scenarios leaves the rest as they were).
  */
-export function clientBaselineOf(release: { readonly language: string; readonly sdk: string; readonly version: string }, ran: readonly ClientCase[]): RealBaseline {
+export function clientBaselineOf(release: { readonly language: string; readonly sdk: string; readonly version: string }, ran: ClientRan): RealBaseline {
   const existing = loadClientBaseline(release.language, release.version);
-  const pair = (e: { readonly transport: string; readonly scenario: string }) => `${e.transport} ${e.scenario}`;
-  const pairs = new Set(ran.map(pair));
-  const entries = existing?.entries.filter((e) => pairs.has(pair(e))) ?? [];
-  const known: KnownRealCause[] = entries.map((e) => ({ invariant: e.invariant, variant: e.transport, shape: shapeKey(new Set([e.scenario])) }));
+  const generated = 'generated' in ran ? new Set<string>(ran.generated) : undefined;
+  const pair = (e: { readonly transport: string; readonly scenario?: string }) => `${e.transport} ${e.scenario}`;
+  const pairs = new Set(generated ? [] : (ran as readonly FixedClientCase[]).map(pair));
+  const runs = (e: ClientBaselineEntry) => (generated ? e.shape !== undefined && generated.has(e.transport) : e.scenario !== undefined && pairs.has(pair(e)));
+  const entries = existing?.entries.filter(runs) ?? [];
+  const known: KnownRealCause[] = entries.map((e) => ({ invariant: e.invariant, variant: e.transport, shape: e.shape ?? shapeKey(new Set([e.scenario!])) }));
+  const what = generated ? 'the generated cases' : 'the scenarios run';
   return {
     known,
-    summary: existing ? `${entries.length} known finding(s) in the scenarios run (${clientBaselinePath(release.language, release.version)})` : 'none yet (every finding is new)',
+    summary: existing ? `${entries.length} known finding(s) in ${what} (${clientBaselinePath(release.language, release.version)})` : 'none yet (every finding is new)',
     write(findings, command) {
       const fresh = (findings as readonly Confirmed[]).map((f): ClientBaselineEntry => {
         const c = f.minimal as ClientCase;
-        return { invariant: f.invariant, transport: c.transport, scenario: c.scenario, message: f.message, rate: f.rate };
+        const where = isGenerated(c) ? { shape: shapeKey(clientCaseShape(c)) } : { scenario: c.scenario };
+        return { invariant: f.invariant, transport: c.transport, ...where, message: f.message, rate: f.rate };
       });
-      const transports = [...new Set(ran.map((c) => c.transport))];
+      const transports = generated ? [...generated] : [...new Set((ran as readonly FixedClientCase[]).map((c) => c.transport))];
       const baseline: ClientBaseline = {
         kind: 'client-baseline',
         ...release,
-        commands: { ...existing?.commands, ...Object.fromEntries(transports.map((t) => [t, command])) },
-        entries: [...(existing?.entries ?? []).filter((e) => !pairs.has(pair(e))), ...fresh].sort((a, b) => a.transport.localeCompare(b.transport) || a.scenario.localeCompare(b.scenario) || a.invariant.localeCompare(b.invariant)),
+        commands: { ...existing?.commands, ...Object.fromEntries(transports.map((t) => [generated ? `${t} generated` : t, command])) },
+        entries: [...(existing?.entries ?? []).filter((e) => !runs(e)), ...fresh].sort(
+          (a, b) => a.transport.localeCompare(b.transport) || (a.scenario ?? '').localeCompare(b.scenario ?? '') || (a.shape ?? '').localeCompare(b.shape ?? '') || a.invariant.localeCompare(b.invariant),
+        ),
       };
       const file = clientBaselinePath(release.language, release.version);
       writeFileAtomic(file, `${JSON.stringify(baseline, null, 2)}\n`, { mkdir: true });

@@ -1,4 +1,4 @@
-import type { CallerOption, ClientScriptBody, ServerPlan } from './clientScript.ts';
+import type { CallerOption, ClientScriptBody, ServerPlan } from '../../real/clientScript.ts';
 
 /**
  * The fixed client scenarios: each asks one question of an SDK's client (testbeds/CLIENT.md),
@@ -227,6 +227,9 @@ export const CLIENT_SCENARIOS: readonly ClientScenario[] = [
     option: 'maxTotalTimeout',
   },
 ];
+
+/** `--scenario all`: every fixed scenario. */
+export const ALL_SCENARIOS = 'all';
 
 export function clientScenario(name: string): ClientScenario | undefined {
   return CLIENT_SCENARIOS.find((s) => s.name === name);

@@ -19,8 +19,8 @@ export const CLIENT_SEES: Visibility = {
       why: "a server's conduct: mcp-sim is the server here, and its scripted server does what each scenario asks on purpose (answers after a cancel, invents a token)",
     },
     {
-      invariants: ['rpc.well-formed', 'rpc.request-id-type', 'rpc.request-id-unique', 'rpc.response-matches-request', 'rpc.single-response', 'rpc.no-reply-to-notification', 'rpc.method-defined', 'lifecycle.init-first'] as const,
-      why: "the shape and order of the client's frames are not judged here yet: a client may open with a newer revision's probe (go-sdk v1.8.0 sends server/discover before initialize), which the 2025-11-25 rules of this run would take for a broken handshake",
+      invariants: ['rpc.response-matches-request', 'rpc.single-response', 'rpc.no-reply-to-notification', 'rpc.method-defined', 'lifecycle.init-first'] as const,
+      why: "the methods and order of the client's frames are not judged here yet (their JSON-RPC shape, ids and progress tokens are): a client may open with a newer revision's probe (go-sdk v1.8.0 sends server/discover before initialize), which the 2025-11-25 rules of this run would take for a broken handshake",
     },
     { invariants: ['leak.correlation-maps', 'leak.timers', 'leak.abort-listeners'] as const, why: "the client's maps, timers and listeners are inside its process" },
     { invariants: ['harness.deterministic', 'harness.globals-restored', 'harness.offline', 'harness.as-scripted'] as const, why: 'real time: nothing is scheduled or replayed byte for byte; each finding carries its reproduction rate instead' },

@@ -5,7 +5,7 @@ import type { TraceEvent, TraceEventBody, WireId } from '../../sim/trace.ts';
 import type { JsonValue } from '../../util/json.ts';
 import { isJsonObject } from '../../util/jsonrpc.ts';
 import type { ClientScenario } from './clientScenarios.ts';
-import { callsOf, type CallAction, type CallerOption } from './clientScript.ts';
+import { callsOf, type CallAction, type CallerOption } from '../../real/clientScript.ts';
 import type { ClientEvent, ClientRun, WireEntry } from './runClientScenario.ts';
 import { SETTLE_WORDS } from './sideChannelFacts.ts';
 

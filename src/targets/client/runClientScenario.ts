@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../real/freePort.ts';
 import { exited, killOwned, spawnOwned } from '../../real/processRegistry.ts';
-import type { ClientScript, ClientServerSpec, ServerPlan } from './clientScript.ts';
+import type { ClientScript, ClientServerSpec, ServerPlan } from '../../real/clientScript.ts';
 import type { ClientScenario } from './clientScenarios.ts';
 
 /** The scripted server's file: beside this module in a clone (src/) and in the package (dist/). */

@@ -6,7 +6,7 @@ import { realVerdict } from '../../../src/campaign/real/realVerdict.ts';
 import type { InvariantId } from '../../../src/model/invariants.ts';
 import { realJsonReport } from '../../../src/report/realReport.ts';
 import { CLIENT_SCENARIOS, clientScenario } from '../../../src/targets/client/clientScenarios.ts';
-import type { CallerOption } from '../../../src/targets/client/clientScript.ts';
+import type { CallerOption } from '../../../src/real/clientScript.ts';
 import { clientTrace } from '../../../src/targets/client/clientTrace.ts';
 import { judgeCase } from '../../../src/campaign/real/judgeCase.ts';
 import { CLIENT_JUDGING } from '../../../src/targets/client/open.ts';
@@ -14,6 +14,8 @@ import { CLIENT_JUDGING } from '../../../src/targets/client/open.ts';
 /** A client case judged by the one oracle, the client under test. */
 const judgeClientCase = (trace: Parameters<typeof judgeCase>[0], options: Parameters<typeof judgeCase>[2]) => judgeCase(trace, CLIENT_JUDGING, options);
 import { clientTarget } from '../../../src/targets/client/open.ts';
+import { isGenerated, type ClientCase, type GeneratedClientCase } from '../../../src/targets/client/clientCases.ts';
+import { clientCaseShape } from '../../../src/workload/clientCaseShape.ts';
 import { runClientScenario, type ClientTransport } from '../../../src/targets/client/runClientScenario.ts';
 import { ajvValidator } from '../../../src/workload/ajvValidator.ts';
 
@@ -52,6 +54,18 @@ const FAULTS: readonly (readonly [string, InvariantId, string, string, ClientTra
   ['client.close-deletes-session', 'http.close-deletes-session', 'no-delete', 'result', 'http'],
 ];
 
+/**
+ * The client's own frames the model judges beyond the client judge it replaced, each with the
+ * fault of the raw client that breaks it and a scenario that shows it.
+ */
+const WIRE_FAULTS: readonly (readonly [InvariantId, string, string, ClientTransport])[] = [
+  ['rpc.params-preserved', 'no-progress-token', 'result', 'stdio'],
+  ['rpc.params-preserved', 'no-progress-token', 'result', 'http'],
+  ['rpc.request-id-unique', 'reuse-id', 'result', 'stdio'],
+  ['rpc.request-id-type', 'null-id', 'error', 'stdio'],
+  ['rpc.well-formed', 'bad-jsonrpc', 'error', 'stdio'],
+];
+
 // Real time, mostly waiting on sleeps of the scenarios: the runs go side by side (each one its
 // own client and scripted server), so the file takes about its longest run, not their sum.
 describe.concurrent('an SDK client judged by the model (the raw client, real time)', () => {
@@ -62,6 +76,10 @@ describe.concurrent('an SDK client judged by the model (the raw client, real tim
   });
 
   it.each(FAULTS)('%s: %s fires on the raw client with fault %s (%s, %s)', async (_old, id, fault, scenario, transport) => {
+    expect(await found(fault, scenario, transport)).toContain(id);
+  }, 30_000);
+
+  it.each(WIRE_FAULTS)('%s fires on the raw client with fault %s (%s, %s)', async (id, fault, scenario, transport) => {
     expect(await found(fault, scenario, transport)).toContain(id);
   }, 30_000);
 
@@ -86,6 +104,36 @@ describe.concurrent('an SDK client judged by the model (the raw client, real tim
     expect(trace[at((e) => e.kind === 'call-start') + 1]).toMatchObject({ kind: 'send', from: 'client', frame: { method: 'tools/call' } });
     expect(trace.at(-1)).toMatchObject({ kind: 'end' });
   }, 30_000);
+});
+
+describe("an SDK client's generated campaign", () => {
+  it.each(['stdio', 'http'] as const)('finds nothing on the correct raw client: 10 generated cases over %s (every block of the arbitrary, no race on the grid)', async (transport) => {
+    const target = clientTarget(
+      { command: client(), options: OPTIONS, lacks: [] },
+      { scenarios: undefined, transports: [transport], describe: () => ({ kind: 'client', clock: 'real', label: 'the raw client', argument: ['client:typescript'], spec: { kind: 'client', language: 'typescript' } }) },
+    );
+    const report = await realCampaign(target, { seed: 7, runs: 10, parallel: 1, bounds, rateRuns: 1, shrink: false });
+    expect(report.findings.map((f) => `${f.invariant}: ${f.message}`)).toEqual([]);
+  }, 120_000);
+
+  it('finds the raw client\'s fault on generated cases, shrinks it to a smaller case that still shows it (the abort kept), with its rate; the minimal case replays as plain JSON', async () => {
+    const target = clientTarget(
+      { command: client('no-cancel-on-abort'), options: OPTIONS, lacks: [] },
+      { scenarios: undefined, transports: ['stdio'], describe: () => ({ kind: 'client', clock: 'real', label: 'the raw client', argument: ['client:typescript'], spec: { kind: 'client', language: 'typescript' } }) },
+    );
+    // Seed 12: its first case aborts a call the server never answers (found by sampling the arbitrary).
+    const report = await realCampaign(target, { seed: 12, runs: 4, parallel: 1, bounds, rateRuns: 2, shrink: true, shrinkMsMax: 40_000 });
+    const f = report.findings.find((x) => x.invariant === 'cancel.abort-sends-cancel');
+    expect(f, JSON.stringify(report.findings.map((x) => x.invariant))).toBeDefined();
+    const minimal = f!.minimal;
+    expect(isGenerated(minimal)).toBe(true);
+    expect(f!.shrinks).toBeGreaterThan(0);
+    expect(f!.rate).toMatchObject({ hits: 2, runs: 2 });
+    expect(clientCaseShape(minimal as GeneratedClientCase)).toContain('abort');
+    // The minimal case runs again from its JSON alone, as `replay FILE` runs it.
+    const again = await target.run(JSON.parse(JSON.stringify(minimal)) as ClientCase, { ...bounds });
+    expect(judgeClientCase(again.trace, { clock: { kind: 'real', ...bounds } }).findings.map((x) => x.invariant)).toContain('cancel.abort-sends-cancel');
+  }, 180_000);
 });
 
 describe('an SDK client\'s campaign report', () => {

@@ -2,7 +2,8 @@
  * The two halves of a client scenario (testbeds/CLIENT.md): what the caller does (the client
  * script, run by an SDK's test-bed client) and what the server does (the plan, run by mcp-sim's
  * scripted server). Both are plain JSON, written to files, because two programs in other
- * languages read them.
+ * languages read them. They live beside the real clock's other plans (`plan.ts`): the client
+ * target runs them, and the workload generates them.
  */
 
 /** A step of the scripted server's program for one call. */
@@ -65,6 +66,15 @@ export interface ClientScriptBody {
   readonly actions: readonly ClientAction[];
   readonly serverRequests: ServerRequestPolicy;
   readonly deadlineMs: number;
+}
+
+/**
+ * Both halves of one client case, as plain JSON: a fixed scenario's (src/targets/client/) or a
+ * generated one's (src/workload/clientCaseArbitrary.ts), as a replay file stores it.
+ */
+export interface ClientProgram {
+  readonly plan: ServerPlan;
+  readonly script: ClientScriptBody;
 }
 
 /** How the test-bed client reaches the scripted server. */
