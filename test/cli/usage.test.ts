@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ACTIONS_MAX, DEFAULT_CAMPAIGN_RUNS, DEFAULT_FAIL_ON, DEFAULT_FUZZ_FAIL_ON, DEFAULT_FUZZ_RUNS,
-  DEFAULT_PROCESS_RUNS, DEFAULT_CAMPAIGN_SEED, DEFAULT_BASELINE_RUNS, DEFAULT_REPRO_DIR } from '../../src/options/index.ts';
+  DEFAULT_PROCESS_RUNS, DEFAULT_CLIENT_RUNS, DEFAULT_CAMPAIGN_SEED, DEFAULT_BASELINE_RUNS, DEFAULT_REPRO_DIR } from '../../src/options/index.ts';
 import { runMain } from './runMain.ts';
 
 describe('mcp-sim usage', () => {
@@ -52,7 +52,7 @@ describe('mcp-sim usage', () => {
     for (const flag of ['--runs', '--seed', '--profiles', '--actions-max', '--steps-max', '--no-server-requests', '--no-faults', '--no-shrink', '--self-check', '--json', '--out']) {
       expect(help).toContain(flag);
     }
-    expect(help).toContain(`(default: ${DEFAULT_CAMPAIGN_RUNS} on an SDK release, ${DEFAULT_FUZZ_RUNS} on a module, ${DEFAULT_PROCESS_RUNS} in real time, one pass over its scenarios on a client; env MCP_SIM_RUNS)`);
+    expect(help).toContain(`(default: ${DEFAULT_CAMPAIGN_RUNS} on an SDK release, ${DEFAULT_FUZZ_RUNS} on a module, ${DEFAULT_PROCESS_RUNS} in real time, ${DEFAULT_CLIENT_RUNS} generated cases on a client (one pass over its scenarios with --scenario); env MCP_SIM_RUNS)`);
     expect(help).toContain(`(default: ${DEFAULT_FAIL_ON} on an SDK release, test bed or client; ${DEFAULT_FUZZ_FAIL_ON} on your own server: a module, a process, a URL)`);
     expect(help).toContain(`(default: ${DEFAULT_CAMPAIGN_SEED}; env MCP_SIM_SEED)`);
     expect(help).toContain(`most caller actions per scenario (default: ${DEFAULT_ACTIONS_MAX})`);
