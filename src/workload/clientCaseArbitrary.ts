@@ -99,22 +99,25 @@ export function clientCaseArbitrary(constraints: ClientCaseConstraints): fc.Arbi
  * The drawn parts as one case: labels `c1`.., progress values counting up per call, a server's
  * request id 0 kept only on its first use in the case and the call's own id on its first use in
  * the call (a server that sends two requests of one id breaks `rpc.request-id-unique` itself, and
- * a client's answer to the second reads as an answer to the first: the harness's fault), a cancel or a timeout of a request never at the very time the client answers
- * it (moved one grid step on), actions in order of time, the deadline the case's own.
+ * a client's answer to the second reads as an answer to the first: the harness's fault), a
+ * cancel or a timeout of a request never at the very time the client answers it (moved one grid
+ * step on), actions in order of time, the deadline the case's own.
  */
 function program(drawn: readonly DrawnCall[], policy: ServerRequestPolicy, closeAt: number | undefined): ClientProgram {
-  let zeroUsed = false;
+  /** `id` on its first use in `used`, else none (the step then gets a fresh id). */
+  const firstUse = <Id,>(used: Set<Id>, id: Id): Id | undefined => (used.has(id) ? undefined : (used.add(id), id));
+  const idsOfCase = new Set<0>();
   const clearOf = (ms: number | undefined) => (ms !== undefined && !policy.hang && ms === policy.delayMs ? ms + GRID_MS : ms);
   const calls: Record<string, ServerCallPlan> = {};
   const actions: ClientAction[] = [];
   drawn.forEach((d, k) => {
     const label = `c${k + 1}`;
     let progress = 0;
-    let callIdUsed = false;
+    const idsOfCall = new Set<'call'>();
     const stepOf = (s: DrawnStep): ServerStep => {
       if (s.kind === 'sleep') return s;
       if (s.kind === 'progress') return { kind: 'progress', progress: ++progress, ...(s.total && { total: 100 }), ...(s.invented && { token: 'invented' as const }) };
-      const id = s.id === 0 ? (zeroUsed ? undefined : ((zeroUsed = true), 0 as const)) : s.id === 'call' ? (callIdUsed ? undefined : ((callIdUsed = true), 'call' as const)) : undefined;
+      const id = s.id === 0 ? firstUse(idsOfCase, s.id) : s.id === 'call' ? firstUse(idsOfCall, s.id) : undefined;
       const cancelAfterMs = clearOf(s.cancelAfterMs);
       return {
         kind: 'request',

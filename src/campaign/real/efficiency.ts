@@ -61,12 +61,22 @@ export function forEfficiency(run: RealRun): RealRun {
 }
 
 /**
+ * How a campaign's opens went (`PlanRunner.openings`): those that failed once and were tried
+ * again, of those the ones on a new server, and whether the server took one session per process.
+ */
+export interface Openings {
+  readonly retried: number;
+  readonly renewed: number;
+  readonly oneSessionPerServer: boolean;
+}
+
+/**
  * The efficiency of a campaign of `runs` cases that took `wallMs` from `startedAt`
  * (`performance.now()`), from every run it made (each with its `t0`) and every connection it opened.
  */
 export function efficiencyOf(
   all: readonly RealRun[],
-  opened: { readonly startups: readonly { readonly ms: number; readonly started: 'process' | 'session' }[]; readonly retried: number; readonly renewed?: number; readonly oneSessionPerServer?: boolean },
+  opened: { readonly startups: readonly { readonly ms: number; readonly started: 'process' | 'session' }[] } & Pick<Openings, 'retried'> & Partial<Openings>,
   runs: number,
   wallMs: number,
   startedAt: number,

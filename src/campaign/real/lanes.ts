@@ -4,6 +4,7 @@ import type { Plan } from '../../real/plan.ts';
 import { runPlan } from '../../real/runPlan.ts';
 import { CONNECTION_ID_SPAN, SharedConnection, type CaseWaits, type SharedCase } from '../../real/sharedConnection.ts';
 import { WarmPool } from '../../real/warmPool.ts';
+import type { Openings } from './efficiency.ts';
 import type { RealRun } from '../../targets/Target.ts';
 
 /** How the cases of a campaign shared their connections, for the report. */
@@ -139,7 +140,7 @@ export class PlanRunner {
   }
 
   /** How the opens went, for the report: those that failed once and were tried again (`WarmPool.reopened`), of those the ones on a new server (`renewed`), and whether the server took one session per process. */
-  openings(): { readonly retried: number; readonly renewed: number; readonly oneSessionPerServer: boolean } {
+  openings(): Openings {
     return { retried: this.lanePool.reopened + this.freshPool.reopened, renewed: this.lanePool.renewed + this.freshPool.renewed, oneSessionPerServer: this.lanePool.oneSessionPerServer };
   }
 
